@@ -1,0 +1,5 @@
+import sys
+
+from streamlint.cli import main
+
+sys.exit(main())

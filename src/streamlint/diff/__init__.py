@@ -1,0 +1,42 @@
+"""Judge a job change: match queries, compare shapes, give each change its rule's verdict."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from streamlint.diff.compare import compare_queries, query_added, query_removed
+from streamlint.diff.match import match_queries
+from streamlint.model import JobFile, Query
+
+
+@dataclass(frozen=True)
+class Report:
+    old: JobFile
+    new: JobFile
+    pairs: tuple[tuple[Query | None, Query | None], ...]
+    findings: tuple  # tuple[Finding, ...]
+    verdict: str
+    spark_version: str
+
+
+def diff_jobs(old: JobFile, new: JobFile, spark_version: str = "3.5") -> Report:
+    from streamlint.rules import judge, parse_version, worst
+
+    version = parse_version(spark_version)
+    pairs = tuple(match_queries(old.queries, new.queries))
+    changes = []
+    for before, after in pairs:
+        if before is not None and after is not None:
+            changes.extend(compare_queries(before, after))
+        elif after is not None:
+            changes.append(query_added(after))
+        elif before is not None:
+            changes.append(query_removed(before))
+    findings = tuple(judge(change, version) for change in changes)
+    return Report(old, new, pairs, findings, worst([f.verdict for f in findings]), spark_version)
+
+
+def diff_files(old_path: str, new_path: str, spark_version: str = "3.5") -> Report:
+    from streamlint.extract import extract_file
+
+    return diff_jobs(extract_file(old_path), extract_file(new_path), spark_version)

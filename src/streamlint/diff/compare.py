@@ -1,0 +1,473 @@
+"""Compare two query shapes into a list of changes, each a kind with old and new values.
+
+The diff states facts only ("the grouping keys changed"); whether a change is safe is the
+rules' business (`streamlint.rules`), so the matrix stays data.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from streamlint.model import (
+    Aggregation,
+    ArbitraryState,
+    Deduplication,
+    Loc,
+    Operator,
+    Query,
+    Source,
+    StreamJoin,
+    Watermark,
+    is_known,
+    option,
+    show,
+)
+
+FILE_SINKS = {"parquet", "json", "csv", "orc", "text", "avro"}
+
+
+@dataclass(frozen=True)
+class Change:
+    kind: str
+    subject: str  # what changed, in words: "the Kafka topic", "grouping keys", ...
+    old: Any
+    new: Any
+    old_loc: Loc | None
+    new_loc: Loc | None
+    query: str
+    facts: dict[str, str] = field(default_factory=dict, hash=False, compare=False)
+
+
+def sink_kind(fmt: Any) -> str:
+    if not isinstance(fmt, str):
+        return "unknown"
+    if fmt in FILE_SINKS:
+        return "file"
+    if fmt in ("foreach", "foreachBatch"):
+        return "foreach"
+    return fmt
+
+
+class _Differ:
+    def __init__(self, old: Query, new: Query) -> None:
+        self.old, self.new = old, new
+        self.query = new.label
+        self.changes: list[Change] = []
+        self.stateful = "true" if (old.stateful or new.stateful) else "false"
+
+    def add(self, kind: str, subject: str, old: Any, new: Any, old_loc: Loc | None,
+            new_loc: Loc | None, **facts: str) -> None:
+        if kind != "unresolved" and not (is_known(old) and is_known(new)):
+            # Never guess: a changed value we could not resolve is a question for a human.
+            facts = {"about": kind}
+            kind = "unresolved"
+        facts.setdefault("stateful", self.stateful)
+        self.changes.append(Change(kind, subject, old, new, old_loc, new_loc, self.query, facts))
+
+    def run(self) -> list[Change]:
+        self.checkpoint()
+        self.unresolved()
+        self.sources()
+        self.stateful_operators()
+        self.watermarks()
+        self.filters_and_projections()
+        self.sink()
+        self.config()
+        return self.changes
+
+    # -- query level ------------------------------------------------------------------------
+
+    def checkpoint(self) -> None:
+        old, new = self.old.sink, self.new.sink
+        if old.checkpoint != new.checkpoint:
+            self.add("query.checkpoint", "checkpointLocation", old.checkpoint, new.checkpoint,
+                     old.checkpoint_loc or old.loc, new.checkpoint_loc or new.loc)
+
+    def unresolved(self) -> None:
+        old_notes = {text: loc for text, loc in self.old.unresolved}
+        for text, loc in self.new.unresolved:
+            self.add("unresolved", text, None, text, old_notes.get(text), loc, about="code")
+        for text, loc in self.old.unresolved:
+            if text not in {t for t, _ in self.new.unresolved}:
+                self.add("unresolved", text, text, None, loc, None, about="code")
+
+    # -- sources ----------------------------------------------------------------------------
+
+    def sources(self) -> None:
+        old, new = self.old.sources, self.new.sources
+        named = all(isinstance(s.name, str) for s in (*old, *new)) and bool(old and new)
+        facts = {"named": "true" if named else "false"}
+        if named:
+            by_name = {s.name: s for s in old}
+            pairs = [(by_name.get(s.name), s) for s in new]
+            pairs += [(s, None) for s in old if s.name not in {n.name for n in new}]
+        else:
+            signature = [_source_key(s) for s in old]
+            if len(old) == len(new) and signature != [_source_key(s) for s in new] and sorted(
+                    signature, key=repr) == sorted([_source_key(s) for s in new], key=repr):
+                self.add("source.reordered", "the order of the sources",
+                         tuple(_describe(s) for s in old), tuple(_describe(s) for s in new),
+                         old[0].loc, new[0].loc, **facts)
+                return
+            pairs = list(zip(old, new, strict=False))
+            pairs += [(None, s) for s in new[len(old):]] + [(s, None) for s in old[len(new):]]
+        for before, after in pairs:
+            if before is None and after is not None:
+                self.add("source.added", "a streaming source", None, _describe(after), None,
+                         after.loc, **facts)
+            elif after is None and before is not None:
+                self.add("source.removed", "a streaming source", _describe(before), None,
+                         before.loc, None, **facts)
+            elif before is not None and after is not None:
+                self.source_pair(before, after, facts)
+
+    def source_pair(self, old: Source, new: Source, facts: dict[str, str]) -> None:
+        if old.format != new.format:
+            self.add("source.type", "the source format", old.format, new.format, old.loc,
+                     new.loc, **facts)
+            return
+        fmt = str(new.format)
+        for key in _keys_of(old.identity, new.identity):
+            a, b = option(old.identity, key), option(new.identity, key)
+            if a != b:
+                self.add("source.identity", f"the {fmt} source option `{key}`", a, b, old.loc,
+                         new.loc, key=key.lower(), **facts)
+        for key in _keys_of(old.rate_limits, new.rate_limits):
+            a, b = option(old.rate_limits, key), option(new.rate_limits, key)
+            if a != b:
+                self.add("source.rate_limit", f"the rate limit `{key}`", a, b, old.loc, new.loc)
+        for key in _keys_of(old.options, new.options):
+            a, b = option(old.options, key), option(new.options, key)
+            if a != b:
+                kind = ("source.starting_offsets" if key.lower() in (
+                    "startingoffsets", "startingtimestamp", "startingoffsetsbytimestamp",
+                    "startingversion", "startingtimestamp", "startingposition")
+                    else "source.option")
+                self.add(kind, f"the {fmt} source option `{key}`", a, b, old.loc, new.loc)
+        if old.schema != new.schema:
+            self.add("source.schema", f"the declared schema of the {fmt} source", old.schema,
+                     new.schema, old.loc, new.loc)
+        if old.name != new.name and not facts.get("named") == "true":
+            self.add("source.name", "the source name", old.name, new.name, old.loc, new.loc)
+
+    # -- stateful operators -------------------------------------------------------------------
+
+    def stateful_operators(self) -> None:
+        old, new = self.old.stateful, self.new.stateful
+        matcher = difflib.SequenceMatcher(a=[o.kind for o in old], b=[o.kind for o in new],
+                                          autojunk=False)
+        for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+            if tag == "equal":
+                for a, b in zip(old[i1:i2], new[j1:j2], strict=True):
+                    self.operator_pair(a, b)
+                continue
+            if tag == "replace" and i2 - i1 == j2 - j1:
+                for a, b in zip(old[i1:i2], new[j1:j2], strict=True):
+                    self.add("stateful.replaced", "a stateful operator", _op_name(a),
+                             _op_name(b), a.loc, b.loc)
+                continue
+            for a in old[i1:i2]:
+                self.add("stateful.removed", "a stateful operator", _op_name(a), None, a.loc,
+                         None)
+            for b in new[j1:j2]:
+                self.add("stateful.added", "a stateful operator", None, _op_name(b), None, b.loc)
+
+    def operator_pair(self, a: Operator, b: Operator) -> None:
+        if isinstance(a, Aggregation) and isinstance(b, Aggregation):
+            self.aggregation(a, b)
+        elif isinstance(a, Deduplication) and isinstance(b, Deduplication):
+            if a.within_watermark != b.within_watermark:
+                self.add("dedup.kind", "the deduplication operator", a.method, b.method, a.loc,
+                         b.loc)
+            elif a.keys != b.keys:
+                self.add("dedup.keys", "the deduplication keys", _cols(a.keys), _cols(b.keys),
+                         a.loc, b.loc)
+            if a.inputs != b.inputs and a.keys == b.keys:
+                self.add("dedup.input", "how the deduplication keys are computed",
+                         a.inputs, b.inputs, a.loc, b.loc)
+        elif isinstance(a, StreamJoin) and isinstance(b, StreamJoin):
+            self.join(a, b)
+        elif isinstance(a, ArbitraryState) and isinstance(b, ArbitraryState):
+            self.arbitrary_state(a, b)
+
+    def aggregation(self, a: Aggregation, b: Aggregation) -> None:
+        if a.method != b.method:
+            self.add("agg.method", "the grouping method", a.method, b.method, a.loc, b.loc)
+        if a.keys != b.keys:
+            if _windows_only(a.keys, b.keys):
+                self.add("agg.window", "the window", _cols(a.keys), _cols(b.keys), a.loc, b.loc)
+            else:
+                self.add("agg.keys", "the grouping keys", _cols(a.keys), _cols(b.keys), a.loc,
+                         b.loc)
+        old, new = a.aggregates, b.aggregates
+        if len(old) != len(new):
+            self.add("agg.aggregates", "the aggregate functions", _aggs(old), _aggs(new),
+                     a.loc, b.loc)
+        else:
+            for x, y in zip(old, new, strict=True):
+                if x.function != y.function and x.args == y.args:
+                    self.add("agg.function", f"the aggregate `{_agg(x)}`", _agg(x), _agg(y),
+                             a.loc, b.loc)
+                elif x.function == y.function and x.args != y.args:
+                    self.add("agg.input", f"the input of `{x.function}`", _agg(x), _agg(y),
+                             a.loc, b.loc)
+                elif (x.function, x.args) != (y.function, y.args):
+                    self.add("agg.aggregates", "the aggregate functions", _agg(x), _agg(y),
+                             a.loc, b.loc)
+                elif x.alias != y.alias:
+                    self.add("agg.alias", f"the name of `{x.function}`", x.alias, y.alias,
+                             a.loc, b.loc)
+        if a.inputs != b.inputs and a.keys == b.keys:
+            self.add("agg.input_type", "how the aggregation's input columns are computed",
+                     a.inputs, b.inputs, a.loc, b.loc)
+
+    def join(self, a: StreamJoin, b: StreamJoin) -> None:
+        if a.how != b.how:
+            self.add("join.type", "the join type", a.how, b.how, a.loc, b.loc)
+        old_keys = set(a.keys) | _equi_pairs(a.condition)
+        new_keys = set(b.keys) | _equi_pairs(b.condition)
+        if old_keys != new_keys:
+            self.add("join.keys", "the equi-join keys", _cols(tuple(sorted(old_keys))),
+                     _cols(tuple(sorted(new_keys))), a.loc, b.loc)
+        elif a.condition != b.condition:
+            self.add("join.condition", "the join condition", a.condition, b.condition, a.loc,
+                     b.loc)
+        if a.inputs != b.inputs and old_keys == new_keys:
+            self.add("join.input", "how the join's input columns are computed", a.inputs,
+                     b.inputs, a.loc, b.loc)
+
+    def arbitrary_state(self, a: ArbitraryState, b: ArbitraryState) -> None:
+        if a.api != b.api:
+            self.add("state.api", "the stateful API", a.api, b.api, a.loc, b.loc)
+            return
+        if a.keys != b.keys:
+            self.add("state.keys", "the grouping keys", _cols(a.keys), _cols(b.keys), a.loc,
+                     b.loc)
+        if a.state_schema != b.state_schema:
+            self.add("state.schema", "the state schema", a.state_schema, b.state_schema, a.loc,
+                     b.loc, api=a.api)
+        if a.timeout != b.timeout:
+            self.add("state.timeout", "the timeout", a.timeout, b.timeout, a.loc, b.loc)
+        if a.output_mode != b.output_mode:
+            self.add("state.output_mode", "the operator's output mode", a.output_mode,
+                     b.output_mode, a.loc, b.loc)
+        if a.output_schema != b.output_schema:
+            self.add("state.output_schema", "the output schema", a.output_schema,
+                     b.output_schema, a.loc, b.loc)
+        if a.function != b.function:
+            self.add("state.function", "the state function", a.function, b.function, a.loc,
+                     b.loc)
+
+    # -- stateless parts ----------------------------------------------------------------------
+
+    def watermarks(self) -> None:
+        old = [o for o in self.old.operators if isinstance(o, Watermark)]
+        new = [o for o in self.new.operators if isinstance(o, Watermark)]
+        for a, b in zip(old, new, strict=False):
+            if a.column != b.column:
+                self.add("watermark.column", "the watermark column", _col(a.column),
+                         _col(b.column), a.loc, b.loc)
+            if a.delay != b.delay:
+                self.add("watermark.delay", f"the watermark delay on {_col(b.column)}", a.delay,
+                         b.delay, a.loc, b.loc)
+        for a in old[len(new):]:
+            self.add("watermark.removed", "a watermark", f"{_col(a.column)}, {a.delay}", None,
+                     a.loc, None)
+        for b in new[len(old):]:
+            self.add("watermark.added", "a watermark", None, f"{_col(b.column)}, {b.delay}",
+                     None, b.loc)
+
+    def filters_and_projections(self) -> None:
+        old_filters = [o for o in self.old.operators if o.kind == "filter"]
+        new_filters = [o for o in self.new.operators if o.kind == "filter"]
+        old_text = [f.condition for f in old_filters]  # type: ignore[union-attr]
+        new_text = [f.condition for f in new_filters]  # type: ignore[union-attr]
+        if sorted(old_text) != sorted(new_text):
+            removed = [f for f in old_filters if f.condition not in new_text]  # type: ignore
+            added = [f for f in new_filters if f.condition not in old_text]  # type: ignore
+            self.add(
+                "filter.changed", "the filters",
+                tuple(f.condition for f in removed) or None,  # type: ignore[union-attr]
+                tuple(f.condition for f in added) or None,  # type: ignore[union-attr]
+                removed[0].loc if removed else None, added[0].loc if added else None,
+            )
+        old_proj = [o for o in self.old.operators if o.kind == "projection"]
+        new_proj = [o for o in self.new.operators if o.kind == "projection"]
+        old_cols, new_cols = self.old.output_columns, self.new.output_columns
+        projections_changed = [p.exprs for p in old_proj] != [p.exprs for p in new_proj]  # type: ignore
+        columns_changed = old_cols is not None and new_cols is not None and old_cols != new_cols
+        if projections_changed or columns_changed:
+            loc_a = old_proj[-1].loc if old_proj else self.old.sink.loc
+            loc_b = new_proj[-1].loc if new_proj else self.new.sink.loc
+            if old_cols is not None and old_cols == new_cols:
+                self.add("projection.same_columns", "the projections", _proj(old_proj),
+                         _proj(new_proj), loc_a, loc_b)
+            else:
+                self.add("projection.columns", "the output columns",
+                         _maybe(old_cols), _maybe(new_cols), loc_a, loc_b)
+        old_static = [o for o in self.old.operators if o.kind == "static_join"]
+        new_static = [o for o in self.new.operators if o.kind == "static_join"]
+        if [(o.how, o.on) for o in old_static] != [(o.how, o.on) for o in new_static]:  # type: ignore
+            self.add("static_join.changed", "a stream-static join",
+                     tuple(o.on for o in old_static) or None,  # type: ignore[union-attr]
+                     tuple(o.on for o in new_static) or None,  # type: ignore[union-attr]
+                     old_static[0].loc if old_static else None,
+                     new_static[0].loc if new_static else None)
+
+    def sink(self) -> None:
+        old, new = self.old.sink, self.new.sink
+        old_kind, new_kind = sink_kind(old.format), sink_kind(new.format)
+        if old.format != new.format:
+            self.add("sink.format", "the sink", old.format, new.format, old.loc, new.loc,
+                     old_kind=old_kind, new_kind=new_kind)
+        elif old.target != new.target:
+            kind = {"file": "sink.path", "kafka": "sink.topic", "foreach": "sink.foreach_code"
+                    }.get(new_kind, "sink.table")
+            self.add(kind, f"where the {new.format} sink writes", old.target, new.target,
+                     old.loc, new.loc, sink=new_kind)
+        if (old.foreach and new.foreach and old.foreach.fingerprint != new.foreach.fingerprint
+                and old.foreach.function == new.foreach.function):
+            self.add("sink.foreach_code", f"the code of {new.foreach.function}",
+                     old.foreach.function, new.foreach.function, old.foreach.loc,
+                     new.foreach.loc)
+        if old.format == new.format:
+            for key in _keys_of(old.options, new.options):
+                if key.lower() in ("path", "topic", "table"):
+                    continue
+                a, b = option(old.options, key), option(new.options, key)
+                if a != b:
+                    self.add("sink.option", f"the sink option `{key}`", a, b, old.loc, new.loc)
+            if old.partition_by != new.partition_by:
+                self.add("sink.partition_by", "the sink's partition columns", old.partition_by,
+                         new.partition_by, old.loc, new.loc, sink=new_kind)
+        if (old.output_mode or "append") != (new.output_mode or "append"):
+            self.add("output_mode", "the output mode", old.output_mode or "append",
+                     new.output_mode or "append", old.output_mode_loc or old.loc,
+                     new.output_mode_loc or new.loc)
+        if old.trigger != new.trigger:
+            continuous = "true" if "continuous" in (old.trigger[0], new.trigger[0]) else "false"
+            self.add("trigger", "the trigger", _trigger(old.trigger), _trigger(new.trigger),
+                     old.trigger_loc or old.loc, new.trigger_loc or new.loc,
+                     continuous=continuous)
+        if old.query_name != new.query_name:
+            self.add("query.name", "the query name", old.query_name, new.query_name, old.loc,
+                     new.loc)
+
+    def config(self) -> None:
+        old = {s.key: s for s in self.old.config}
+        new = {s.key: s for s in self.new.config}
+        for key in sorted(set(old) | set(new)):
+            a, b = old.get(key), new.get(key)
+            a_value = a.value if a else "(Spark's default)"
+            b_value = b.value if b else "(Spark's default)"
+            if a_value != b_value:
+                self.add("config.changed", f"the session setting `{key}`", a_value, b_value,
+                         a.loc if a else None, b.loc if b else None, key=key)
+
+
+def compare_queries(old: Query, new: Query) -> list[Change]:
+    return _Differ(old, new).run()
+
+
+def query_added(new: Query) -> Change:
+    return Change("query.added", "a streaming query", None, new.label, None, new.sink.loc,
+                  new.label, {"stateful": "true" if new.stateful else "false"})
+
+
+def query_removed(old: Query) -> Change:
+    return Change("query.removed", "a streaming query", old.label, None, old.sink.loc, None,
+                  old.label, {"stateful": "true" if old.stateful else "false"})
+
+
+# -- rendering helpers ----------------------------------------------------------------------
+
+_COL_RE = re.compile(r"col\(([^()]*)\)")
+
+
+def _col(text: str) -> str:
+    return _COL_RE.sub(r"\1", text)
+
+
+def _cols(texts: tuple[str, ...] | None) -> str:
+    return "all columns" if texts is None else ", ".join(_col(t) for t in texts) or "(none)"
+
+
+def _agg(call: Any) -> str:
+    text = f"{call.function}({', '.join(_col(a) for a in call.args)})"
+    return f"{text} AS {call.alias}" if call.alias else text
+
+
+def _aggs(calls: tuple[Any, ...]) -> str:
+    return ", ".join(_agg(c) for c in calls) or "(none)"
+
+
+def _op_name(op: Operator) -> str:
+    if isinstance(op, Aggregation):
+        return f"{op.method}({_cols(op.keys)}).agg({_aggs(op.aggregates)})"
+    if isinstance(op, Deduplication):
+        return f"{op.method}({_cols(op.keys)})"
+    if isinstance(op, StreamJoin):
+        return f"{op.how} stream-stream join on {_cols(op.keys) if op.keys else _col(op.condition or '')}"
+    if isinstance(op, ArbitraryState):
+        return f"{op.api}({op.function})"
+    return op.kind
+
+
+def _describe(source: Source) -> str:
+    identity = ", ".join(f"{k}={show(v)}" for k, v in source.identity)
+    return f"{source.format}({identity})" if identity else str(source.format)
+
+
+def _source_key(source: Source) -> tuple:
+    return (source.format, source.identity)
+
+
+def _keys_of(a: tuple, b: tuple) -> list[str]:
+    seen: dict[str, None] = {}
+    for key, _ in (*a, *b):
+        if str(key).lower() not in {k.lower() for k in seen}:
+            seen[str(key)] = None
+    return list(seen)
+
+
+def _windows_only(a: tuple[str, ...], b: tuple[str, ...]) -> bool:
+    if len(a) != len(b):
+        return False
+    differing = [(x, y) for x, y in zip(a, b, strict=True) if x != y]
+    return bool(differing) and all(
+        x.startswith(("window(", "session_window(")) and y.split(",")[0] == x.split(",")[0]
+        for x, y in differing
+    )
+
+
+_EQUI_RE = re.compile(r"\(col\(([\w.]+)\) == col\(([\w.]+)\)\)")
+_SQL_EQUI_RE = re.compile(r"([A-Za-z_][\w.]*)\s*=\s*([A-Za-z_][\w.]*)")
+
+
+def _equi_pairs(condition: str | None) -> set[str]:
+    if not condition:
+        return set()
+    pairs = _EQUI_RE.findall(condition)
+    if condition.startswith("expr("):
+        pairs += _SQL_EQUI_RE.findall(condition)
+    return {f"col({a}) = col({b})" if a < b else f"col({b}) = col({a})" for a, b in pairs}
+
+
+def _proj(ops: list[Any]) -> str:
+    return "; ".join(f"{p.method}({', '.join(_col(e) for e in p.exprs)})" for p in ops) or "(none)"
+
+
+def _maybe(cols: tuple[str, ...] | None) -> str:
+    return "unknown" if cols is None else ", ".join(cols)
+
+
+def _trigger(trigger: tuple[str, Any]) -> str:
+    kind, value = trigger
+    if kind == "default":
+        return "default (micro-batch as fast as possible)"
+    if value is True:
+        return f"{kind}=True"
+    return f"{kind}={show(value)}"

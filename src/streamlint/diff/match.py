@@ -1,0 +1,45 @@
+"""Pair each old query with the new query that will restart from the same place."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from streamlint.model import Query
+
+
+def _keys() -> list[Callable[[Query], object]]:
+    # The checkpoint is what a restart really resumes; the rest are fallbacks for code that
+    # moved its checkpoint (a finding of its own) or left it unresolved.
+    return [
+        lambda q: q.sink.checkpoint,
+        lambda q: q.sink.query_name,
+        lambda q: (q.sink.format, q.sink.target),
+    ]
+
+
+def match_queries(
+    old: tuple[Query, ...], new: tuple[Query, ...]
+) -> list[tuple[Query | None, Query | None]]:
+    """Pairs in new-file order; a query with no partner is paired with None."""
+    pairs: dict[int, int] = {}  # new index -> old index
+    free_old = set(range(len(old)))
+    free_new = set(range(len(new)))
+    for key in _keys():
+        for j in sorted(free_new):
+            value = key(new[j])
+            if value is None or value == (None, None):
+                continue
+            candidates = [i for i in sorted(free_old) if key(old[i]) == value]
+            if len(candidates) == 1 or (candidates and sum(
+                    1 for k in free_new if key(new[k]) == value) == 1):
+                pairs[j] = candidates[0]
+                free_old.discard(candidates[0])
+                free_new.discard(j)
+    for j, i in zip(sorted(free_new), sorted(free_old), strict=False):
+        pairs[j] = i
+    matched_old = set(pairs.values())
+    result: list[tuple[Query | None, Query | None]] = [
+        (old[pairs[j]] if j in pairs else None, new[j]) for j in range(len(new))
+    ]
+    result.extend((old[i], None) for i in range(len(old)) if i not in matched_old)
+    return result

@@ -1,0 +1,62 @@
+"""Rule documentation generated from `rules/*.toml`, so the docs cannot drift."""
+
+from __future__ import annotations
+
+import json
+
+from streamlint.rules import Rule
+
+FAMILIES = {
+    "sources": "Sources", "sinks": "Sinks", "query": "Query, trigger and output mode",
+    "projection": "Projections, filters and watermarks", "aggregation": "Aggregation",
+    "dedup": "Deduplication", "join": "Stream-stream joins",
+    "state": "Arbitrary stateful operators", "stateful": "Stateful operators as a whole",
+    "config": "Session configuration", "unresolved": "What streamlint cannot see",
+}
+
+
+def _ordered(rules: tuple[Rule, ...]) -> list[Rule]:
+    return sorted(rules, key=lambda r: r.code)
+
+
+def rules_text(rules: tuple[Rule, ...]) -> str:
+    lines = [f"{r.code}  {r.verdict:<12} {r.name:<36} {r.spark or 'all'}" for r in _ordered(rules)]
+    return "\n".join(lines) + "\n"
+
+
+def rules_json(rules: tuple[Rule, ...]) -> str:
+    data = [
+        {"code": r.code, "name": r.name, "verdict": r.verdict, "change": r.change,
+         "spark": r.spark or None, "message": r.message, "why": r.why, "fix": r.fix,
+         "docs": r.docs}
+        for r in _ordered(rules)
+    ]
+    return json.dumps(data, indent=2) + "\n"
+
+
+def rules_markdown(rules: tuple[Rule, ...]) -> str:
+    lines = ["| code | name | verdict | Spark | what it means |", "|---|---|---|---|---|"]
+    for r in _ordered(rules):
+        summary = r.why.split(". ")[0].replace("\n", " ").replace("|", "\\|").rstrip(".") + "."
+        lines.append(f"| {r.code} | `{r.name}` | {r.verdict} | {r.spark or 'all'} | {summary} |")
+    return "\n".join(lines) + "\n"
+
+
+def explain(rule: Rule) -> str:
+    parts = [
+        f"{rule.code} {rule.name} ({rule.verdict}; Spark {rule.spark or 'all versions'})",
+        "",
+        "What it checks:",
+        f"  {rule.message}",
+        "",
+        "Why it matters:",
+        *("  " + line for line in rule.why.splitlines()),
+    ]
+    if rule.fix:
+        parts += ["", "What to do:", *("  " + line for line in rule.fix.splitlines())]
+    for example in rule.examples:
+        parts += ["", f"Example ({example.name}, {example.verdict}):", "  old:",
+                  *("    " + line for line in example.old.strip().splitlines()), "  new:",
+                  *("    " + line for line in example.new.strip().splitlines())]
+    parts += ["", f"Docs: {rule.docs}", ""]
+    return "\n".join(parts)

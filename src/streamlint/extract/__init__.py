@@ -1,0 +1,105 @@
+"""Read a job file into plain query records (`streamlint.model`), never running it."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from streamlint.errors import InputError
+from streamlint.model import JobFile, Query, Setting, Sink, Unknown, option
+
+# A file that mentions neither is never parsed: most files in a repository are not jobs.
+_STREAMING_RE = re.compile(r"\b(readStream|writeStream)\b")
+
+
+def read_text(path: str) -> str:
+    try:
+        data = Path(path).read_bytes()
+    except FileNotFoundError:
+        raise InputError(path, 0, 0, "no such file") from None
+    except IsADirectoryError:
+        raise InputError(path, 0, 0, "is a directory, not a Python file") from None
+    except OSError as err:
+        raise InputError(path, 0, 0, f"cannot read: {err.strerror}") from None
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as err:
+        line = data[: err.start].count(b"\n") + 1
+        column = err.start - (data.rfind(b"\n", 0, err.start) + 1)
+        raise InputError(path, line, column, "not UTF-8 text (cannot decode byte "
+                         f"0x{data[err.start]:02x})") from None
+
+
+def extract_file(path: str) -> JobFile:
+    return extract_text(read_text(path), path)
+
+
+def extract_text(text: str, path: str) -> JobFile:
+    if not _STREAMING_RE.search(text):
+        return JobFile(path, text, ())
+    import libcst as cst
+    from libcst.metadata import MetadataWrapper, PositionProvider
+
+    from streamlint.extract.interpreter import Interpreter
+
+    try:
+        module = cst.parse_module(text)
+    except cst.ParserSyntaxError as err:
+        raise InputError(path, err.raw_line, err.raw_column, "syntax error: "
+                         + str(err.message)) from None
+    except RecursionError:
+        raise InputError(path, 0, 0, "the file is nested too deeply to read") from None
+    wrapper = MetadataWrapper(module, unsafe_skip_copy=True)
+    positions = wrapper.resolve(PositionProvider)
+    interp = Interpreter(module, path, positions)
+    try:
+        interp.run_module()
+    except RecursionError:
+        raise InputError(path, 0, 0, "the code is nested too deeply to follow") from None
+    settings = tuple(interp.effects.settings)
+    queries = tuple(_query(interp, writer, settings) for writer, _, _, _ in interp.effects.queries)
+    return JobFile(path, text, queries)
+
+
+def _query(interp, writer, settings: tuple[Setting, ...]) -> Query:  # type: ignore[no-untyped-def]
+    from streamlint.extract.pyspark_api import foreach_code
+
+    options = tuple(
+        (str(k), v) for k, v in writer.options if str(k).lower() != "checkpointlocation"
+    )
+    checkpoint = option(writer.options, "checkpointLocation")
+    if checkpoint is None:
+        root = next((s.value for s in reversed(settings)
+                     if s.key == "spark.sql.streaming.checkpointLocation"), None)
+        if root is not None and writer.query_name is not None:
+            checkpoint = (f"{root}/{writer.query_name}"
+                          if isinstance(root, str) and isinstance(writer.query_name, str)
+                          else Unknown(f"{root}/{writer.query_name}"))
+    fmt = writer.format
+    if isinstance(fmt, str):
+        fmt = fmt.lower() if fmt.lower() != "foreachbatch" else "foreachBatch"
+    elif fmt is None:
+        fmt = "parquet"
+    target = None
+    for key in ("__table__", "path", "topic", "tableName"):
+        value = option(options, key)
+        if value is not None:
+            target = value
+            break
+    foreach = foreach_code(interp, writer.foreach) if writer.foreach else None
+    if foreach is not None and target is None:
+        target = foreach.function
+    if target is None and fmt in ("console", "memory", "noop"):
+        target = writer.query_name if fmt == "memory" else fmt
+    sink = Sink(
+        format=fmt,
+        options=tuple(sorted((k if k != "__table__" else "table", v) for k, v in options)),
+        output_mode=writer.output_mode.lower() if isinstance(writer.output_mode, str)
+        else writer.output_mode,
+        trigger=writer.trigger, query_name=writer.query_name,
+        partition_by=tuple(writer.partition_by), target=target, foreach=foreach,
+        checkpoint=checkpoint, loc=writer.loc, trigger_loc=writer.trigger_loc,
+        output_mode_loc=writer.output_mode_loc, checkpoint_loc=writer.checkpoint_loc,
+    )
+    plan = writer.plan
+    return Query(plan.sources, plan.operators, sink, settings, plan.unresolved, plan.columns)

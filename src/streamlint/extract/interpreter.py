@@ -1,0 +1,673 @@
+"""A small symbolic interpreter for job files: it follows what a reader would follow.
+
+It walks statements in order, binds names to symbolic values, calls the file's own helper
+functions and methods with their real arguments, and leaves everything it cannot know as an
+`Unknown` carrying the code that produces it. It never imports or runs the user's code.
+PySpark's own semantics live in `pyspark_api`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import libcst as cst
+from libcst.metadata import CodeRange
+
+from streamlint.extract import pyspark_api as api
+from streamlint.extract.values import (
+    BoundMethod,
+    Builder,
+    Class,
+    Col,
+    Effects,
+    Env,
+    Function,
+    FunctionRef,
+    Grouped,
+    Instance,
+    Lambda,
+    ModuleRef,
+    Plan,
+    Reader,
+    Spark,
+    Writer,
+)
+from streamlint.model import Loc, Unknown
+
+MAX_DEPTH = 40
+
+KNOWN_MODULES = {
+    "os", "os.environ", "os.path", "sys", "pyspark", "pyspark.sql", "pyspark.sql.functions",
+    "pyspark.sql.types", "pyspark.sql.streaming", "pyspark.sql.connect",
+    "pyspark.sql.connect.functions", "pyspark.sql.streaming.state", "datetime",
+}
+FUNCTIONS_MODULES = {"pyspark.sql.functions", "pyspark.sql.connect.functions"}
+
+
+class _Return(Exception):
+    def __init__(self, value: Any) -> None:
+        self.value = value
+
+
+class Interpreter:
+    def __init__(self, module: cst.Module, path: str, positions: Any) -> None:
+        self.module = module
+        self.path = path
+        self.positions = positions
+        self.effects = Effects()
+        self.depth = 0
+        self.executed: set[int] = set()
+        self.globals = Env()
+        self.globals.names["__name__"] = "__main__"
+
+    # -- positions and text -------------------------------------------------------------
+
+    def loc(self, node: cst.CSTNode) -> Loc:
+        if isinstance(node, cst.Call):
+            func = node.func
+            node = func.attr if isinstance(func, cst.Attribute) else func
+        elif isinstance(node, cst.Attribute):
+            node = node.attr
+        rng: CodeRange | None = self.positions.get(node)
+        if rng is None:
+            return Loc(self.path, 0, 0)
+        return Loc(self.path, rng.start.line, rng.start.column)
+
+    def code(self, node: cst.CSTNode) -> str:
+        return " ".join(self.module.code_for_node(node).split())
+
+    # -- running a file -----------------------------------------------------------------
+
+    def run_module(self) -> None:
+        self.run_block(self.module.body, self.globals)
+        self.run_entry_points()
+
+    def run_entry_points(self) -> None:
+        """Run functions and methods nothing in the file calls (`main`, `Job.run`, ...).
+
+        Helpers that are called get their real arguments when their caller runs; running
+        them again alone would invent queries with unknown arguments.
+        """
+        referenced = _referenced_names(self.module)
+        for stmt in self.module.body:
+            if isinstance(stmt, cst.FunctionDef) and referenced.get(stmt.name.value, 0) <= 1:
+                self.run_entry(stmt, self.globals, None)
+            elif isinstance(stmt, cst.ClassDef):
+                cls = self.globals.names.get(stmt.name.value)
+                if not isinstance(cls, Class):
+                    continue
+                for name, method in cls.methods.items():
+                    if name.startswith("__") or referenced.get(name, 0) > 1:
+                        continue
+                    self.run_entry(method, cls.env, self.instantiate(cls, [], {}, stmt))
+        # A function handed to code we cannot see (a scheduler, a framework) still runs.
+        for node in _function_defs(self.module):
+            if id(node) not in self.executed and "writeStream" in self.code(node):
+                owner = None
+                cls = self._owning_class(node)
+                if cls is not None:
+                    owner = self.instantiate(cls, [], {}, cls.node)
+                self.run_entry(node, cls.env if cls else self.globals, owner)
+
+    def _owning_class(self, node: cst.FunctionDef) -> Class | None:
+        for value in self.globals.names.values():
+            if isinstance(value, Class) and any(m is node for m in value.methods.values()):
+                return value
+        return None
+
+    def run_entry(self, node: cst.FunctionDef, env: Env, owner: Instance | None) -> None:
+        if id(node) in self.executed:
+            return
+        params = [p.name.value for p in node.params.params]
+        args: list[Any] = [Unknown(p) for p in params[1 if owner is not None else 0 :]]
+        self.call_function(Function(node, env, owner), args, {}, node)
+
+    # -- statements ---------------------------------------------------------------------
+
+    def run_block(self, body: Sequence[cst.CSTNode], env: Env) -> None:
+        for stmt in body:
+            self.run_statement(stmt, env)
+
+    def run_statement(self, stmt: cst.CSTNode, env: Env) -> None:
+        if isinstance(stmt, cst.SimpleStatementLine):
+            for small in stmt.body:
+                self.run_small(small, env)
+        elif isinstance(stmt, cst.FunctionDef):
+            env.names[stmt.name.value] = Function(stmt, env)
+        elif isinstance(stmt, cst.ClassDef):
+            env.names[stmt.name.value] = self.define_class(stmt, env)
+        elif isinstance(stmt, cst.If):
+            self.run_if(stmt, env)
+        elif isinstance(stmt, cst.For):
+            self.run_for(stmt, env)
+        elif isinstance(stmt, cst.While):
+            self.run_block(stmt.body.body, env)
+        elif isinstance(stmt, cst.With):
+            for item in stmt.items:
+                value = self.ev(item.item, env)
+                if item.asname is not None:
+                    self.assign(item.asname.name, value, env)
+            self.run_block(stmt.body.body, env)
+        elif isinstance(stmt, cst.Try):
+            self.run_block(stmt.body.body, env)
+            if stmt.orelse is not None:
+                self.run_block(stmt.orelse.body.body, env)
+            if stmt.finalbody is not None:
+                self.run_block(stmt.finalbody.body.body, env)
+        elif isinstance(stmt, cst.IndentedBlock):
+            self.run_block(stmt.body, env)
+
+    def run_small(self, small: cst.CSTNode, env: Env) -> None:
+        if isinstance(small, cst.Assign):
+            value = self.ev(small.value, env)
+            for target in small.targets:
+                self.assign(target.target, value, env)
+        elif isinstance(small, cst.AnnAssign):
+            if small.value is not None:
+                self.assign(small.target, self.ev(small.value, env), env)
+        elif isinstance(small, cst.AugAssign):
+            current = self.ev(small.target, env)
+            operand = self.ev(small.value, env)
+            op = type(small.operator).__name__.replace("Assign", "")
+            self.assign(small.target, self.binary(op, current, operand, small), env)
+        elif isinstance(small, cst.Expr):
+            self.ev(small.value, env)
+        elif isinstance(small, cst.Return):
+            raise _Return(None if small.value is None else self.ev(small.value, env))
+        elif isinstance(small, cst.Import):
+            for alias in small.names:
+                full = self.code(alias.name)
+                if alias.asname is not None:
+                    env.names[alias.asname.name.value] = _module_ref(full)
+                else:
+                    top = full.split(".")[0]
+                    env.names[top] = _module_ref(top)
+        elif isinstance(small, cst.ImportFrom):
+            if small.module is None or isinstance(small.names, cst.ImportStar):
+                return
+            module = self.code(small.module)
+            for alias in small.names:
+                name = self.code(alias.name)
+                bound = alias.asname.name.value if alias.asname else name
+                env.names[bound] = _member(module, name)
+        elif isinstance(small, cst.Global | cst.Nonlocal | cst.Pass | cst.Break | cst.Continue):
+            return
+
+    def run_if(self, stmt: cst.If, env: Env) -> None:
+        test = self.ev(stmt.test, env)
+        orelse = stmt.orelse
+        if _is_plain(test):
+            if test:
+                self.run_block(stmt.body.body, env)
+            elif isinstance(orelse, cst.If):
+                self.run_if(orelse, env)
+            elif isinstance(orelse, cst.Else):
+                self.run_block(orelse.body.body, env)
+            return
+        # The condition is only known at run time: read both branches, and mark what differs.
+        before = dict(env.names)
+        returned: _Return | None = None
+        try:
+            self.run_block(stmt.body.body, env)
+        except _Return as ret:
+            returned = ret
+        taken = dict(env.names)
+        env.names = dict(before)
+        try:
+            if isinstance(orelse, cst.If):
+                self.run_if(orelse, env)
+            elif isinstance(orelse, cst.Else):
+                self.run_block(orelse.body.body, env)
+        except _Return as ret:
+            returned = returned or ret
+        condition = self.code(stmt.test)
+        for name in set(taken) | set(env.names):
+            first, second = taken.get(name, before.get(name)), env.names.get(name, before.get(name))
+            if first is not second and first != second:
+                env.names[name] = _branch(first, second, condition, self.loc(stmt))
+        if returned is not None:
+            raise _Return(_branch(returned.value, returned.value, condition, self.loc(stmt)))
+
+    def run_for(self, stmt: cst.For, env: Env) -> None:
+        items = self.ev(stmt.iter, env)
+        if isinstance(items, dict):
+            items = tuple(items)
+        if isinstance(items, tuple) and 0 < len(items) <= 50:
+            for item in items:
+                self.assign(stmt.target, item, env)
+                self.run_block(stmt.body.body, env)
+        else:
+            self.assign(stmt.target, Unknown(self.code(stmt.target)), env)
+            self.run_block(stmt.body.body, env)
+
+    def assign(self, target: cst.CSTNode, value: Any, env: Env) -> None:
+        if isinstance(target, cst.Name):
+            env.names[target.value] = value
+        elif isinstance(target, cst.Tuple | cst.List):
+            elements = [e.value for e in target.elements]
+            if isinstance(value, tuple) and len(value) == len(elements):
+                for element, item in zip(elements, value, strict=True):
+                    self.assign(element, item, env)
+            else:
+                for i, element in enumerate(elements):
+                    self.assign(element, Unknown(f"{_text(value)}[{i}]"), env)
+        elif isinstance(target, cst.Attribute):
+            owner = self.ev(target.value, env)
+            if isinstance(owner, Instance):
+                owner.attributes[target.attr.value] = value
+            elif isinstance(owner, Class):
+                owner.attributes[target.attr.value] = value
+        elif isinstance(target, cst.Subscript):
+            owner = self.ev(target.value, env)
+            key = self.ev(target.slice[0].slice.value, env) if target.slice and isinstance(
+                target.slice[0].slice, cst.Index) else None
+            if isinstance(owner, dict) and isinstance(key, str | int):
+                owner[key] = value
+
+    def define_class(self, node: cst.ClassDef, env: Env) -> Class:
+        cls = Class(node, env)
+        for base in node.bases:
+            parent = self.ev(base.value, env)
+            if isinstance(parent, Class):
+                cls.attributes.update(parent.attributes)
+                cls.methods.update(parent.methods)
+        body_env = Env(env)
+        for stmt in node.body.body:
+            if isinstance(stmt, cst.FunctionDef):
+                cls.methods[stmt.name.value] = stmt
+            elif isinstance(stmt, cst.SimpleStatementLine):
+                for small in stmt.body:
+                    if isinstance(small, cst.AnnAssign) and isinstance(small.target, cst.Name):
+                        cls.attributes.setdefault("__fields__", ())
+                        cls.attributes["__fields__"] += (small.target.value,)
+                    self.run_small(small, body_env)
+        for name, value in body_env.names.items():
+            cls.attributes[name] = value
+        return cls
+
+    # -- calls --------------------------------------------------------------------------
+
+    def call(self, func: Any, args: list[Any], kwargs: dict[str, Any], node: cst.Call) -> Any:
+        if isinstance(func, Function):
+            return self.call_function(func, args, kwargs, node)
+        if isinstance(func, Lambda):
+            env = Env(func.env)
+            for param, arg in zip(func.node.params.params, args, strict=False):
+                env.names[param.name.value] = arg
+            return self.ev(func.node.body, env)
+        if isinstance(func, Class):
+            return self.instantiate(func, args, kwargs, node)
+        if isinstance(func, BoundMethod):
+            return api.call_method(self, func.target, func.name, args, kwargs, node)
+        if isinstance(func, FunctionRef):
+            return api.call_library(self, func, args, kwargs, node)
+        return Unknown(self.code(node))
+
+    def call_function(
+        self, func: Function, args: list[Any], kwargs: dict[str, Any], node: cst.CSTNode
+    ) -> Any:
+        if self.depth >= MAX_DEPTH:
+            return Unknown(self.code(node))
+        self.executed.add(id(func.node))
+        env = Env(func.env)
+        params = func.node.params
+        positional = list(params.posonly_params) + list(params.params)
+        values = list(args)
+        decorators = {self.code(d.decorator) for d in func.node.decorators}
+        if func.owner is not None and "staticmethod" not in decorators:
+            owner: Any = func.owner.cls if "classmethod" in decorators else func.owner
+            values.insert(0, owner)
+        for i, param in enumerate(positional):
+            name = param.name.value
+            if i < len(values):
+                env.names[name] = values[i]
+            elif name in kwargs:
+                env.names[name] = kwargs.pop(name)
+            elif param.default is not None:
+                env.names[name] = self.ev(param.default, func.env)
+            else:
+                env.names[name] = Unknown(name)
+        if isinstance(params.star_arg, cst.Param):
+            env.names[params.star_arg.name.value] = tuple(values[len(positional) :])
+        for param in params.kwonly_params:
+            name = param.name.value
+            default = self.ev(param.default, func.env) if param.default else Unknown(name)
+            env.names[name] = kwargs.pop(name, default)
+        if params.star_kwarg is not None:
+            env.names[params.star_kwarg.name.value] = dict(kwargs)
+        self.depth += 1
+        try:
+            body = func.node.body
+            if isinstance(body, cst.IndentedBlock):
+                self.run_block(body.body, env)
+            else:
+                for small in body.body:
+                    self.run_small(small, env)
+        except _Return as ret:
+            return ret.value
+        finally:
+            self.depth -= 1
+        return None
+
+    def instantiate(
+        self, cls: Class, args: list[Any], kwargs: dict[str, Any], node: cst.CSTNode
+    ) -> Instance:
+        instance = Instance(cls, {})
+        init = cls.methods.get("__init__")
+        if init is not None:
+            self.call_function(Function(init, cls.env, instance), args, kwargs, node)
+        else:  # a dataclass or a plain record: fields by position, then by keyword
+            fields = cls.attributes.get("__fields__", ())
+            for name, value in zip(fields, args, strict=False):
+                instance.attributes[name] = value
+            for name, value in kwargs.items():
+                instance.attributes[name] = value
+        return instance
+
+    # -- expressions --------------------------------------------------------------------
+
+    def ev(self, node: cst.CSTNode, env: Env) -> Any:  # noqa: C901 - one dispatch table
+        if isinstance(node, cst.SimpleString):
+            return node.evaluated_value
+        if isinstance(node, cst.Integer | cst.Float):
+            return node.evaluated_value
+        if isinstance(node, cst.ConcatenatedString):
+            return self.binary("Add", self.ev(node.left, env), self.ev(node.right, env), node)
+        if isinstance(node, cst.FormattedString):
+            return self.fstring(node, env)
+        if isinstance(node, cst.Name):
+            if node.value in ("True", "False", "None"):
+                return {"True": True, "False": False, "None": None}[node.value]
+            try:
+                return env.lookup(node.value)
+            except KeyError:
+                return _builtin(node.value)
+        if isinstance(node, cst.Attribute):
+            return self.attribute(self.ev(node.value, env), node.attr.value, node)
+        if isinstance(node, cst.Call):
+            return self.ev_call(node, env)
+        if isinstance(node, cst.Tuple | cst.List | cst.Set):
+            items: list[Any] = []
+            for element in node.elements:
+                value = self.ev(element.value, env)
+                if isinstance(element, cst.StarredElement):
+                    items.extend(value if isinstance(value, tuple) else [value])
+                else:
+                    items.append(value)
+            return tuple(items)
+        if isinstance(node, cst.Dict):
+            result: dict[Any, Any] = {}
+            for element in node.elements:
+                if isinstance(element, cst.StarredDictElement):
+                    value = self.ev(element.value, env)
+                    if isinstance(value, dict):
+                        result.update(value)
+                    else:
+                        result[f"**{self.code(element.value)}"] = Unknown(self.code(element.value))
+                else:
+                    key = self.ev(element.key, env)
+                    result[key if isinstance(key, str | int) else self.code(element.key)] = (
+                        self.ev(element.value, env))
+            return result
+        if isinstance(node, cst.Subscript):
+            return self.subscript(node, env)
+        if isinstance(node, cst.BinaryOperation):
+            left, right = self.ev(node.left, env), self.ev(node.right, env)
+            return self.binary(type(node.operator).__name__, left, right, node)
+        if isinstance(node, cst.UnaryOperation):
+            value = self.ev(node.expression, env)
+            op = type(node.operator).__name__
+            if isinstance(value, Col):
+                return api.col_unary(op, value)
+            if op == "Not" and _is_plain(value):
+                return not value
+            if op == "Minus" and isinstance(value, int | float):
+                return -value
+            return Unknown(self.code(node))
+        if isinstance(node, cst.Comparison):
+            return self.compare(node, env)
+        if isinstance(node, cst.BooleanOperation):
+            left = self.ev(node.left, env)
+            if isinstance(left, Col):
+                return api.col_binary(type(node.operator).__name__, left, self.ev(node.right, env))
+            if _is_plain(left):
+                is_and = isinstance(node.operator, cst.And)
+                if (is_and and not left) or (not is_and and left):
+                    return left
+                return self.ev(node.right, env)
+            right = self.ev(node.right, env)
+            if isinstance(node.operator, cst.Or) and _is_plain(right) and right:
+                # `os.environ.get(K) or "default"`: the default is the static answer.
+                return right if isinstance(left, Unknown) and "environ" in left.text else Unknown(
+                    self.code(node))
+            return Unknown(self.code(node))
+        if isinstance(node, cst.IfExp):
+            test = self.ev(node.test, env)
+            if _is_plain(test):
+                return self.ev(node.body if test else node.orelse, env)
+            return _branch(self.ev(node.body, env), self.ev(node.orelse, env),
+                           self.code(node.test), self.loc(node))
+        if isinstance(node, cst.Lambda):
+            return Lambda(node, env)
+        if isinstance(node, cst.Await):
+            return self.ev(node.expression, env)
+        return Unknown(self.code(node))
+
+    def ev_call(self, node: cst.Call, env: Env) -> Any:
+        func = self.ev(node.func, env)
+        args: list[Any] = []
+        kwargs: dict[str, Any] = {}
+        for arg in node.args:
+            value = self.ev(arg.value, env)
+            if arg.star == "*":
+                args.extend(value if isinstance(value, tuple) else [value])
+            elif arg.star == "**":
+                if isinstance(value, dict):
+                    kwargs.update({str(k): v for k, v in value.items()})
+                else:
+                    kwargs[f"**{self.code(arg.value)}"] = Unknown(self.code(arg.value))
+            elif arg.keyword is not None:
+                kwargs[arg.keyword.value] = value
+            else:
+                args.append(value)
+        return self.call(func, args, kwargs, node)
+
+    def attribute(self, target: Any, name: str, node: cst.CSTNode) -> Any:
+        if isinstance(target, ModuleRef):
+            return _member(target.name, name)
+        if isinstance(target, FunctionRef) and target.name == "SparkSession":
+            if name == "builder":
+                return Builder()
+            return BoundMethod(Spark(), name)
+        if isinstance(target, Instance):
+            if name in target.attributes:
+                return target.attributes[name]
+            if name in target.cls.methods:
+                method = target.cls.methods[name]
+                func = Function(method, target.cls.env, target)
+                decorators = {self.code(d.decorator) for d in method.decorators}
+                if "property" in decorators or "cached_property" in decorators:
+                    return self.call_function(func, [], {}, node)
+                return func
+            if name in target.cls.attributes:
+                return target.cls.attributes[name]
+            return Unknown(self.code(node))
+        if isinstance(target, Class):
+            if name in target.attributes:
+                return target.attributes[name]
+            if name in target.methods:
+                return Function(target.methods[name], target.env, None)
+            return Unknown(self.code(node))
+        if isinstance(target, dict) and name in ("get", "items", "keys", "values"):
+            return BoundMethod(target, name)
+        return api.get_attribute(self, target, name, node)
+
+    def subscript(self, node: cst.Subscript, env: Env) -> Any:
+        target = self.ev(node.value, env)
+        element = node.slice[0].slice if len(node.slice) == 1 else None
+        if not isinstance(element, cst.Index):
+            return Unknown(self.code(node))
+        key = self.ev(element.value, env)
+        if isinstance(target, dict) and isinstance(key, str | int) and key in target:
+            return target[key]
+        if isinstance(target, tuple) and isinstance(key, int) and -len(target) <= key < len(target):
+            return target[key]
+        if isinstance(target, Plan) and isinstance(key, str):
+            return api.col_of(key)
+        if isinstance(target, Col) and isinstance(key, str | int):
+            return api.col_method(target, "getItem", [key])
+        if isinstance(target, Unknown) and isinstance(key, str) and not target.text.startswith(
+                ("os.environ", "sys.argv")):
+            # `df["x"]` on a DataFrame we could not follow is still the column x.
+            return api.col_of(key)
+        return Unknown(self.code(node))
+
+    def compare(self, node: cst.Comparison, env: Env) -> Any:
+        left = self.ev(node.left, env)
+        result: Any = True
+        for target in node.comparisons:
+            right = self.ev(target.comparator, env)
+            op = type(target.operator).__name__
+            if isinstance(left, Col) or isinstance(right, Col):
+                return api.col_binary(op, api.as_col(left) if isinstance(left, Col) else left, right)
+            if not (_is_plain(left) and _is_plain(right)):
+                return Unknown(self.code(node))
+            try:
+                ok = {
+                    "Equal": lambda a, b: a == b, "NotEqual": lambda a, b: a != b,
+                    "LessThan": lambda a, b: a < b, "GreaterThan": lambda a, b: a > b,
+                    "LessThanEqual": lambda a, b: a <= b, "GreaterThanEqual": lambda a, b: a >= b,
+                    "In": lambda a, b: a in b, "NotIn": lambda a, b: a not in b,
+                    "Is": lambda a, b: a is b, "IsNot": lambda a, b: a is not b,
+                }[op](left, right)
+            except (KeyError, TypeError):
+                return Unknown(self.code(node))
+            result = result and ok
+            left = right
+        return result
+
+    def binary(self, op: str, left: Any, right: Any, node: cst.CSTNode) -> Any:
+        if isinstance(left, Col) or isinstance(right, Col):
+            return api.col_binary(op, left, right)
+        if op == "Add":
+            if isinstance(left, str) and isinstance(right, str):
+                return left + right
+            if isinstance(left, int | float) and isinstance(right, int | float):
+                return left + right
+            if isinstance(left, tuple) and isinstance(right, tuple):
+                return left + right
+            if isinstance(left, str | Unknown) and isinstance(right, str | Unknown):
+                return Unknown(_text(left) + _text(right))
+        if op == "Modulo" and isinstance(left, str) and _is_plain(right):
+            try:
+                return left % right
+            except (TypeError, ValueError):
+                pass
+        if op == "BitOr" and isinstance(left, dict) and isinstance(right, dict):
+            return {**left, **right}
+        if isinstance(left, int | float) and isinstance(right, int | float):
+            try:
+                return {
+                    "Multiply": lambda: left * right, "Subtract": lambda: left - right,
+                    "FloorDivide": lambda: left // right, "Divide": lambda: left / right,
+                    "Power": lambda: left**right,
+                }[op]()
+            except (KeyError, ZeroDivisionError):
+                pass
+        return Unknown(self.code(node))
+
+    def fstring(self, node: cst.FormattedString, env: Env) -> Any:
+        parts: list[str] = []
+        known = True
+        for part in node.parts:
+            if isinstance(part, cst.FormattedStringText):
+                parts.append(part.value)
+                continue
+            value = self.ev(part.expression, env)
+            if isinstance(value, str | int | float) and part.format_spec is None:
+                parts.append(str(value))
+            else:
+                known = False
+                parts.append("{" + _text(value) + "}")
+        text = "".join(parts)
+        return text if known else Unknown(text)
+
+
+# -- helpers ------------------------------------------------------------------------------
+
+
+def _is_plain(value: Any) -> bool:
+    return isinstance(value, str | int | float | bool | tuple) or value is None
+
+
+def _text(value: Any) -> str:
+    if isinstance(value, Unknown):
+        return value.text
+    if isinstance(value, str):
+        return value
+    return repr(value)
+
+
+def _module_ref(name: str) -> Any:
+    if name.startswith("pyspark.sql.connect.functions"):
+        name = "pyspark.sql.functions"
+    return ModuleRef(name) if name in KNOWN_MODULES else Unknown(name)
+
+
+def _member(module: str, name: str) -> Any:
+    full = f"{module}.{name}"
+    if full in KNOWN_MODULES:
+        return _module_ref(full)
+    if module in FUNCTIONS_MODULES:
+        return FunctionRef("pyspark.sql.functions", name)
+    if module in KNOWN_MODULES or module.startswith("pyspark"):
+        return FunctionRef(module, name)
+    return Unknown(name)
+
+
+def _builtin(name: str) -> Any:
+    if name in ("str", "int", "float", "dict", "list", "tuple", "len", "bool", "sorted", "set"):
+        return FunctionRef("builtins", name)
+    return Unknown(name)
+
+
+def _branch(first: Any, second: Any, condition: str, loc: Loc) -> Any:
+    """The value of a name that a run-time condition chooses between."""
+    if isinstance(first, Plan) or isinstance(second, Plan):
+        plan = first if isinstance(first, Plan) else second
+        note = (f"the DataFrame depends on the run-time condition `{condition}`"
+                " (streamlint read the first branch)", loc)
+        return Plan(plan.sources, plan.operators, plan.streaming, plan.columns, plan.definitions,
+                    (*plan.unresolved, note))
+    if isinstance(first, Writer | Reader | Grouped | Function | Instance):
+        return first
+    if first == second:
+        return first
+    return Unknown(f"{_text(first)} if {condition} else {_text(second)}")
+
+
+def _referenced_names(module: cst.Module) -> dict[str, int]:
+    counts: dict[str, int] = {}
+
+    class Counter(cst.CSTVisitor):
+        def visit_Name(self, node: cst.Name) -> None:
+            counts[node.value] = counts.get(node.value, 0) + 1
+
+        def visit_Attribute(self, node: cst.Attribute) -> None:
+            # `self.run()` references the method `run`; count it twice to mark it referenced.
+            counts[node.attr.value] = counts.get(node.attr.value, 0) + 2
+
+    module.visit(Counter())
+    return counts
+
+
+def _function_defs(module: cst.Module) -> list[cst.FunctionDef]:
+    found: list[cst.FunctionDef] = []
+
+    class Finder(cst.CSTVisitor):
+        def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
+            found.append(node)
+
+    module.visit(Finder())
+    return found

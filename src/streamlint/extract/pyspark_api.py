@@ -1,0 +1,945 @@
+"""What PySpark's objects do, for the interpreter: readers, DataFrames, groupings, writers.
+
+Each method a job can call on a symbolic object is translated into the plain records of
+`streamlint.model`; anything not listed keeps the DataFrame as it was (a map-like step that
+cannot change what a checkpoint holds) or becomes an `Unknown`.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
+
+import libcst as cst
+
+from streamlint.extract.schema_text import (
+    TYPE_CLASSES,
+    normalize_ddl,
+    normalize_type,
+    split_top_level,
+)
+from streamlint.extract.values import (
+    BoundMethod,
+    Builder,
+    Col,
+    Conf,
+    Function,
+    FunctionRef,
+    Grouped,
+    Instance,
+    Lambda,
+    Plan,
+    Reader,
+    Schema,
+    Spark,
+    StartedQuery,
+    Writer,
+    column,
+)
+from streamlint.model import (
+    AggCall,
+    Aggregation,
+    ArbitraryState,
+    Deduplication,
+    Filter,
+    ForeachCode,
+    Loc,
+    Projection,
+    Setting,
+    Source,
+    StaticJoin,
+    StreamJoin,
+    Union_,
+    Unknown,
+    Watermark,
+)
+
+if TYPE_CHECKING:
+    from streamlint.extract.interpreter import Interpreter
+
+IDENTITY_OPTIONS = {
+    "subscribe", "subscribepattern", "assign", "kafka.bootstrap.servers", "path", "table",
+    "tablename", "topic", "topics", "stream", "streamname", "eventhubs.connectionstring",
+    "cloudfiles.format", "region", "queue", "subscription", "projectid", "bucket",
+}
+RATE_LIMIT_OPTIONS = {
+    "maxoffsetspertrigger", "minoffsetspertrigger", "maxtriggerdelay", "maxfilespertrigger",
+    "maxbytespertrigger", "rowspersecond", "rampuptime", "maxrecordspertrigger",
+    "cloudfiles.maxfilespertrigger", "cloudfiles.maxbytespertrigger", "maxeventspertrigger",
+    "maxratepertrigger", "numpartitions",
+}
+FILE_FORMATS = ("json", "parquet", "csv", "orc", "text", "avro", "xml", "binaryfile")
+PINNED_CONF_PREFIXES = ("spark.sql.shuffle.partitions", "spark.sql.streaming.")
+
+# Arguments that are literals, not column names, by position (pyspark.sql.functions).
+LITERAL_ARGS = {
+    "window": {1, 2, 3}, "session_window": {1}, "from_json": {1, 2}, "to_json": {1},
+    "date_format": {1}, "to_timestamp": {1}, "to_date": {1}, "lit": {0}, "expr": {0},
+    "get_json_object": {1}, "json_tuple": {1, 2, 3, 4, 5}, "split": {1, 2},
+    "regexp_extract": {1, 2}, "regexp_replace": {1, 2}, "substring": {1, 2}, "date_trunc": {0},
+    "trunc": {1}, "concat_ws": {0}, "format_string": {0}, "round": {1}, "bround": {1},
+    "from_unixtime": {1}, "unix_timestamp": {1}, "approx_count_distinct": {1},
+    "percentile_approx": {1, 2}, "date_add": {1}, "date_sub": {1}, "when": {1}, "sha2": {1},
+    "element_at": {1}, "from_utc_timestamp": {1}, "to_utc_timestamp": {1}, "locate": {0},
+    "instr": {1}, "lpad": {1, 2}, "rpad": {1, 2}, "schema_of_json": {0}, "from_csv": {1, 2},
+    "to_csv": {1}, "timestamp_seconds": set(), "make_interval": set(), "parse_json": set(),
+}
+AGG_METHODS = ("count", "sum", "avg", "mean", "max", "min")
+JOIN_TYPES = {
+    "inner": "inner", "cross": "cross", "outer": "full_outer", "full": "full_outer",
+    "fullouter": "full_outer", "full_outer": "full_outer", "left": "left_outer",
+    "leftouter": "left_outer", "left_outer": "left_outer", "right": "right_outer",
+    "rightouter": "right_outer", "right_outer": "right_outer", "semi": "left_semi",
+    "leftsemi": "left_semi", "left_semi": "left_semi", "anti": "left_anti",
+    "leftanti": "left_anti", "left_anti": "left_anti",
+}
+PROJECTIONS = {
+    "select", "selectExpr", "withColumn", "withColumns", "withColumnRenamed",
+    "withColumnsRenamed", "drop", "toDF", "alias", "withMetadata", "mapInPandas", "mapInArrow",
+    "to", "transform_batch",
+}
+PASS_THROUGH = {
+    "repartition", "repartitionByRange", "coalesce", "cache", "persist", "hint",
+    "sortWithinPartitions", "localCheckpoint", "checkpoint", "observe", "unpersist",
+}
+
+_ALIAS_RE = re.compile(r"^(.*?\S)\s+(?:AS\s+)?`?([A-Za-z_][A-Za-z0-9_]*)`?$", re.DOTALL)
+_IDENT_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_.]*")
+_SQL_WORDS = {"AND", "OR", "NOT", "NULL", "END", "ASC", "DESC", "TRUE", "FALSE"}
+
+
+# -- columns ------------------------------------------------------------------------------
+
+
+def sql_text(text: str) -> str:
+    """Spark SQL in a string, with spacing and keyword case made canonical."""
+    text = " ".join(str(text).split())
+    return re.sub(r"\b(and|or|not|as|is|null|in|like|between|case|when|then|else|end)\b",
+                  lambda m: m.group(1).upper(), text, flags=re.IGNORECASE)
+
+
+def col_of(name: str) -> Col:
+    return column(name)
+
+
+def col_sql(text: str) -> Col:
+    """A column written as a SQL string (`selectExpr`, `expr`, string filters)."""
+    body = sql_text(text)
+    name: str | None = None
+    match = _ALIAS_RE.match(body)
+    if match and match.group(2).upper() not in _SQL_WORDS and (
+            " AS " in f" {body} " or match.group(1).endswith(")")
+            or _IDENT_RE.fullmatch(match.group(1))):
+        body, name = match.group(1).strip(), match.group(2)
+    if _IDENT_RE.fullmatch(body):
+        return column(body).aliased(name or body)
+    return Col(f"expr({body})", name, refs=frozenset(re.findall(r"[A-Za-z_][A-Za-z0-9_]*", body)))
+
+
+def as_col(value: Any) -> Col:
+    if isinstance(value, Col):
+        return value
+    if isinstance(value, str):
+        return column(value)
+    if isinstance(value, Unknown):
+        return Col(f"<{value.text}>", None)
+    return Col(repr(value), None)
+
+
+def literal(value: Any) -> str:
+    if isinstance(value, Col):
+        return value.text
+    if isinstance(value, Unknown):
+        return f"<{value.text}>"
+    if isinstance(value, Schema):
+        return value.text
+    return repr(value)
+
+
+_OPS = {
+    "Add": "+", "Subtract": "-", "Multiply": "*", "Divide": "/", "Modulo": "%",
+    "FloorDivide": "//", "Power": "**", "Equal": "==", "NotEqual": "!=", "LessThan": "<",
+    "GreaterThan": ">", "LessThanEqual": "<=", "GreaterThanEqual": ">=", "BitAnd": "&",
+    "BitOr": "|", "And": "&", "Or": "|", "In": "in", "NotIn": "not in",
+}
+
+
+def col_binary(op: str, left: Any, right: Any) -> Col:
+    refs = frozenset().union(*(v.refs for v in (left, right) if isinstance(v, Col)))
+    return Col(f"({literal(left)} {_OPS.get(op, op)} {literal(right)})", None, refs=refs)
+
+
+def col_unary(op: str, value: Col) -> Col:
+    symbol = {"BitInvert": "~", "Not": "~", "Minus": "-"}.get(op, op)
+    return Col(f"{symbol}{value.text}", None, refs=value.refs)
+
+
+def col_method(col: Col, name: str, args: list[Any]) -> Any:
+    if name in ("alias", "name", "as_"):
+        return col.aliased(args[0] if args else None)
+    if name in ("cast", "astype"):
+        target = args[0] if args else None
+        type_text = target.text if isinstance(target, Schema) else normalize_type(str(target))
+        return replace(col, text=f"cast({col.text} AS {type_text})", function="cast",
+                       args=(col.text, type_text))
+    if name in ("getField", "getItem"):
+        key = args[0] if args else None
+        return Col(f"{col.text}[{key!r}]", str(key), refs=col.refs)
+    if name == "over":
+        return replace(col, text=f"{col.text} OVER ({literal(args[0]) if args else ''})")
+    refs = frozenset().union(col.refs, *(a.refs for a in args if isinstance(a, Col)))
+    rendered = ", ".join(literal(a) for a in args)
+    return Col(f"{col.text}.{name}({rendered})", None, function=col.function, args=col.args,
+               refs=refs)
+
+
+def call_functions(name: str, args: list[Any], kwargs: dict[str, Any]) -> Any:
+    """`pyspark.sql.functions.<name>(...)` as a canonical column."""
+    if name in ("col", "column") and args and isinstance(args[0], str):
+        return column(args[0])
+    if name == "lit":
+        return Col(literal(args[0]) if args else "lit()", None)
+    if name == "expr" and args and isinstance(args[0], str):
+        return col_sql(args[0])
+    literal_positions = LITERAL_ARGS.get(name, set())
+    parts: list[str] = []
+    refs: set[str] = set()
+    for i, arg in enumerate([*args, *kwargs.values()]):
+        if i in literal_positions and not isinstance(arg, Col):
+            parts.append(literal(arg))
+            continue
+        col = as_col(arg)
+        refs |= col.refs
+        parts.append(col.text)
+    text = f"{name}({', '.join(parts)})"
+    output = "window" if name in ("window", "session_window", "window_time") else None
+    return Col(text, output, function=name, args=tuple(parts), refs=frozenset(refs))
+
+
+# -- schemas ------------------------------------------------------------------------------
+
+
+def call_types(name: str, args: list[Any], kwargs: dict[str, Any]) -> Any:
+    if name in TYPE_CLASSES:
+        if name == "DecimalType":
+            precision = args[0] if args else kwargs.get("precision", 10)
+            scale = args[1] if len(args) > 1 else kwargs.get("scale", 0)
+            return Schema(f"decimal({precision},{scale})")
+        return Schema(TYPE_CLASSES[name])
+    if name == "StructField":
+        field_name = args[0] if args else kwargs.get("name")
+        data_type = args[1] if len(args) > 1 else kwargs.get("dataType")
+        nullable = args[2] if len(args) > 2 else kwargs.get("nullable", True)
+        type_text = data_type.text if isinstance(data_type, Schema) else literal(data_type)
+        return Schema(f"{field_name}:{type_text}" + ("" if nullable is not False else " not null"))
+    if name == "StructType":
+        fields = args[0] if args else kwargs.get("fields", ())
+        if isinstance(fields, tuple) and all(isinstance(f, Schema) for f in fields):
+            return Schema("struct<" + ",".join(f.text for f in fields) + ">")
+        return Unknown(f"StructType({literal(fields)})")
+    if name == "ArrayType":
+        inner = args[0] if args else kwargs.get("elementType")
+        return Schema(f"array<{inner.text if isinstance(inner, Schema) else literal(inner)}>")
+    if name == "MapType":
+        key, value = (args + [None, None])[:2]
+        return Schema(f"map<{literal(key)},{literal(value)}>")
+    return Unknown(f"{name}(...)")
+
+
+def schema_of(value: Any) -> Any:
+    """A declared schema (StructType or DDL string) in canonical text."""
+    if isinstance(value, Schema):
+        text = value.text
+        if text.startswith("struct<"):
+            text = text[len("struct<") : -1]
+        return text
+    if isinstance(value, str):
+        return normalize_ddl(value)
+    if isinstance(value, Unknown):
+        return value
+    return None if value is None else Unknown(repr(value))
+
+
+def schema_add(schema: Schema, args: list[Any], kwargs: dict[str, Any]) -> Any:
+    """`StructType().add("a", StringType())` builder style."""
+    if args and isinstance(args[0], Schema):
+        field = args[0].text
+    elif args:
+        data_type = args[1] if len(args) > 1 else kwargs.get("data_type", kwargs.get("dataType"))
+        nullable = args[2] if len(args) > 2 else kwargs.get("nullable", True)
+        type_text = (data_type.text if isinstance(data_type, Schema)
+                     else normalize_type(str(data_type)))
+        field = f"{args[0]}:{type_text}" + ("" if nullable is not False else " not null")
+    else:
+        return Unknown("StructType.add()")
+    inner = schema.text[len("struct<") : -1] if schema.text.startswith("struct<") else ""
+    return Schema("struct<" + ",".join(p for p in (inner, field) if p) + ">")
+
+
+# -- attributes ---------------------------------------------------------------------------
+
+
+def get_attribute(interp: Interpreter, target: Any, name: str, node: cst.CSTNode) -> Any:
+    if isinstance(target, Spark | Unknown) and name in ("readStream", "read"):
+        if isinstance(target, Unknown) and name == "read" and "spark" not in target.text.lower():
+            return BoundMethod(target, name)
+        return Reader(streaming=name == "readStream", loc=interp.loc(node))
+    if isinstance(target, Spark) and name == "conf":
+        return Conf()
+    if isinstance(target, Unknown) and name == "conf" and "spark" in target.text.lower():
+        return Conf()
+    if isinstance(target, Builder) and name == "builder":
+        return target
+    if isinstance(target, Plan):
+        if name == "writeStream":
+            return Writer(target, interp.loc(node))
+        if name in ("columns", "schema", "dtypes", "isStreaming", "sparkSession", "rdd", "na",
+                    "stat", "write"):
+            return Unknown(interp.code(node))
+        if name[:1].isupper() or name.startswith("_") or not hasattr_df(name):
+            return col_of(name)
+        return BoundMethod(target, name)
+    if isinstance(target, Unknown) and name == "writeStream":
+        return Writer(unresolved_plan(target, interp.loc(node)), interp.loc(node))
+    return BoundMethod(target, name)
+
+
+_DF_METHODS = PROJECTIONS | PASS_THROUGH | {
+    "filter", "where", "withWatermark", "groupBy", "groupby", "rollup", "cube", "agg",
+    "dropDuplicates", "drop_duplicates", "dropDuplicatesWithinWatermark", "distinct", "join",
+    "union", "unionByName", "unionAll", "transform", "writeStream", "createOrReplaceTempView",
+    "printSchema", "explain", "limit", "orderBy", "sort", "count", "first", "head", "show",
+    "collect", "toPandas", "crossJoin", "groupingSets", "dropna", "fillna", "replace",
+    "na", "where", "foreach", "foreachPartition", "isEmpty", "take",
+}
+
+
+def hasattr_df(name: str) -> bool:
+    return name in _DF_METHODS
+
+
+def unresolved_plan(origin: Unknown, loc: Loc) -> Plan:
+    note = (f"the DataFrame comes from `{origin.text}`, which streamlint cannot follow", loc)
+    return Plan(sources=(), operators=(), streaming=True, columns=None, unresolved=(note,))
+
+
+# -- calls ----------------------------------------------------------------------------------
+
+
+def call_library(
+    interp: Interpreter, func: FunctionRef, args: list[Any], kwargs: dict[str, Any],
+    node: cst.Call,
+) -> Any:
+    if func.module == "pyspark.sql.functions":
+        return call_functions(func.name, args, kwargs)
+    if func.module == "pyspark.sql.types":
+        return call_types(func.name, args, kwargs)
+    if func.module in ("os", "os.environ") and func.name in ("getenv", "get"):
+        default = args[1] if len(args) > 1 else kwargs.get("default")
+        if default is not None:
+            return default
+        return Unknown(interp.code(node))
+    if func.module == "builtins":
+        return call_builtin(interp, func.name, args, kwargs, node)
+    if func.module == "pyspark.sql" and func.name == "SparkSession":
+        return Spark()
+    return Unknown(interp.code(node))
+
+
+def call_builtin(
+    interp: Interpreter, name: str, args: list[Any], kwargs: dict[str, Any], node: cst.Call
+) -> Any:
+    value = args[0] if args else None
+    plain = isinstance(value, str | int | float | bool | tuple)
+    if name == "str" and plain:
+        return str(value)
+    if name == "int" and isinstance(value, str | int | float):
+        try:
+            return int(value)
+        except ValueError:
+            pass
+    if name == "dict":
+        result = dict(value) if isinstance(value, dict) else {}
+        result.update(kwargs)
+        return result
+    if name in ("list", "tuple") and isinstance(value, tuple):
+        return value
+    if name == "sorted" and isinstance(value, tuple):
+        try:
+            return tuple(sorted(value))
+        except TypeError:
+            pass
+    if name == "len" and isinstance(value, tuple | str | dict):
+        return len(value)
+    return Unknown(interp.code(node))
+
+
+def call_method(  # noqa: C901 - a dispatch over PySpark's object kinds
+    interp: Interpreter, target: Any, name: str, args: list[Any], kwargs: dict[str, Any],
+    node: cst.Call,
+) -> Any:
+    loc = interp.loc(node)
+    if isinstance(target, Builder):
+        if name == "config":
+            record_settings(interp, args, kwargs, loc)
+        return Spark() if name in ("getOrCreate", "create") else target
+    if isinstance(target, Spark):
+        if name == "table" and args:
+            return Plan((static_source("table", (("table", args[0]),), loc),), (), False)
+        if name in ("getActiveSession", "active", "newSession"):
+            return target
+        return Unknown(interp.code(node))
+    if isinstance(target, Conf):
+        if name == "set":
+            record_settings(interp, args, kwargs, loc)
+        return None
+    if isinstance(target, Reader):
+        return reader_call(interp, target, name, args, kwargs, loc)
+    if isinstance(target, Plan):
+        return dataframe_call(interp, target, name, args, kwargs, node, loc)
+    if isinstance(target, Grouped):
+        return grouped_call(interp, target, name, args, kwargs, node, loc)
+    if isinstance(target, Writer):
+        return writer_call(interp, target, name, args, kwargs, node, loc)
+    if isinstance(target, StartedQuery):
+        return None
+    if isinstance(target, Col):
+        return col_method(target, name, args)
+    if isinstance(target, Schema) and name == "add":
+        return schema_add(target, args, kwargs)
+    if isinstance(target, dict):
+        if name == "get":
+            key = args[0] if args else None
+            return target.get(key, args[1] if len(args) > 1 else None)
+        if name == "items":
+            return tuple(target.items())
+        if name == "keys":
+            return tuple(target)
+        if name == "values":
+            return tuple(target.values())
+    if isinstance(target, str):
+        return string_call(interp, target, name, args, node)
+    if isinstance(target, Unknown):
+        if name in _DF_METHODS and name not in ("count", "first", "collect", "show"):
+            # A DataFrame from code we cannot see: keep following the chain.
+            return dataframe_call(interp, unresolved_plan(target, loc), name, args, kwargs,
+                                  node, loc)
+        if name in ("get", "getenv") and target.text in ("os.environ", "environ") and len(args) > 1:
+            return args[1]
+    return Unknown(interp.code(node))
+
+
+def string_call(interp: Interpreter, target: str, name: str, args: list[Any],
+                node: cst.Call) -> Any:
+    if name == "format" and all(isinstance(a, str | int | float) for a in args):
+        try:
+            return target.format(*args)
+        except (IndexError, KeyError, ValueError):
+            pass
+    if name == "join" and args and isinstance(args[0], tuple) and all(
+            isinstance(a, str) for a in args[0]):
+        return target.join(args[0])
+    if name in ("upper", "lower", "strip") and not args:
+        return getattr(target, name)()
+    if name == "replace" and len(args) == 2 and all(isinstance(a, str) for a in args):
+        return target.replace(args[0], args[1])
+    return Unknown(interp.code(node))
+
+
+def record_settings(interp: Interpreter, args: list[Any], kwargs: dict[str, Any],
+                    loc: Loc) -> None:
+    pairs: list[tuple[Any, Any]] = []
+    if len(args) >= 2:
+        pairs.append((args[0], args[1]))
+    elif "key" in kwargs:
+        pairs.append((kwargs["key"], kwargs.get("value")))
+    mapping = kwargs.get("map") or (args[0] if len(args) == 1 and isinstance(args[0], dict)
+                                    else None)
+    if isinstance(mapping, dict):
+        pairs.extend(mapping.items())
+    for key, value in pairs:
+        if isinstance(key, str) and key.startswith(PINNED_CONF_PREFIXES):
+            if isinstance(value, int | float | bool):
+                value = str(value).lower() if isinstance(value, bool) else str(value)
+            interp.effects.settings.append(Setting(key, value, loc))
+
+
+# -- readers ----------------------------------------------------------------------------
+
+
+def static_source(fmt: str, identity: tuple, loc: Loc) -> Source:
+    return Source(fmt, identity, (), (), None, None, loc, streaming=False)
+
+
+def reader_call(
+    interp: Interpreter, reader: Reader, name: str, args: list[Any], kwargs: dict[str, Any],
+    loc: Loc,
+) -> Any:
+    if name == "format":
+        return replace(reader, format=args[0] if args else kwargs.get("source"))
+    if name == "option":
+        key = args[0] if args else kwargs.get("key")
+        value = args[1] if len(args) > 1 else kwargs.get("value")
+        return replace(reader, options=(*reader.options, (key, value)))
+    if name == "options":
+        items = list(kwargs.items())
+        if args and isinstance(args[0], dict):
+            items = list(args[0].items()) + items
+        return replace(reader, options=(*reader.options, *items))
+    if name == "schema":
+        return replace(reader, schema=args[0] if args else kwargs.get("schema"))
+    if name == "name":
+        return replace(reader, name=args[0] if args else None)
+    if name in ("load", "table", *FILE_FORMATS):
+        fmt = reader.format
+        options = list(reader.options)
+        if name in FILE_FORMATS:
+            fmt = name
+        if name == "table":
+            fmt = "table" if fmt is None else fmt
+            if args:
+                options.append(("table", args[0]))
+        elif args:
+            options.append(("path", args[0]))
+        for key in ("path", "format", "schema"):
+            if key in kwargs:
+                value = kwargs.pop(key)
+                if key == "format":
+                    fmt = value
+                elif key == "schema":
+                    reader = replace(reader, schema=value)
+                else:
+                    options.append(("path", value))
+        options.extend(kwargs.items())
+        if fmt is None:
+            fmt = "parquet"
+        return Plan((make_source(reader, fmt, options),), (), reader.streaming)
+    return Unknown(f"DataStreamReader.{name}")
+
+
+def make_source(reader: Reader, fmt: Any, options: list[tuple[Any, Any]]) -> Source:
+    identity, limits, others = [], [], []
+    for key, value in options:
+        lowered = str(key).lower()
+        value = str(value).lower() if isinstance(value, bool) else value
+        if isinstance(value, int | float):
+            value = str(value)
+        bucket = (identity if lowered in IDENTITY_OPTIONS else
+                  limits if lowered in RATE_LIMIT_OPTIONS else others)
+        bucket.append((str(key), value))
+    if isinstance(fmt, str):
+        fmt = fmt.lower()
+    return Source(
+        format=fmt, identity=tuple(sorted(identity)), rate_limits=tuple(sorted(limits)),
+        options=tuple(sorted(others)), schema=schema_of(reader.schema), name=reader.name,
+        loc=reader.loc, streaming=reader.streaming,
+    )
+
+
+# -- DataFrames ---------------------------------------------------------------------------
+
+
+def flatten(args: list[Any]) -> list[Any]:
+    if len(args) == 1 and isinstance(args[0], tuple):
+        return list(args[0])
+    return args
+
+
+def inputs_of(plan: Plan, cols: list[Col]) -> tuple[str, ...]:
+    """How each column a stateful operator reads was computed upstream (for type changes)."""
+    seen: dict[str, str] = {}
+    for col in cols:
+        for ref in col.refs:
+            definition = plan.definition(ref)
+            if definition is not None:
+                seen[ref] = f"{ref} = {definition}"
+    return tuple(seen[k] for k in sorted(seen))
+
+
+def dataframe_call(  # noqa: C901 - one branch per DataFrame method family
+    interp: Interpreter, plan: Plan, name: str, args: list[Any], kwargs: dict[str, Any],
+    node: cst.Call, loc: Loc,
+) -> Any:
+    if name in ("filter", "where"):
+        condition = args[0] if args else kwargs.get("condition")
+        text = col_sql(condition).text if isinstance(condition, str) else literal(condition)
+        return plan.then(Filter(text, loc))
+    if name in PROJECTIONS:
+        return project(interp, plan, name, args, kwargs, loc)
+    if name == "withWatermark":
+        event_time = args[0] if args else kwargs.get("eventTime")
+        delay = args[1] if len(args) > 1 else kwargs.get("delayThreshold")
+        return plan.then(Watermark(as_col(event_time).text, delay, loc))
+    if name in ("groupBy", "groupby", "rollup", "cube"):
+        keys = tuple(as_col(k) for k in flatten(args))
+        return Grouped(plan, name, keys, loc)
+    if name == "agg":
+        return aggregate(Grouped(plan, "agg", (), loc), args, loc)
+    if name in ("dropDuplicates", "drop_duplicates", "dropDuplicatesWithinWatermark", "distinct"):
+        subset = flatten(args) if args else kwargs.get("subset")
+        if isinstance(subset, tuple):
+            subset = list(subset)
+        keys = tuple(as_col(k).text for k in subset) if subset else None
+        op = Deduplication(name, keys, name == "dropDuplicatesWithinWatermark",
+                           inputs_of(plan, [as_col(k) for k in subset or []]), loc)
+        return plan.then(op)
+    if name == "join":
+        return join(interp, plan, args, kwargs, loc)
+    if name in ("union", "unionByName", "unionAll"):
+        other = args[0] if args else kwargs.get("other")
+        if isinstance(other, Unknown):
+            other = unresolved_plan(other, loc)
+        if not isinstance(other, Plan):
+            return plan.then(Union_(name, loc))
+        return Plan(
+            sources=plan.sources + other.sources,
+            operators=(*plan.operators, *other.operators, Union_(name, loc)),
+            streaming=plan.streaming or other.streaming,
+            columns=plan.columns, definitions=plan.definitions,
+            unresolved=plan.unresolved + other.unresolved,
+        )
+    if name == "transform":
+        func = args[0] if args else kwargs.get("func")
+        return interp.call(func, [plan, *args[1:]], kwargs, node)
+    if name in PASS_THROUGH:
+        return plan
+    if name in ("createOrReplaceTempView", "createTempView", "printSchema", "explain"):
+        return None
+    return Unknown(interp.code(node))
+
+
+def project(interp: Interpreter, plan: Plan, name: str, args: list[Any], kwargs: dict[str, Any],
+            loc: Loc) -> Plan:
+    columns = list(plan.columns) if plan.columns is not None else None
+    definitions = list(plan.definitions)
+    exprs: list[str] = []
+    if name in ("select", "selectExpr", "toDF"):
+        cols = [col_sql(a) if name == "selectExpr" and isinstance(a, str) else as_col(a)
+                for a in flatten(args)]
+        new_columns: list[str] = []
+        for col in cols:
+            exprs.append(col.text if col.name is None or col.text == f"col({col.name})"
+                         else f"{col.text} AS {col.name}")
+            output = col.name or ("*" if col.text == "*" else col.text)
+            expanded = expand_struct(plan, output)
+            if expanded:
+                new_columns.extend(name for name, _ in expanded)
+                definitions.extend(expanded)
+                continue
+            new_columns.append(output)
+            if col.name and col.text != f"col({col.name})":
+                definitions.append((col.name, col.text))
+        if name == "toDF":
+            new_columns = [str(a) for a in flatten(args)]
+        columns = new_columns
+    elif name == "withColumn":
+        col_name, col = (args + [None, None])[:2]
+        col = as_col(col if col is not None else kwargs.get("col"))
+        exprs.append(f"{col_name} = {col.text}")
+        definitions.append((str(col_name), col.text))
+        if columns is not None and col_name not in columns:
+            columns.append(str(col_name))
+    elif name == "withColumns":
+        mapping = args[0] if args and isinstance(args[0], dict) else kwargs
+        for col_name, col in mapping.items():
+            col = as_col(col)
+            exprs.append(f"{col_name} = {col.text}")
+            definitions.append((str(col_name), col.text))
+            if columns is not None and col_name not in columns:
+                columns.append(str(col_name))
+    elif name in ("withColumnRenamed", "withColumnsRenamed"):
+        pairs = (list(args[0].items()) if args and isinstance(args[0], dict)
+                 else [tuple(args[:2])])
+        for old, new in pairs:
+            exprs.append(f"{old} -> {new}")
+            definitions.append((str(new), plan.definition(str(old)) or f"col({old})"))
+            if columns is not None:
+                columns = [str(new) if c == old else c for c in columns]
+                if old not in (plan.columns or ()):
+                    columns.append(f"{old}->{new}")
+    elif name == "drop":
+        for col in flatten(args):
+            text = col if isinstance(col, str) else as_col(col).name or as_col(col).text
+            exprs.append(f"-{text}")
+            if columns is not None:
+                if text in columns:
+                    columns.remove(text)
+                else:
+                    columns.append(f"-{text}")
+    else:
+        exprs.extend(literal(a) for a in args)
+        if name not in ("alias",):
+            columns = None
+    return plan.then(Projection(name, tuple(exprs), tuple(columns) if columns is not None
+                                else None, loc),
+                     columns=tuple(columns) if columns is not None else None,
+                     definitions=tuple(definitions))
+
+
+def expand_struct(plan: Plan, output: str) -> list[tuple[str, str]]:
+    """`select("o.*")` after `from_json(...).alias("o")`: one column per schema field."""
+    if not output.endswith(".*"):
+        return []
+    definition = plan.definition(output[:-2]) or ""
+    match = re.search(r"struct<(.*)>", definition)
+    if not match:
+        return []
+    fields = split_top_level(match.group(1))
+    return [(f.split(":", 1)[0], f"field {f} of {output[:-2]}") for f in fields if ":" in f]
+
+
+def join(interp: Interpreter, plan: Plan, args: list[Any], kwargs: dict[str, Any],
+         loc: Loc) -> Plan:
+    other = args[0] if args else kwargs.get("other")
+    on = args[1] if len(args) > 1 else kwargs.get("on")
+    how = args[2] if len(args) > 2 else kwargs.get("how", "inner")
+    how = JOIN_TYPES.get(how.lower().replace(" ", ""), how) if isinstance(how, str) else how
+    if how is None:
+        how = "inner"
+    if isinstance(other, Unknown):
+        other = unresolved_plan(other, loc)
+    if not isinstance(other, Plan):
+        return plan
+    keys: tuple[str, ...] = ()
+    condition: str | None = None
+    cols: list[Col] = []
+    if isinstance(on, str):
+        keys = (column(on).text,)
+        cols = [column(on)]
+    elif isinstance(on, tuple) and all(isinstance(k, str) for k in on):
+        keys = tuple(column(k).text for k in on)
+        cols = [column(k) for k in on]
+    elif isinstance(on, tuple):
+        cols = [as_col(c) for c in on]
+        condition = " & ".join(c.text for c in cols)
+    elif on is not None:
+        cols = [as_col(on)]
+        condition = cols[0].text
+    if not (plan.streaming and other.streaming):
+        static = other if not other.streaming else plan
+        identity = ", ".join(f"{k}={literal(v)}" for s in static.sources for k, v in s.identity)
+        op: Any = StaticJoin(how, f"{condition or ', '.join(keys)} with {identity}", loc)
+        stream = plan if plan.streaming else other
+        return Plan(stream.sources, (*stream.operators, op), True, None,
+                    stream.definitions, stream.unresolved + static.unresolved)
+    inputs = tuple(sorted(set(inputs_of(plan, cols)) | set(inputs_of(other, cols))))
+    op = StreamJoin(how, keys, condition, inputs, loc)
+    return Plan(
+        sources=plan.sources + other.sources,
+        operators=(*plan.operators, *other.operators, op), streaming=True, columns=None,
+        definitions=plan.definitions + other.definitions,
+        unresolved=plan.unresolved + other.unresolved,
+    )
+
+
+# -- groupings ----------------------------------------------------------------------------
+
+
+def aggregate(grouped: Grouped, args: list[Any], loc: Loc) -> Plan:
+    calls: list[AggCall] = []
+    cols: list[Col] = list(grouped.keys)
+    items = flatten(args)
+    if len(items) == 1 and isinstance(items[0], dict):
+        items = [Col(f"{fn}(col({c}))", None, function=str(fn), args=(f"col({c})",),
+                     refs=frozenset({str(c)})) for c, fn in items[0].items()]
+    for item in items:
+        col = as_col(item)
+        cols.append(col)
+        calls.append(AggCall(col.function or col.text, col.args, col.name))
+    return finish_aggregation(grouped, tuple(calls), cols, loc)
+
+
+def finish_aggregation(grouped: Grouped, calls: tuple[AggCall, ...], cols: list[Col],
+                       loc: Loc) -> Plan:
+    plan = grouped.plan
+    op = Aggregation(grouped.method, tuple(k.text for k in grouped.keys), calls,
+                     inputs_of(plan, cols), grouped.loc if grouped.method != "agg" else loc)
+    names = [k.name or k.text for k in grouped.keys]
+    names += [c.alias or f"{c.function}({', '.join(c.args)})" for c in calls]
+    return plan.then(op, columns=tuple(names), definitions=())
+
+
+def grouped_call(
+    interp: Interpreter, grouped: Grouped, name: str, args: list[Any], kwargs: dict[str, Any],
+    node: cst.Call, loc: Loc,
+) -> Any:
+    if name == "agg":
+        return aggregate(grouped, args, loc)
+    if name in AGG_METHODS:
+        columns = [as_col(a) for a in flatten(args)] or ([column("*")] if name == "count" else [])
+        function = "avg" if name == "mean" else name
+        calls = tuple(AggCall(function, (c.text,), name if name == "count" else None)
+                      for c in columns)
+        return finish_aggregation(grouped, calls, list(grouped.keys) + columns, loc)
+    if name == "pivot":
+        return replace(grouped, keys=(*grouped.keys, Col(f"pivot({literal(args[0])})")))
+    if name in ("applyInPandasWithState", "transformWithStateInPandas", "transformWithState",
+                "flatMapGroupsWithState", "mapGroupsWithState"):
+        return arbitrary_state(interp, grouped, name, args, kwargs, node, loc)
+    if name in ("applyInPandas", "applyInArrow", "cogroup"):
+        return grouped.plan.then(Projection(name, tuple(literal(a) for a in args), None, loc),
+                                 columns=None)
+    return Unknown(interp.code(node))
+
+
+def arbitrary_state(
+    interp: Interpreter, grouped: Grouped, name: str, args: list[Any], kwargs: dict[str, Any],
+    node: cst.Call, loc: Loc,
+) -> Plan:
+    def arg(position: int, *keywords: str) -> Any:
+        if len(args) > position:
+            return args[position]
+        for keyword in keywords:
+            if keyword in kwargs:
+                return kwargs[keyword]
+        return None
+
+    function = arg(0, "func", "statefulProcessor")
+    function_name = function_label(interp, function)
+    if name.startswith("transformWithState"):
+        output_schema = arg(1, "outputStructType")
+        output_mode = arg(2, "outputMode")
+        timeout = arg(3, "timeMode")
+        state_schema: Any = state_variables(interp, function)
+    else:
+        output_schema = arg(1, "outputStructType")
+        state_schema = arg(2, "stateStructType")
+        output_mode = arg(3, "outputMode")
+        timeout = arg(4, "timeoutConf")
+    op = ArbitraryState(
+        api=name, keys=tuple(k.text for k in grouped.keys), function=function_name,
+        output_schema=schema_of(output_schema), state_schema=schema_of(state_schema)
+        if not isinstance(state_schema, tuple) else state_schema,
+        output_mode=output_mode, timeout=timeout, loc=grouped.loc,
+    )
+    return grouped.plan.then(op, columns=None, definitions=())
+
+
+def function_label(interp: Interpreter, function: Any) -> str:
+    if isinstance(function, Function):
+        return function.node.name.value
+    if isinstance(function, Instance):
+        return function.cls.node.name.value
+    if isinstance(function, Lambda):
+        return interp.code(function.node)
+    return function.text if isinstance(function, Unknown) else literal(function)
+
+
+def state_variables(interp: Interpreter, processor: Any) -> Any:
+    """The state a transformWithState processor declares in `init`, as written."""
+    if not isinstance(processor, Instance):
+        return Unknown(function_label(interp, processor))
+    init = processor.cls.methods.get("init")
+    if init is None:
+        return ()
+    found: list[str] = []
+
+    class Getters(cst.CSTVisitor):
+        def visit_Call(self, call: cst.Call) -> None:
+            func = call.func
+            if isinstance(func, cst.Attribute) and func.attr.value.startswith(
+                    ("getValueState", "getListState", "getMapState")):
+                found.append(interp.code(call).split(func.attr.value, 1)[1])
+                found[-1] = func.attr.value + found[-1]
+
+    init.visit(Getters())
+    return tuple(found)
+
+
+# -- writers ------------------------------------------------------------------------------
+
+
+def writer_call(  # noqa: C901 - one branch per DataStreamWriter method
+    interp: Interpreter, writer: Writer, name: str, args: list[Any], kwargs: dict[str, Any],
+    node: cst.Call, loc: Loc,
+) -> Any:
+    if name == "format":
+        return writer.copy(format=args[0] if args else kwargs.get("source"))
+    if name == "option":
+        key = args[0] if args else kwargs.get("key")
+        value = args[1] if len(args) > 1 else kwargs.get("value")
+        changes: dict[str, Any] = {"options": (*writer.options, (key, value))}
+        if isinstance(key, str) and key.lower() == "checkpointlocation":
+            changes["checkpoint_loc"] = loc
+        return writer.copy(**changes)
+    if name == "options":
+        items = list(kwargs.items())
+        if args and isinstance(args[0], dict):
+            items = list(args[0].items()) + items
+        changes = {"options": (*writer.options, *items)}
+        if any(str(k).lower() == "checkpointlocation" for k, _ in items):
+            changes["checkpoint_loc"] = loc
+        return writer.copy(**changes)
+    if name == "outputMode":
+        return writer.copy(output_mode=args[0] if args else kwargs.get("outputMode"),
+                           output_mode_loc=loc)
+    if name == "trigger":
+        return writer.copy(trigger=trigger_of(args, kwargs), trigger_loc=loc)
+    if name == "queryName":
+        return writer.copy(query_name=args[0] if args else kwargs.get("queryName"))
+    if name in ("partitionBy", "clusterBy"):
+        return writer.copy(partition_by=tuple(flatten(args)))
+    if name in ("foreach", "foreachBatch"):
+        function = args[0] if args else kwargs.get("f", kwargs.get("func"))
+        return writer.copy(format=name, foreach=(name, function, loc))
+    if name in ("start", "toTable"):
+        return start(interp, writer, name, args, kwargs, node, loc)
+    return writer
+
+
+def trigger_of(args: list[Any], kwargs: dict[str, Any]) -> tuple[str, Any]:
+    for key in ("processingTime", "once", "availableNow", "continuous", "realTime"):
+        if key in kwargs:
+            value = kwargs[key]
+            return (key, True if key in ("once", "availableNow") and value is True else value)
+    if args:
+        return ("processingTime", args[0])
+    return ("default", None)
+
+
+def start(
+    interp: Interpreter, writer: Writer, name: str, args: list[Any], kwargs: dict[str, Any],
+    node: cst.Call, loc: Loc,
+) -> StartedQuery:
+    options = list(writer.options)
+    fmt = writer.format
+    if name == "toTable":
+        table = args[0] if args else kwargs.pop("tableName", None)
+        options.append(("__table__", table))
+        if fmt is None:
+            fmt = "table"
+    elif args or "path" in kwargs:
+        options.append(("path", args[0] if args else kwargs.pop("path")))
+    for key in ("format", "outputMode", "queryName", "partitionBy"):
+        if key in kwargs:
+            value = kwargs.pop(key)
+            if key == "format":
+                fmt = value
+            elif key == "outputMode":
+                writer = writer.copy(output_mode=value, output_mode_loc=loc)
+            elif key == "queryName":
+                writer = writer.copy(query_name=value)
+            else:
+                writer = writer.copy(partition_by=value if isinstance(value, tuple) else (value,))
+    for key, value in kwargs.items():
+        options.append((key, value))
+        if key.lower() == "checkpointlocation":
+            writer = writer.copy(checkpoint_loc=loc)
+    writer = writer.copy(options=tuple(options), format=fmt)
+    interp.effects.queries.append((writer, None, loc, node))
+    return StartedQuery(len(interp.effects.queries) - 1)
+
+
+def foreach_code(interp: Interpreter, foreach: tuple[str, Any, Loc]) -> ForeachCode:
+    method, function, loc = foreach
+    if isinstance(function, Function):
+        code = interp.code(function.node)
+        return ForeachCode(method, function.node.name.value, code, loc)
+    if isinstance(function, Instance):
+        return ForeachCode(method, function.cls.node.name.value, interp.code(function.cls.node),
+                           loc)
+    if isinstance(function, Lambda):
+        return ForeachCode(method, "lambda", interp.code(function.node), loc)
+    label = function_label(interp, function)
+    return ForeachCode(method, label, label, loc)

@@ -1,0 +1,196 @@
+"""The symbolic values the interpreter computes with while it reads a job file.
+
+Plain Python values stand for themselves (str, int, float, bool, None, tuple, dict). These
+classes stand for the PySpark objects a job builds; they never leave the extract package.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+import libcst as cst
+
+from streamlint.model import Loc, Operator, Setting, Source, Unknown
+
+
+@dataclass(frozen=True)
+class Col:
+    """A column expression in canonical text: `F.col("x")`, `col("x")`, `"x"`, `df.x` are one."""
+
+    text: str
+    name: str | None = None  # the output name (alias, or the column's own name)
+    function: str | None = None  # top-level function, for aggregates
+    args: tuple[str, ...] = ()
+    refs: frozenset[str] = frozenset()  # column names read
+
+    def aliased(self, name: object) -> Col:
+        return replace(self, name=name if isinstance(name, str) else str(name))
+
+
+def column(name: str) -> Col:
+    if name == "*":
+        return Col("*", None, refs=frozenset({"*"}))
+    return Col(f"col({name})", name, refs=frozenset({name}))
+
+
+@dataclass(frozen=True)
+class Schema:
+    """A schema in canonical `name:type` text (from a DDL string or a StructType)."""
+
+    text: str
+
+
+@dataclass
+class Spark:
+    """The SparkSession (also what `SparkSession.builder...getOrCreate()` returns)."""
+
+
+@dataclass
+class Builder:
+    pass
+
+
+@dataclass
+class Conf:
+    pass
+
+
+@dataclass
+class Reader:
+    streaming: bool
+    loc: Loc
+    format: Any = None
+    options: tuple[tuple[str, Any], ...] = ()
+    schema: Any = None
+    name: Any = None
+
+
+@dataclass(frozen=True)
+class Plan:
+    """A DataFrame: the sources it reads and the operators applied, in order."""
+
+    sources: tuple[Source, ...]
+    operators: tuple[Operator, ...]
+    streaming: bool
+    columns: tuple[str, ...] | None = ("*",)
+    definitions: tuple[tuple[str, str], ...] = ()  # column -> expression that computed it
+    unresolved: tuple[tuple[str, Loc], ...] = ()
+
+    def then(self, op: Operator, **changes: Any) -> Plan:
+        return replace(self, operators=(*self.operators, op), **changes)
+
+    def definition(self, name: str) -> str | None:
+        for key, text in reversed(self.definitions):
+            if key == name:
+                return text
+        return None
+
+
+@dataclass(frozen=True)
+class Grouped:
+    plan: Plan
+    method: str
+    keys: tuple[Col, ...]
+    loc: Loc
+
+
+@dataclass
+class Writer:
+    plan: Plan
+    loc: Loc
+    format: Any = None
+    options: tuple[tuple[str, Any], ...] = ()
+    output_mode: Any = None
+    output_mode_loc: Loc | None = None
+    trigger: tuple[str, Any] = ("default", None)
+    trigger_loc: Loc | None = None
+    query_name: Any = None
+    partition_by: tuple[Any, ...] = ()
+    foreach: Any = None
+    checkpoint_loc: Loc | None = None
+
+    def copy(self, **changes: Any) -> Writer:
+        return replace(self, **changes)
+
+
+@dataclass
+class StartedQuery:
+    index: int
+
+
+@dataclass
+class Function:
+    node: cst.FunctionDef
+    env: Env
+    owner: Instance | None = None
+    is_lambda: bool = False
+
+
+@dataclass
+class Lambda:
+    node: cst.Lambda
+    env: Env
+
+
+@dataclass
+class Class:
+    node: cst.ClassDef
+    env: Env
+    attributes: dict[str, Any] = field(default_factory=dict)
+    methods: dict[str, cst.FunctionDef] = field(default_factory=dict)
+
+
+@dataclass
+class Instance:
+    cls: Class
+    attributes: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class ModuleRef:
+    """An imported module we know the meaning of (pyspark.sql.functions, os, ...)."""
+
+    name: str
+
+
+@dataclass(frozen=True)
+class FunctionRef:
+    """A function of a known module, e.g. `pyspark.sql.functions.window`."""
+
+    module: str
+    name: str
+
+
+@dataclass(frozen=True)
+class BoundMethod:
+    target: Any
+    name: str
+
+
+class Env:
+    """Names visible at one point: a function's locals over its defining module's globals."""
+
+    def __init__(self, parent: Env | None = None) -> None:
+        self.names: dict[str, Any] = {}
+        self.parent = parent
+
+    def lookup(self, name: str) -> Any:
+        env: Env | None = self
+        while env is not None:
+            if name in env.names:
+                return env.names[name]
+            env = env.parent
+        raise KeyError(name)
+
+
+@dataclass
+class Effects:
+    """What reading a file found besides values: started queries and session settings."""
+
+    queries: list[tuple[Writer, Any, Loc, cst.CSTNode]] = field(default_factory=list)
+    settings: list[Setting] = field(default_factory=list)
+    started_nodes: set[int] = field(default_factory=set)
+
+
+__all__ = ["Unknown"]

@@ -1,0 +1,241 @@
+"""The shape of a streaming query as plain, frozen data.
+
+Extraction produces these records and nothing downstream ever sees a syntax tree, so later
+front ends (SQL strings, notebooks, several modules) only have to produce the same records.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Union
+
+
+@dataclass(frozen=True)
+class Loc:
+    """Where an element was written: 1-based line, 0-based column, like compilers print."""
+
+    path: str
+    line: int
+    column: int
+
+    def __str__(self) -> str:
+        return f"{self.path}:{self.line}:{self.column + 1}"
+
+
+@dataclass(frozen=True)
+class Unknown:
+    """A value that static analysis cannot pin down; `text` is the code that produces it.
+
+    Two unknowns with the same text compare equal: the same expression in both versions is the
+    same value, so only a changed expression becomes a finding.
+    """
+
+    text: str
+
+    def __str__(self) -> str:
+        return f"<unresolved: {self.text}>"
+
+
+Value = Union[str, int, float, bool, None, Unknown, tuple]
+
+
+def is_known(value: object) -> bool:
+    """True when a value (and everything inside it) was resolved statically."""
+    if isinstance(value, Unknown):
+        return False
+    if isinstance(value, tuple):
+        return all(is_known(v) for v in value)
+    return True
+
+
+def show(value: object) -> str:
+    """Render a value the way the user wrote it."""
+    if isinstance(value, str):
+        return repr(value)
+    if isinstance(value, tuple):
+        return "(" + ", ".join(show(v) for v in value) + ")"
+    return str(value)
+
+
+Options = tuple[tuple[str, Value], ...]
+
+
+def option(options: Options, key: str) -> Value:
+    """Look an option up case-insensitively, as Spark does."""
+    for k, v in options:
+        if k.lower() == key.lower():
+            return v
+    return None
+
+
+@dataclass(frozen=True)
+class Source:
+    """One `spark.readStream` (or a static `spark.read` on the other side of a join)."""
+
+    format: Value
+    identity: Options  # what is read: topics, paths, table names
+    rate_limits: Options
+    options: Options  # everything else: startingOffsets, failOnDataLoss, ...
+    schema: Value
+    name: Value  # DataStreamReader.name() (Spark 4.2+ source evolution)
+    loc: Loc
+    streaming: bool = True
+
+
+@dataclass(frozen=True)
+class Projection:
+    method: str
+    exprs: tuple[str, ...]
+    columns: tuple[str, ...] | None  # output columns after this step ("*" = the input's)
+    loc: Loc
+    kind: str = "projection"
+
+
+@dataclass(frozen=True)
+class Filter:
+    condition: str
+    loc: Loc
+    kind: str = "filter"
+
+
+@dataclass(frozen=True)
+class Watermark:
+    column: str
+    delay: Value
+    loc: Loc
+    kind: str = "watermark"
+
+
+@dataclass(frozen=True)
+class AggCall:
+    function: str
+    args: tuple[str, ...]
+    alias: str | None
+
+
+@dataclass(frozen=True)
+class Aggregation:
+    method: str  # groupBy, rollup, cube
+    keys: tuple[str, ...]
+    aggregates: tuple[AggCall, ...]
+    inputs: tuple[str, ...]  # how each column the operator reads was computed upstream
+    loc: Loc
+    kind: str = "aggregation"
+
+
+@dataclass(frozen=True)
+class Deduplication:
+    method: str
+    keys: tuple[str, ...] | None  # None: every column
+    within_watermark: bool
+    inputs: tuple[str, ...]
+    loc: Loc
+    kind: str = "deduplication"
+
+
+@dataclass(frozen=True)
+class StreamJoin:
+    how: Value
+    keys: tuple[str, ...]
+    condition: str | None
+    inputs: tuple[str, ...]
+    loc: Loc
+    kind: str = "join"
+
+
+@dataclass(frozen=True)
+class StaticJoin:
+    """A stream-static join keeps no state: it is a map-like operator."""
+
+    how: Value
+    on: str
+    loc: Loc
+    kind: str = "static_join"
+
+
+@dataclass(frozen=True)
+class ArbitraryState:
+    api: str  # applyInPandasWithState, transformWithStateInPandas, ...
+    keys: tuple[str, ...]
+    function: str
+    output_schema: Value
+    state_schema: Value
+    output_mode: Value
+    timeout: Value
+    loc: Loc
+    kind: str = "arbitrary_state"
+
+
+@dataclass(frozen=True)
+class Union_:
+    method: str
+    loc: Loc
+    kind: str = "union"
+
+
+Operator = Union[
+    Projection, Filter, Watermark, Aggregation, Deduplication, StreamJoin, StaticJoin,
+    ArbitraryState, Union_,
+]
+
+STATEFUL_KINDS = frozenset({"aggregation", "deduplication", "join", "arbitrary_state"})
+
+
+@dataclass(frozen=True)
+class ForeachCode:
+    method: str  # foreach or foreachBatch
+    function: str
+    fingerprint: str  # the function's code with formatting and comments normalised away
+    loc: Loc
+
+
+@dataclass(frozen=True)
+class Sink:
+    format: Value
+    options: Options
+    output_mode: Value
+    trigger: tuple[str, Value]  # ("default", None), ("processingTime", "10 seconds"), ...
+    query_name: Value
+    partition_by: tuple[Value, ...]
+    target: Value  # the path, table or topic written to
+    foreach: ForeachCode | None
+    checkpoint: Value
+    loc: Loc
+    trigger_loc: Loc | None = None
+    output_mode_loc: Loc | None = None
+    checkpoint_loc: Loc | None = None
+
+
+@dataclass(frozen=True)
+class Setting:
+    key: str
+    value: Value
+    loc: Loc
+
+
+@dataclass(frozen=True)
+class Query:
+    sources: tuple[Source, ...]
+    operators: tuple[Operator, ...]
+    sink: Sink
+    config: tuple[Setting, ...]
+    unresolved: tuple[tuple[str, Loc], ...] = ()  # what could not be followed, and where
+    output_columns: tuple[str, ...] | None = None  # column names reaching the sink
+
+    @property
+    def stateful(self) -> tuple[Operator, ...]:
+        return tuple(op for op in self.operators if op.kind in STATEFUL_KINDS)
+
+    @property
+    def label(self) -> str:
+        for candidate in (self.sink.query_name, self.sink.target, self.sink.checkpoint):
+            if isinstance(candidate, str):
+                return candidate
+        return f"query at line {self.sink.loc.line}"
+
+
+@dataclass(frozen=True)
+class JobFile:
+    path: str
+    text: str
+    queries: tuple[Query, ...] = field(default=())

@@ -1,0 +1,1 @@
+"""Formatters: pure functions from one report to text, each format in its own module."""

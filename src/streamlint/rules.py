@@ -1,0 +1,162 @@
+"""The restart-compatibility matrix, loaded from `rules/*.toml`, and how a change meets it.
+
+A rule names the change kind it judges, optional facts it needs (`when`), the Spark versions
+it holds for, and its verdict. The first matching rule wins, most specific first.
+"""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from streamlint.diff.compare import Change
+from streamlint.errors import UsageError
+from streamlint.model import Loc, show
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - exercised on Python 3.10 only
+    import tomli as tomllib
+
+VERDICTS = ("compatible", "review", "incompatible")
+DEFAULT_SPARK_VERSION = "3.5"
+
+
+@dataclass(frozen=True)
+class Example:
+    name: str
+    verdict: str
+    old: str
+    new: str
+    spark: str | None = None
+
+
+@dataclass(frozen=True)
+class Rule:
+    code: str
+    name: str
+    change: tuple[str, ...]
+    verdict: str
+    message: str
+    why: str
+    fix: str
+    docs: str
+    spark: str
+    when: tuple[tuple[str, tuple[str, ...]], ...]
+    examples: tuple[Example, ...]
+    family: str
+
+    def applies(self, change: Change, version: tuple[int, ...]) -> bool:
+        if change.kind not in self.change or not version_in(version, self.spark):
+            return False
+        return all(change.facts.get(key) in values for key, values in self.when)
+
+
+@dataclass(frozen=True)
+class Finding:
+    code: str
+    name: str
+    verdict: str
+    message: str
+    fix: str
+    docs: str
+    query: str
+    old: Loc | None
+    new: Loc | None
+
+
+def parse_version(text: str) -> tuple[int, ...]:
+    try:
+        return tuple(int(part) for part in text.strip().split("."))
+    except ValueError:
+        raise UsageError(f"not a Spark version: {text!r} (expected e.g. 3.5 or 4.2.0)") from None
+
+
+def version_in(version: tuple[int, ...], spec: str) -> bool:
+    """`>=3.5,<4.2` style ranges; versions compare on the parts both sides give."""
+    for clause in filter(None, (c.strip() for c in spec.split(","))):
+        op = clause.rstrip("0123456789.")
+        bound = parse_version(clause[len(op):])
+        mine = version[: len(bound)] + (0,) * max(0, len(bound) - len(version))
+        ok = {">=": mine >= bound, ">": mine > bound, "<=": mine <= bound, "<": mine < bound,
+              "==": mine == bound, "": mine == bound}.get(op)
+        if not ok:
+            return False
+    return True
+
+
+def rules_dir() -> Path:
+    packaged = Path(__file__).with_name("_rules")
+    if packaged.is_dir():
+        return packaged
+    return Path(__file__).resolve().parents[2] / "rules"
+
+
+@cache
+def load_rules(directory: str | None = None) -> tuple[Rule, ...]:
+    root = Path(directory) if directory else rules_dir()
+    rules: list[Rule] = []
+    for path in sorted(root.glob("*.toml")):
+        with path.open("rb") as handle:
+            data = tomllib.load(handle)
+        for raw in data.get("rule", []):
+            rules.append(_rule(raw, path.stem))
+    codes = [r.code for r in rules]
+    duplicated = {c for c in codes if codes.count(c) > 1}
+    if duplicated:
+        raise ValueError(f"rule codes used twice: {sorted(duplicated)}")
+    # Most specific first: rules with more `when` facts and a narrower Spark range win.
+    return tuple(sorted(rules, key=lambda r: (-len(r.when), -len(r.spark))))
+
+
+def _rule(raw: dict[str, Any], family: str) -> Rule:
+    when = tuple(
+        (key, tuple(value) if isinstance(value, list) else (str(value),))
+        for key, value in sorted(raw.get("when", {}).items())
+    )
+    if raw["verdict"] not in VERDICTS:
+        raise ValueError(f"{raw['code']}: unknown verdict {raw['verdict']!r}")
+    examples = tuple(Example(**example) for example in raw.get("examples", []))
+    return Rule(
+        code=raw["code"], name=raw["name"], verdict=raw["verdict"],
+        change=tuple(raw["change"]) if isinstance(raw["change"], list) else (raw["change"],),
+        message=raw["message"], why=raw["why"].strip(), fix=raw.get("fix", "").strip(),
+        docs=raw["docs"], spark=raw.get("spark", ""), when=when, examples=examples,
+        family=family,
+    )
+
+
+def rule_for(change: Change, version: tuple[int, ...]) -> Rule | None:
+    for rule in load_rules():
+        if rule.applies(change, version):
+            return rule
+    return None
+
+
+def judge(change: Change, version: tuple[int, ...]) -> Finding:
+    rule = rule_for(change, version)
+    if rule is None:  # every change kind has a rule (tested); this is the safe fallback
+        return Finding("SL000", "unclassified-change", "review",
+                       f"{change.subject} changed from {show(change.old)} to {show(change.new)}",
+                       "", "", change.query, change.old_loc, change.new_loc)
+    message = rule.message.format(
+        subject=change.subject, old=_render(change.old), new=_render(change.new),
+        query=change.query, **change.facts,
+    )
+    return Finding(rule.code, rule.name, rule.verdict, message, rule.fix, rule.docs,
+                   change.query, change.old_loc, change.new_loc)
+
+
+def _render(value: Any) -> str:
+    if value is None:
+        return "nothing"
+    if isinstance(value, tuple):
+        return ", ".join(_render(v) for v in value) or "nothing"
+    return show(value)
+
+
+def worst(verdicts: list[str]) -> str:
+    return max(verdicts, key=VERDICTS.index, default="compatible")

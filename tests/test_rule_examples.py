@@ -1,0 +1,37 @@
+"""Every example of every rule in rules/*.toml, run through the real extractor and diff."""
+
+from __future__ import annotations
+
+import pytest
+
+from streamlint.diff import diff_jobs
+from streamlint.extract import extract_text
+from streamlint.rules import DEFAULT_SPARK_VERSION, load_rules
+
+CASES = [
+    pytest.param(rule, example, id=f"{rule.code}::{example.name}")
+    for rule in sorted(load_rules(), key=lambda r: r.code)
+    for example in rule.examples
+]
+
+
+@pytest.mark.parametrize(("rule", "example"), CASES)
+def test_rule_example(rule, example) -> None:
+    old = extract_text(example.old, "old.py")
+    new = extract_text(example.new, "new.py")
+    assert old.queries and new.queries, "the example must contain a streaming query"
+    report = diff_jobs(old, new, example.spark or DEFAULT_SPARK_VERSION)
+    codes = [f.code for f in report.findings]
+    assert rule.code in codes, f"{rule.code} not raised; findings: {report.findings}"
+    assert report.verdict == example.verdict, report.findings
+
+
+def test_every_rule_has_an_example() -> None:
+    assert [r.code for r in load_rules() if not r.examples] == []
+
+
+def test_rule_codes_are_unique_and_prefixed_by_family() -> None:
+    rules = load_rules()
+    assert len({r.code for r in rules}) == len(rules)
+    for rule in rules:
+        assert rule.code[:2].isalpha() and rule.code[2:].isdigit(), rule.code
