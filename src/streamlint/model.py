@@ -7,7 +7,6 @@ front ends (SQL strings, notebooks, several modules) only have to produce the sa
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Union
 
 
 @dataclass(frozen=True)
@@ -36,7 +35,7 @@ class Unknown:
         return f"<unresolved: {self.text}>"
 
 
-Value = Union[str, int, float, bool, None, Unknown, tuple]
+Value = str | int | float | bool | None | Unknown | tuple
 
 
 def is_known(value: object) -> bool:
@@ -173,10 +172,10 @@ class Union_:
     kind: str = "union"
 
 
-Operator = Union[
-    Projection, Filter, Watermark, Aggregation, Deduplication, StreamJoin, StaticJoin,
-    ArbitraryState, Union_,
-]
+Operator = (
+    Projection | Filter | Watermark | Aggregation | Deduplication | StreamJoin | StaticJoin
+    | ArbitraryState | Union_
+)
 
 STATEFUL_KINDS = frozenset({"aggregation", "deduplication", "join", "arbitrary_state"})
 
@@ -228,7 +227,7 @@ class Query:
 
     @property
     def label(self) -> str:
-        for candidate in (self.sink.query_name, self.sink.target, self.sink.checkpoint):
+        for candidate in (self.sink.query_name, self.sink.checkpoint, self.sink.target):
             if isinstance(candidate, str):
                 return candidate
         return f"query at line {self.sink.loc.line}"

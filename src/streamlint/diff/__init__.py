@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from streamlint.diff.compare import compare_queries, query_added, query_removed
 from streamlint.diff.match import match_queries
@@ -32,8 +32,21 @@ def diff_jobs(old: JobFile, new: JobFile, spark_version: str = "3.5") -> Report:
             changes.append(query_added(after))
         elif before is not None:
             changes.append(query_removed(before))
-    findings = tuple(judge(change, version) for change in changes)
+    findings = _merge_repeats([judge(change, version) for change in changes])
     return Report(old, new, pairs, findings, worst([f.verdict for f in findings]), spark_version)
+
+
+def _merge_repeats(findings: list) -> tuple:
+    """One finding for a session setting shared by every query in the file, not one each."""
+    merged: dict[tuple, object] = {}
+    for finding in findings:
+        key = (finding.code, finding.message, finding.old, finding.new)
+        if key in merged:
+            first = merged[key]
+            merged[key] = replace(first, query=f"{first.query}, {finding.query}")
+        else:
+            merged[key] = finding
+    return tuple(merged.values())
 
 
 def diff_files(old_path: str, new_path: str, spark_version: str = "3.5") -> Report:

@@ -150,7 +150,7 @@ class _Differ:
         if old.schema != new.schema:
             self.add("source.schema", f"the declared schema of the {fmt} source", old.schema,
                      new.schema, old.loc, new.loc)
-        if old.name != new.name and not facts.get("named") == "true":
+        if old.name != new.name and facts.get("named") != "true":
             self.add("source.name", "the source name", old.name, new.name, old.loc, new.loc)
 
     # -- stateful operators -------------------------------------------------------------------
@@ -410,7 +410,8 @@ def _op_name(op: Operator) -> str:
     if isinstance(op, Deduplication):
         return f"{op.method}({_cols(op.keys)})"
     if isinstance(op, StreamJoin):
-        return f"{op.how} stream-stream join on {_cols(op.keys) if op.keys else _col(op.condition or '')}"
+        on = _cols(op.keys) if op.keys else _col(op.condition or "")
+        return f"{op.how} stream-stream join on {on}"
     if isinstance(op, ArbitraryState):
         return f"{op.api}({op.function})"
     return op.kind

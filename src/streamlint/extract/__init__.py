@@ -38,9 +38,9 @@ def extract_text(text: str, path: str) -> JobFile:
     if not _STREAMING_RE.search(text):
         return JobFile(path, text, ())
     import libcst as cst
-    from libcst.metadata import MetadataWrapper, PositionProvider
 
     from streamlint.extract.interpreter import Interpreter
+    from streamlint.extract.positions import index_module
 
     try:
         module = cst.parse_module(text)
@@ -49,9 +49,7 @@ def extract_text(text: str, path: str) -> JobFile:
                          + str(err.message)) from None
     except RecursionError:
         raise InputError(path, 0, 0, "the file is nested too deeply to read") from None
-    wrapper = MetadataWrapper(module, unsafe_skip_copy=True)
-    positions = wrapper.resolve(PositionProvider)
-    interp = Interpreter(module, path, positions)
+    interp = Interpreter(module, path, index_module(module))
     try:
         interp.run_module()
     except RecursionError:

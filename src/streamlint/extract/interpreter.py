@@ -12,9 +12,9 @@ from collections.abc import Sequence
 from typing import Any
 
 import libcst as cst
-from libcst.metadata import CodeRange
 
 from streamlint.extract import pyspark_api as api
+from streamlint.extract.positions import ModuleIndex
 from streamlint.extract.values import (
     BoundMethod,
     Builder,
@@ -51,10 +51,10 @@ class _Return(Exception):
 
 
 class Interpreter:
-    def __init__(self, module: cst.Module, path: str, positions: Any) -> None:
+    def __init__(self, module: cst.Module, path: str, index: ModuleIndex) -> None:
         self.module = module
         self.path = path
-        self.positions = positions
+        self.index = index
         self.effects = Effects()
         self.depth = 0
         self.executed: set[int] = set()
@@ -69,10 +69,13 @@ class Interpreter:
             node = func.attr if isinstance(func, cst.Attribute) else func
         elif isinstance(node, cst.Attribute):
             node = node.attr
-        rng: CodeRange | None = self.positions.get(node)
-        if rng is None:
-            return Loc(self.path, 0, 0)
-        return Loc(self.path, rng.start.line, rng.start.column)
+        while not isinstance(node, cst.Name):  # a statement or expression: its first name
+            children = [c for c in node.children if not isinstance(c, cst.Decorator)]
+            if not children:
+                return Loc(self.path, 0, 0)
+            node = next((c for c in children if isinstance(c, cst.Name)), children[0])
+        line, column = self.index.starts.get(id(node), (0, 0))
+        return Loc(self.path, line, column)
 
     def code(self, node: cst.CSTNode) -> str:
         return " ".join(self.module.code_for_node(node).split())
@@ -89,7 +92,7 @@ class Interpreter:
         Helpers that are called get their real arguments when their caller runs; running
         them again alone would invent queries with unknown arguments.
         """
-        referenced = _referenced_names(self.module)
+        referenced = self.index.references
         for stmt in self.module.body:
             if isinstance(stmt, cst.FunctionDef) and referenced.get(stmt.name.value, 0) <= 1:
                 self.run_entry(stmt, self.globals, None)
@@ -102,7 +105,7 @@ class Interpreter:
                         continue
                     self.run_entry(method, cls.env, self.instantiate(cls, [], {}, stmt))
         # A function handed to code we cannot see (a scheduler, a framework) still runs.
-        for node in _function_defs(self.module):
+        for node in self.index.functions:
             if id(node) not in self.executed and "writeStream" in self.code(node):
                 owner = None
                 cls = self._owning_class(node)
@@ -254,9 +257,7 @@ class Interpreter:
                     self.assign(element, Unknown(f"{_text(value)}[{i}]"), env)
         elif isinstance(target, cst.Attribute):
             owner = self.ev(target.value, env)
-            if isinstance(owner, Instance):
-                owner.attributes[target.attr.value] = value
-            elif isinstance(owner, Class):
+            if isinstance(owner, Instance) or isinstance(owner, Class):
                 owner.attributes[target.attr.value] = value
         elif isinstance(target, cst.Subscript):
             owner = self.ev(target.value, env)
@@ -645,29 +646,3 @@ def _branch(first: Any, second: Any, condition: str, loc: Loc) -> Any:
     if first == second:
         return first
     return Unknown(f"{_text(first)} if {condition} else {_text(second)}")
-
-
-def _referenced_names(module: cst.Module) -> dict[str, int]:
-    counts: dict[str, int] = {}
-
-    class Counter(cst.CSTVisitor):
-        def visit_Name(self, node: cst.Name) -> None:
-            counts[node.value] = counts.get(node.value, 0) + 1
-
-        def visit_Attribute(self, node: cst.Attribute) -> None:
-            # `self.run()` references the method `run`; count it twice to mark it referenced.
-            counts[node.attr.value] = counts.get(node.attr.value, 0) + 2
-
-    module.visit(Counter())
-    return counts
-
-
-def _function_defs(module: cst.Module) -> list[cst.FunctionDef]:
-    found: list[cst.FunctionDef] = []
-
-    class Finder(cst.CSTVisitor):
-        def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
-            found.append(node)
-
-    module.visit(Finder())
-    return found

@@ -311,7 +311,7 @@ _DF_METHODS = PROJECTIONS | PASS_THROUGH | {
     "union", "unionByName", "unionAll", "transform", "writeStream", "createOrReplaceTempView",
     "printSchema", "explain", "limit", "orderBy", "sort", "count", "first", "head", "show",
     "collect", "toPandas", "crossJoin", "groupingSets", "dropna", "fillna", "replace",
-    "na", "where", "foreach", "foreachPartition", "isEmpty", "take",
+    "na", "foreach", "foreachPartition", "isEmpty", "take",
 }
 
 

@@ -79,5 +79,6 @@ def normalize_ddl(ddl: str, inner: bool = False) -> str:
         not_null = type_text.upper().endswith("NOT NULL")
         if not_null:
             type_text = type_text[: -len("NOT NULL")]
-        fields.append(f"{name.strip()}:{normalize_type(type_text)}" + (" not null" if not_null else ""))
+        suffix = " not null" if not_null else ""
+        fields.append(f"{name.strip()}:{normalize_type(type_text)}{suffix}")
     return ",".join(fields)

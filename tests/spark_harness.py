@@ -1,0 +1,379 @@
+"""Run a case pair on real Spark: the old job, then the new job restarted from its checkpoint.
+
+A case lives in `tests/spark_cases/<name>/` as `old.py`, `new.py` (ordinary PySpark job files
+that take their paths from `STREAMLINT_*` environment variables) and `case.toml`:
+
+    verdict = "incompatible"   # what the static diff must say
+    codes = ["AG02"]           # rule codes the static diff must raise
+    spark = "restart-fails"    # what real Spark does: restart-fails | results-differ | same-results
+    error = "STATE_STORE_..."  # optional: a substring of Spark's error when the restart fails
+    why = "..."
+    [inputs]                   # optional: env var -> data set (default STREAMLINT_INPUT = "orders")
+    STREAMLINT_INPUT = "orders"
+
+The observation follows what an operator would see:
+
+1. batch 1 lands in every input directory; the old job runs (`availableNow`) to the checkpoint;
+2. batch 2 lands; the new job runs on the same checkpoint and output. If Spark refuses, the
+   outcome is `restart-fails`;
+3. otherwise the new job is run from scratch the same way (batch 1, run, batch 2, run) with its
+   own checkpoint and output, and the rows each new job wrote in step 2 are compared:
+   `same-results` if they are equal, `results-differ` if not (the restart silently changed what
+   the job writes).
+
+The jobs run in-process with `runpy.run_path`, so `SparkSession.builder.getOrCreate()` in the
+job returns the caller's session: one JVM serves every case.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import datetime as dt
+import json
+import os
+import re
+import runpy
+import sys
+import threading
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - exercised on Python 3.10 only
+    import tomli as tomllib
+
+if TYPE_CHECKING:
+    from pyspark.sql import SparkSession
+
+CASES_DIR = Path(__file__).parent / "spark_cases"
+OUTCOMES = ("restart-fails", "results-differ", "same-results")
+DEFAULT_INPUTS = {"STREAMLINT_INPUT": "orders"}
+# availableNow queries here finish in seconds; a query still running after this is stuck.
+RUN_TIMEOUT_SECONDS = 120.0
+
+Row = dict[str, Any]
+
+# ---------------------------------------------------------------------------------------------
+# Input data: small, deterministic batches. Event time advances 30 s per batch so that
+# watermarks (10 s delay in every case) move and close the windows and join ranges of batch 1.
+
+_EPOCH = dt.datetime(2024, 1, 1, tzinfo=dt.timezone.utc)
+
+
+def _ts(seconds: int) -> str:
+    return (_EPOCH + dt.timedelta(seconds=seconds)).strftime("%Y-%m-%dT%H:%M:%S.000Z")
+
+
+def orders(batch: int) -> list[Row]:
+    """Six orders for customers a/b/c in two countries, plus one exact re-delivery."""
+    rows = [
+        {"order_id": batch * 6 + j, "customer": "abc"[j % 3], "country": ("DE", "FR")[j % 2],
+         "amount": batch * 10 + j, "ts": _ts(batch * 30 + j)}
+        for j in range(6)
+    ]
+    return [*rows, dict(rows[0])]
+
+
+def store_orders(batch: int) -> list[Row]:
+    """Orders from a second channel: same schema, own ids, customers a and d."""
+    return [
+        {"order_id": 1000 + batch * 2 + j, "customer": "ad"[j], "country": "DE",
+         "amount": 100 * batch + j, "ts": _ts(batch * 30 + j)}
+        for j in range(2)
+    ]
+
+
+def payments(batch: int) -> list[Row]:
+    """Payments 2 s after the orders of customer a; batch 2 also pays order 7 (customer b,
+    batch 1) late but inside the join's time range. Customer c never pays."""
+    rows = [
+        {"payment_id": batch * 10 + j, "paid_order_id": batch * 6 + j,
+         "paid": batch * 10 + j, "pts": _ts(batch * 30 + j + 2)}
+        for j in (0, 3)
+    ]
+    if batch == 2:
+        rows.append({"payment_id": 99, "paid_order_id": 7, "paid": 11, "pts": _ts(33)})
+    return rows
+
+
+DATASETS: dict[str, Callable[[int], list[Row]]] = {
+    "orders": orders,
+    "store_orders": store_orders,
+    "payments": payments,
+}
+
+# ---------------------------------------------------------------------------------------------
+# Cases
+
+
+@dataclass(frozen=True)
+class Case:
+    name: str
+    root: Path
+    verdict: str
+    codes: tuple[str, ...]
+    spark: str
+    why: str
+    error: str | None = None
+    inputs: Mapping[str, str] = field(default_factory=lambda: dict(DEFAULT_INPUTS))
+
+    @property
+    def old(self) -> Path:
+        return self.root / "old.py"
+
+    @property
+    def new(self) -> Path:
+        return self.root / "new.py"
+
+
+def load_case(root: Path) -> Case:
+    data = tomllib.loads((root / "case.toml").read_text())
+    case = Case(
+        name=root.name, root=root, verdict=data["verdict"], codes=tuple(data["codes"]),
+        spark=data["spark"], why=data["why"], error=data.get("error"),
+        inputs=data.get("inputs", dict(DEFAULT_INPUTS)),
+    )
+    if case.spark not in OUTCOMES:
+        raise ValueError(f"{root}/case.toml: spark must be one of {OUTCOMES}, not {case.spark!r}")
+    unknown = set(case.inputs.values()) - set(DATASETS)
+    if unknown:
+        raise ValueError(f"{root}/case.toml: unknown data sets {sorted(unknown)}")
+    return case
+
+
+def load_cases(root: Path = CASES_DIR) -> list[Case]:
+    return [load_case(d) for d in sorted(root.iterdir()) if (d / "case.toml").is_file()]
+
+
+# ---------------------------------------------------------------------------------------------
+# Spark
+
+
+def start_session() -> SparkSession:
+    """The one session every case runs in: local[2], 2 shuffle partitions, no UI, UTC."""
+    from pyspark.sql import SparkSession
+
+    # pandas UDF workers (applyInPandasWithState) must run the interpreter that has pandas.
+    os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
+    os.environ.setdefault("PYSPARK_DRIVER_PYTHON", sys.executable)
+    return (
+        SparkSession.builder.master("local[2]")
+        .appName("streamlint-spark-confirm")
+        .config("spark.sql.shuffle.partitions", "2")
+        .config("spark.ui.enabled", "false")
+        .config("spark.sql.session.timeZone", "UTC")
+        .config("spark.driver.extraJavaOptions", "-Duser.timezone=UTC")
+        .config("spark.sql.adaptive.enabled", "false")
+        .config("spark.sql.streaming.stateStore.maintenanceInterval", "2s")
+        .getOrCreate()
+    )
+
+
+@contextlib.contextmanager
+def _environ(values: Mapping[str, str]) -> Iterator[None]:
+    saved = {key: os.environ.get(key) for key in values}
+    os.environ.update(values)
+    try:
+        yield
+    finally:
+        for key, value in saved.items():
+            if value is None:
+                os.environ.pop(key, None)
+            else:
+                os.environ[key] = value
+
+
+def _stop_active(spark: SparkSession) -> None:
+    for query in spark.streams.active:
+        query.stop()
+
+
+class _Watchdog:
+    """Stops every active query of `spark` if the job is still running after `seconds`."""
+
+    def __init__(self, spark: SparkSession, seconds: float) -> None:
+        self.fired = False
+        self._spark = spark
+        self._timer = threading.Timer(seconds, self._fire)
+        self._timer.daemon = True
+
+    def _fire(self) -> None:
+        self.fired = True
+        _stop_active(self._spark)
+
+    def __enter__(self) -> _Watchdog:
+        self._timer.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._timer.cancel()
+
+
+def run_job(spark: SparkSession, job: Path, env: Mapping[str, str]) -> str | None:
+    """Run a job file to completion in `spark`; Spark's error message, or None on success."""
+    with _Watchdog(spark, RUN_TIMEOUT_SECONDS) as watchdog:
+        try:
+            with _environ(env):
+                runpy.run_path(str(job), run_name="__main__")
+        except Exception as err:  # noqa: BLE001 - any failure of the job is the observation
+            return error_text(err)
+        finally:
+            _stop_active(spark)
+    if watchdog.fired:
+        return f"TIMEOUT: {job} still ran after {RUN_TIMEOUT_SECONDS:.0f} s"
+    return None
+
+
+def error_text(err: BaseException) -> str:
+    """The message of a (Py4J-wrapped) Spark error without the JVM stack trace."""
+    text = getattr(err, "desc", None) or str(err)
+    return text.split("\n\tat ", 1)[0].split("\nJVM stacktrace:", 1)[0].strip()
+
+
+_ERROR_CLASS = re.compile(r"\[([A-Z][A-Z0-9_]+(?:\.[A-Z0-9_]+)*)\]")
+
+
+def error_class(message: str) -> str | None:
+    match = _ERROR_CLASS.search(message)
+    return match.group(1) if match else None
+
+
+def error_summary(message: str) -> str:
+    """The first line of the innermost error class's message, for reports."""
+    lines = [line.strip() for line in message.splitlines() if line.strip()]
+    return next((line for line in lines if _ERROR_CLASS.search(line)), lines[0] if lines else "")
+
+
+# ---------------------------------------------------------------------------------------------
+# One deployment of a job: its input directories, checkpoint and output
+
+
+class Deployment:
+    """Input directories, a checkpoint and an output directory under `root`."""
+
+    def __init__(self, root: Path, inputs: Mapping[str, str]) -> None:
+        self.root = root
+        self.inputs = dict(inputs)
+        self.checkpoint = root / "checkpoint"
+        self.output = root / "output"
+        for var in self.inputs:
+            self.input_dir(var).mkdir(parents=True, exist_ok=True)
+
+    def input_dir(self, var: str) -> Path:
+        return self.root / "input" / var.lower()
+
+    @property
+    def env(self) -> dict[str, str]:
+        env = {var: str(self.input_dir(var)) for var in self.inputs}
+        env["STREAMLINT_CHECKPOINT"] = str(self.checkpoint)
+        env["STREAMLINT_OUTPUT"] = str(self.output)
+        return env
+
+    def land(self, batch: int) -> None:
+        """Batch `batch` of every input arrives as one JSON-lines file per input directory."""
+        for var, dataset in self.inputs.items():
+            lines = "".join(json.dumps(row) + "\n" for row in DATASETS[dataset](batch))
+            (self.input_dir(var) / f"batch-{batch}.json").write_text(lines)
+
+    def output_files(self) -> set[Path]:
+        if not self.output.exists():
+            return set()
+        return {
+            p for p in self.output.rglob("*")
+            if p.is_file() and p.suffix in (".parquet", ".json")
+            and not any(part.startswith(("_", ".")) for part in p.relative_to(self.output).parts)
+        }
+
+    def run(self, spark: SparkSession, job: Path) -> Run:
+        """Run `job`; the rows it wrote to the output are those in files that are new."""
+        before = self.output_files()
+        error = run_job(spark, job, self.env)
+        return Run(job, error, read_rows(sorted(self.output_files() - before)))
+
+
+@dataclass(frozen=True)
+class Run:
+    job: Path
+    error: str | None
+    rows: list[tuple[tuple[str, str], ...]]
+
+
+def read_rows(files: list[Path]) -> list[tuple[tuple[str, str], ...]]:
+    """Rows as sorted (column, value) tuples, in a canonical order: comparable as a multiset."""
+    import pandas as pd
+
+    rows: list[tuple[tuple[str, str], ...]] = []
+    for path in files:
+        frame = pd.read_parquet(path) if path.suffix == ".parquet" else pd.read_json(
+            path, lines=True, dtype=False)
+        for record in frame.to_dict("records"):
+            rows.append(tuple(sorted((str(k), _canonical(v)) for k, v in record.items())))
+    return sorted(rows)
+
+
+def _canonical(value: Any) -> str:
+    import pandas as pd
+
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{k}: {_canonical(v)}" for k, v in sorted(value.items())) + "}"
+    if value is None or (not isinstance(value, (list, tuple)) and pd.isna(value)):
+        return "null"
+    if isinstance(value, (pd.Timestamp, dt.datetime)):
+        return pd.Timestamp(value).tz_localize(None).isoformat() if pd.Timestamp(
+            value).tzinfo is None else pd.Timestamp(value).tz_convert("UTC").isoformat()
+    return str(value)
+
+
+# ---------------------------------------------------------------------------------------------
+# The observation
+
+
+@dataclass(frozen=True)
+class Observation:
+    outcome: str
+    error: str | None = None
+    restarted: Run | None = None
+    fresh: Run | None = None
+
+    def describe(self) -> str:
+        if self.error is not None:
+            return f"{self.outcome}: {error_summary(self.error)}"
+        assert self.restarted is not None and self.fresh is not None
+        return (f"{self.outcome}: after the restart the new job wrote "
+                f"{_show(self.restarted.rows)}; run from scratch it wrote {_show(self.fresh.rows)}")
+
+
+def _show(rows: list[tuple[tuple[str, str], ...]]) -> str:
+    return "[" + "; ".join(", ".join(f"{k}={v}" for k, v in row) for row in rows) + "]"
+
+
+class SetupError(AssertionError):
+    """A step that must work did not (the old job failed, or the new one from scratch)."""
+
+
+def observe(spark: SparkSession, case: Case, workdir: Path) -> Observation:
+    restarted = Deployment(workdir / "restarted", case.inputs)
+    restarted.land(1)
+    _must_succeed(restarted.run(spark, case.old))
+    restarted.land(2)
+    after_restart = restarted.run(spark, case.new)
+    if after_restart.error is not None:
+        return Observation("restart-fails", error=after_restart.error)
+
+    fresh = Deployment(workdir / "fresh", case.inputs)
+    fresh.land(1)
+    _must_succeed(fresh.run(spark, case.new))
+    fresh.land(2)
+    baseline = _must_succeed(fresh.run(spark, case.new))
+    outcome = "same-results" if after_restart.rows == baseline.rows else "results-differ"
+    return Observation(outcome, restarted=after_restart, fresh=baseline)
+
+
+def _must_succeed(run: Run) -> Run:
+    if run.error is not None:
+        raise SetupError(f"{run.job.parent.name}/{run.job.name} failed on its own checkpoint: "
+                         f"{run.error}")
+    return run
