@@ -6,7 +6,7 @@ that take their paths from `STREAMLINT_*` environment variables) and `case.toml`
     verdict = "incompatible"   # what the static diff must say
     codes = ["AG02"]           # rule codes the static diff must raise
     spark = "restart-fails"    # what real Spark does: restart-fails | results-differ | same-results
-    error = "STATE_STORE_..."  # optional: a substring of Spark's error when the restart fails
+    error = "STATE_STORE_..."  # optional, restart-fails only: a substring of Spark's error
     why = "..."
     [inputs]                   # optional: env var -> data set (default STREAMLINT_INPUT = "orders")
     STREAMLINT_INPUT = "orders"
@@ -16,13 +16,13 @@ The observation follows what an operator would see:
 1. batch 1 lands in every input directory; the old job runs (`availableNow`) to the checkpoint;
 2. batch 2 lands; the new job runs on the same checkpoint and output. If Spark refuses, the
    outcome is `restart-fails`;
-3. otherwise the new job is run from scratch the same way (batch 1, run, batch 2, run) with its
-   own checkpoint and output, and the rows each new job wrote in step 2 are compared:
-   `same-results` if they are equal, `results-differ` if not (the restart silently changed what
-   the job writes).
+3. otherwise the new job is also deployed from scratch the same way (batch 1, run, batch 2, run)
+   with its own checkpoint and output, and the rows each new job wrote in its batch-2 run are
+   compared: `same-results` if they are equal, `results-differ` if not (the restart silently
+   changed what the job writes).
 
-The jobs run in-process with `runpy.run_path`, so `SparkSession.builder.getOrCreate()` in the
-job returns the caller's session: one JVM serves every case.
+The jobs run in-process with `runpy.run_path`, so `SparkSession.builder.getOrCreate()` in a job
+returns the caller's session: one JVM serves every case.
 """
 
 from __future__ import annotations
@@ -30,6 +30,7 @@ from __future__ import annotations
 import contextlib
 import datetime as dt
 import json
+import math
 import os
 import re
 import runpy
@@ -50,14 +51,19 @@ if TYPE_CHECKING:
 
 CASES_DIR = Path(__file__).parent / "spark_cases"
 OUTCOMES = ("restart-fails", "results-differ", "same-results")
+# The Spark version the `spark` outcomes in case.toml were observed on; the static diff is
+# asked about the same version.
+RECORDED_ON = "4.3"
 DEFAULT_INPUTS = {"STREAMLINT_INPUT": "orders"}
-# availableNow queries here finish in seconds; a query still running after this is stuck.
+# availableNow runs here take seconds; one still running after this is stuck (e.g. a
+# processing-time timeout, which makes availableNow plan no-data batches forever).
 RUN_TIMEOUT_SECONDS = 120.0
 
 Row = dict[str, Any]
+OutputRow = tuple[tuple[str, str], ...]  # (column, canonical value) pairs, sorted by column
 
 # ---------------------------------------------------------------------------------------------
-# Input data: small, deterministic batches. Event time advances 30 s per batch so that
+# Input data: small, deterministic batches. Event time advances 30 s per batch so that the
 # watermarks (10 s delay in every case) move and close the windows and join ranges of batch 1.
 
 _EPOCH = dt.datetime(2024, 1, 1, tzinfo=dt.timezone.utc)
@@ -133,14 +139,17 @@ def load_case(root: Path) -> Case:
     data = tomllib.loads((root / "case.toml").read_text())
     case = Case(
         name=root.name, root=root, verdict=data["verdict"], codes=tuple(data["codes"]),
-        spark=data["spark"], why=data["why"], error=data.get("error"),
+        spark=data["spark"], why=data["why"].strip(), error=data.get("error"),
         inputs=data.get("inputs", dict(DEFAULT_INPUTS)),
     )
+    where = f"{root}/case.toml"
     if case.spark not in OUTCOMES:
-        raise ValueError(f"{root}/case.toml: spark must be one of {OUTCOMES}, not {case.spark!r}")
+        raise ValueError(f"{where}: spark must be one of {OUTCOMES}, not {case.spark!r}")
+    if case.error is not None and case.spark != "restart-fails":
+        raise ValueError(f"{where}: error only goes with spark = 'restart-fails'")
     unknown = set(case.inputs.values()) - set(DATASETS)
     if unknown:
-        raise ValueError(f"{root}/case.toml: unknown data sets {sorted(unknown)}")
+        raise ValueError(f"{where}: unknown data sets {sorted(unknown)}")
     return case
 
 
@@ -159,17 +168,23 @@ def start_session() -> SparkSession:
     # pandas UDF workers (applyInPandasWithState) must run the interpreter that has pandas.
     os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
     os.environ.setdefault("PYSPARK_DRIVER_PYTHON", sys.executable)
-    return (
+    spark = (
         SparkSession.builder.master("local[2]")
         .appName("streamlint-spark-confirm")
         .config("spark.sql.shuffle.partitions", "2")
         .config("spark.ui.enabled", "false")
+        .config("spark.ui.showConsoleProgress", "false")
         .config("spark.sql.session.timeZone", "UTC")
         .config("spark.driver.extraJavaOptions", "-Duser.timezone=UTC")
         .config("spark.sql.adaptive.enabled", "false")
-        .config("spark.sql.streaming.stateStore.maintenanceInterval", "2s")
         .getOrCreate()
     )
+    spark.sparkContext.setLogLevel("ERROR")
+    return spark
+
+
+class JobTimeout(AssertionError):
+    """A job was still running after RUN_TIMEOUT_SECONDS: no outcome, a broken case."""
 
 
 @contextlib.contextmanager
@@ -192,7 +207,7 @@ def _stop_active(spark: SparkSession) -> None:
 
 
 class _Watchdog:
-    """Stops every active query of `spark` if the job is still running after `seconds`."""
+    """Stops every active query of `spark` if the job still runs after `seconds`."""
 
     def __init__(self, spark: SparkSession, seconds: float) -> None:
         self.fired = False
@@ -208,47 +223,71 @@ class _Watchdog:
         self._timer.start()
         return self
 
-    def __exit__(self, *exc: object) -> None:
+    def __exit__(self, *exc_info: object) -> None:
         self._timer.cancel()
 
 
+def _is_spark_error(err: BaseException) -> bool:
+    from py4j.protocol import Py4JJavaError
+    from pyspark.errors import PySparkException
+
+    return isinstance(err, (PySparkException, Py4JJavaError))
+
+
 def run_job(spark: SparkSession, job: Path, env: Mapping[str, str]) -> str | None:
-    """Run a job file to completion in `spark`; Spark's error message, or None on success."""
+    """Run a job file to completion in `spark`: Spark's error message, or None on success.
+
+    Errors that are not Spark's (a bug in the job file) propagate: they are no observation.
+    """
+    error: str | None = None
     with _Watchdog(spark, RUN_TIMEOUT_SECONDS) as watchdog:
         try:
             with _environ(env):
                 runpy.run_path(str(job), run_name="__main__")
-        except Exception as err:  # noqa: BLE001 - any failure of the job is the observation
-            return error_text(err)
+        except Exception as err:
+            if not _is_spark_error(err):
+                raise
+            error = error_text(err)
         finally:
             _stop_active(spark)
     if watchdog.fired:
-        return f"TIMEOUT: {job} still ran after {RUN_TIMEOUT_SECONDS:.0f} s"
-    return None
+        raise JobTimeout(f"{job} still ran after {RUN_TIMEOUT_SECONDS:.0f} s")
+    return error
 
 
 def error_text(err: BaseException) -> str:
-    """The message of a (Py4J-wrapped) Spark error without the JVM stack trace."""
-    text = getattr(err, "desc", None) or str(err)
-    return text.split("\n\tat ", 1)[0].split("\nJVM stacktrace:", 1)[0].strip()
+    """The message of a (Py4J-wrapped) Spark error, without the JVM stack trace."""
+    text = str(err)
+    for marker in ("\nJVM stacktrace:", "\n\tat "):
+        text = text.split(marker, 1)[0]
+    return text.strip()
 
 
 _ERROR_CLASS = re.compile(r"\[([A-Z][A-Z0-9_]+(?:\.[A-Z0-9_]+)*)\]")
 
 
 def error_class(message: str) -> str | None:
-    match = _ERROR_CLASS.search(message)
-    return match.group(1) if match else None
+    """The innermost error class on the first line: `[STREAM_FAILED] ... exception: [X] ...`
+    gives X; a plain assertion wrapped in STREAM_FAILED gives STREAM_FAILED."""
+    classes = _ERROR_CLASS.findall(message.split("\n", 1)[0])
+    return classes[-1] if classes else None
 
 
 def error_summary(message: str) -> str:
-    """The first line of the innermost error class's message, for reports."""
-    lines = [line.strip() for line in message.splitlines() if line.strip()]
-    return next((line for line in lines if _ERROR_CLASS.search(line)), lines[0] if lines else "")
+    """The first line of the message after the STREAM_FAILED wrapper's preamble."""
+    first = message.split("\n", 1)[0]
+    return first.split("terminated with exception: ", 1)[-1]
 
 
 # ---------------------------------------------------------------------------------------------
 # One deployment of a job: its input directories, checkpoint and output
+
+
+@dataclass(frozen=True)
+class Run:
+    job: Path
+    error: str | None
+    rows: list[OutputRow]
 
 
 class Deployment:
@@ -279,36 +318,32 @@ class Deployment:
             (self.input_dir(var) / f"batch-{batch}.json").write_text(lines)
 
     def output_files(self) -> set[Path]:
+        """Data files of the output (parquet or JSON), not `_spark_metadata` or checksums."""
         if not self.output.exists():
             return set()
         return {
-            p for p in self.output.rglob("*")
-            if p.is_file() and p.suffix in (".parquet", ".json")
-            and not any(part.startswith(("_", ".")) for part in p.relative_to(self.output).parts)
+            path for path in self.output.rglob("*")
+            if path.is_file() and path.suffix in (".parquet", ".json")
+            and not any(part.startswith(("_", ".")) for part in path.relative_to(self.output).parts)
         }
 
     def run(self, spark: SparkSession, job: Path) -> Run:
-        """Run `job`; the rows it wrote to the output are those in files that are new."""
+        """Run `job`; the rows it wrote are those in output files that are new."""
         before = self.output_files()
         error = run_job(spark, job, self.env)
         return Run(job, error, read_rows(sorted(self.output_files() - before)))
 
 
-@dataclass(frozen=True)
-class Run:
-    job: Path
-    error: str | None
-    rows: list[tuple[tuple[str, str], ...]]
-
-
-def read_rows(files: list[Path]) -> list[tuple[tuple[str, str], ...]]:
-    """Rows as sorted (column, value) tuples, in a canonical order: comparable as a multiset."""
+def read_rows(files: list[Path]) -> list[OutputRow]:
+    """Every row of `files`, canonical and sorted: equal lists are equal multisets of rows."""
     import pandas as pd
 
-    rows: list[tuple[tuple[str, str], ...]] = []
+    rows: list[OutputRow] = []
     for path in files:
-        frame = pd.read_parquet(path) if path.suffix == ".parquet" else pd.read_json(
-            path, lines=True, dtype=False)
+        if path.suffix == ".parquet":
+            frame = pd.read_parquet(path)
+        else:
+            frame = pd.read_json(path, lines=True, dtype=False)
         for record in frame.to_dict("records"):
             rows.append(tuple(sorted((str(k), _canonical(v)) for k, v in record.items())))
     return sorted(rows)
@@ -317,18 +352,25 @@ def read_rows(files: list[Path]) -> list[tuple[tuple[str, str], ...]]:
 def _canonical(value: Any) -> str:
     import pandas as pd
 
+    if value is None or value is pd.NA or value is pd.NaT or (
+            isinstance(value, float) and math.isnan(value)):
+        return "null"
     if isinstance(value, dict):
         return "{" + ", ".join(f"{k}: {_canonical(v)}" for k, v in sorted(value.items())) + "}"
-    if value is None or (not isinstance(value, (list, tuple)) and pd.isna(value)):
-        return "null"
     if isinstance(value, (pd.Timestamp, dt.datetime)):
-        return pd.Timestamp(value).tz_localize(None).isoformat() if pd.Timestamp(
-            value).tzinfo is None else pd.Timestamp(value).tz_convert("UTC").isoformat()
+        stamp = pd.Timestamp(value)
+        if stamp.tzinfo is not None:
+            stamp = stamp.tz_convert("UTC").tz_localize(None)
+        return stamp.isoformat()
     return str(value)
 
 
 # ---------------------------------------------------------------------------------------------
 # The observation
+
+
+class SetupError(AssertionError):
+    """A step that must work did not: the old job on its own, or the new one from scratch."""
 
 
 @dataclass(frozen=True)
@@ -342,16 +384,12 @@ class Observation:
         if self.error is not None:
             return f"{self.outcome}: {error_summary(self.error)}"
         assert self.restarted is not None and self.fresh is not None
-        return (f"{self.outcome}: after the restart the new job wrote "
-                f"{_show(self.restarted.rows)}; run from scratch it wrote {_show(self.fresh.rows)}")
+        return (f"{self.outcome}: restarted, the new job wrote {_show(self.restarted.rows)}; "
+                f"from scratch it wrote {_show(self.fresh.rows)}")
 
 
-def _show(rows: list[tuple[tuple[str, str], ...]]) -> str:
+def _show(rows: list[OutputRow]) -> str:
     return "[" + "; ".join(", ".join(f"{k}={v}" for k, v in row) for row in rows) + "]"
-
-
-class SetupError(AssertionError):
-    """A step that must work did not (the old job failed, or the new one from scratch)."""
 
 
 def observe(spark: SparkSession, case: Case, workdir: Path) -> Observation:
@@ -368,12 +406,15 @@ def observe(spark: SparkSession, case: Case, workdir: Path) -> Observation:
     _must_succeed(fresh.run(spark, case.new))
     fresh.land(2)
     baseline = _must_succeed(fresh.run(spark, case.new))
+    if not baseline.rows:
+        raise SetupError(f"{case.name}: the new job wrote nothing for batch 2; comparing "
+                         "outputs would prove nothing")
     outcome = "same-results" if after_restart.rows == baseline.rows else "results-differ"
     return Observation(outcome, restarted=after_restart, fresh=baseline)
 
 
 def _must_succeed(run: Run) -> Run:
     if run.error is not None:
-        raise SetupError(f"{run.job.parent.name}/{run.job.name} failed on its own checkpoint: "
-                         f"{run.error}")
+        raise SetupError(f"{run.job.parent.name}/{run.job.name} failed on a checkpoint of its "
+                         f"own: {run.error}")
     return run

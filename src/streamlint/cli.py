@@ -34,7 +34,8 @@ def build_parser() -> argparse.ArgumentParser:
     diff.add_argument("new", help="the changed job")
     diff.add_argument("--format", choices=("text", "json"), default="text")
     diff.add_argument("--spark-version", default=None,
-                      help="the Spark version the job runs on (default 3.5)")
+                      help="the Spark version the job runs on (default: spark-version in "
+                      "[tool.streamlint] of pyproject.toml, else 3.5)")
     diff.add_argument("--strict", action="store_true",
                       help="exit 1 on findings to review, too")
     diff.add_argument("--exit-zero", action="store_true",
@@ -74,7 +75,18 @@ def main(argv: list[str] | None = None) -> int:
 def run_diff(args: argparse.Namespace) -> int:
     from streamlint.diff import diff_files
 
-    report = diff_files(args.old, args.new, args.spark_version or "3.5")
+    spark_version = args.spark_version
+    if spark_version is None:
+        from pathlib import Path
+
+        from streamlint.config import load_config
+
+        spark_version = load_config(Path(args.new).parent).spark_version
+    from streamlint.rules import DEFAULT_SPARK_VERSION, parse_version
+
+    spark_version = spark_version or DEFAULT_SPARK_VERSION
+    parse_version(spark_version)
+    report = diff_files(args.old, args.new, spark_version)
     if args.format == "json":
         from streamlint.report.json import render
     else:

@@ -83,6 +83,8 @@ class Source:
 
 @dataclass(frozen=True)
 class Projection:
+    """A map-like step (select, withColumn, drop, ...) and the columns it leaves."""
+
     method: str
     exprs: tuple[str, ...]
     columns: tuple[str, ...] | None  # output columns after this step ("*" = the input's)
@@ -92,6 +94,8 @@ class Projection:
 
 @dataclass(frozen=True)
 class Filter:
+    """A filter or where: decides which rows go on, keeps no state."""
+
     condition: str
     loc: Loc
     kind: str = "filter"
@@ -99,6 +103,8 @@ class Filter:
 
 @dataclass(frozen=True)
 class Watermark:
+    """withWatermark(column, delay): drives eviction of the state downstream."""
+
     column: str
     delay: Value
     loc: Loc
@@ -107,6 +113,8 @@ class Watermark:
 
 @dataclass(frozen=True)
 class AggCall:
+    """One aggregate function: its name, its inputs in canonical text, its alias."""
+
     function: str
     args: tuple[str, ...]
     alias: str | None
@@ -114,6 +122,8 @@ class AggCall:
 
 @dataclass(frozen=True)
 class Aggregation:
+    """groupBy/rollup/cube + aggregates: keys are the state key, buffers its value."""
+
     method: str  # groupBy, rollup, cube
     keys: tuple[str, ...]
     aggregates: tuple[AggCall, ...]
@@ -124,6 +134,8 @@ class Aggregation:
 
 @dataclass(frozen=True)
 class Deduplication:
+    """dropDuplicates(WithinWatermark): one state row per key."""
+
     method: str
     keys: tuple[str, ...] | None  # None: every column
     within_watermark: bool
@@ -134,6 +146,8 @@ class Deduplication:
 
 @dataclass(frozen=True)
 class StreamJoin:
+    """A stream-stream join: both sides buffered in state, keyed by the equi-keys."""
+
     how: Value
     keys: tuple[str, ...]
     condition: str | None
@@ -154,6 +168,8 @@ class StaticJoin:
 
 @dataclass(frozen=True)
 class ArbitraryState:
+    """applyInPandasWithState / transformWithState: user-defined state per key."""
+
     api: str  # applyInPandasWithState, transformWithStateInPandas, ...
     keys: tuple[str, ...]
     function: str
@@ -167,6 +183,8 @@ class ArbitraryState:
 
 @dataclass(frozen=True)
 class Union_:
+    """union/unionByName of two streams (the trailing _ avoids typing.Union)."""
+
     method: str
     loc: Loc
     kind: str = "union"
@@ -182,6 +200,8 @@ STATEFUL_KINDS = frozenset({"aggregation", "deduplication", "join", "arbitrary_s
 
 @dataclass(frozen=True)
 class ForeachCode:
+    """The function a foreach/foreachBatch sink calls, and a fingerprint of its code."""
+
     method: str  # foreach or foreachBatch
     function: str
     fingerprint: str  # the function's code with formatting and comments normalised away
@@ -190,6 +210,8 @@ class ForeachCode:
 
 @dataclass(frozen=True)
 class Sink:
+    """Where and how a query writes: format, target, mode, trigger, checkpoint."""
+
     format: Value
     options: Options
     output_mode: Value
@@ -207,6 +229,8 @@ class Sink:
 
 @dataclass(frozen=True)
 class Setting:
+    """A session setting (builder .config or spark.conf.set) that a restart may pin."""
+
     key: str
     value: Value
     loc: Loc
@@ -214,6 +238,8 @@ class Setting:
 
 @dataclass(frozen=True)
 class Query:
+    """One streaming query: sources in plan order, operators in order, its sink."""
+
     sources: tuple[Source, ...]
     operators: tuple[Operator, ...]
     sink: Sink
@@ -235,6 +261,8 @@ class Query:
 
 @dataclass(frozen=True)
 class JobFile:
+    """A job file as read: its text (for reports) and its queries."""
+
     path: str
     text: str
     queries: tuple[Query, ...] = field(default=())

@@ -27,6 +27,8 @@ DEFAULT_SPARK_VERSION = "3.5"
 
 @dataclass(frozen=True)
 class Example:
+    """An old/new pair of job snippets and the verdict their diff must get."""
+
     name: str
     verdict: str
     old: str
@@ -36,6 +38,8 @@ class Example:
 
 @dataclass(frozen=True)
 class Rule:
+    """One row of the restart-compatibility matrix."""
+
     code: str
     name: str
     change: tuple[str, ...]
@@ -57,6 +61,8 @@ class Rule:
 
 @dataclass(frozen=True)
 class Finding:
+    """A judged change: what the reports print."""
+
     code: str
     name: str
     verdict: str

@@ -31,3 +31,20 @@ profiles = profiles.selectExpr("*", "upper(country) AS country_code")
     .trigger(processingTime="5 minutes")
     .start(TARGET)
 )
+
+# A second feed: email changes only, published for the notification service.
+email_changes = (
+    spark.readStream.format("delta")
+    .option("readChangeFeed", "true")
+    .option("startingVersion", 120)
+    .table(SOURCE_TABLE)
+    .where(F.col("_change_type") == "update_postimage")
+    .selectExpr("CAST(customer_id AS STRING) AS key", "to_json(struct(email, country)) AS value")
+)
+(
+    email_changes.writeStream.format("kafka")
+    .option("kafka.bootstrap.servers", "notify-kafka:9092")
+    .option("topic", "crm.email_changes")
+    .option("checkpointLocation", "/mnt/chk/email_changes")
+    .start()
+)

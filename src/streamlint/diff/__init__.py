@@ -11,6 +11,8 @@ from streamlint.model import JobFile, Query
 
 @dataclass(frozen=True)
 class Report:
+    """Everything a formatter needs: both files, the query pairs, the findings."""
+
     old: JobFile
     new: JobFile
     pairs: tuple[tuple[Query | None, Query | None], ...]

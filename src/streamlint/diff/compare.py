@@ -31,6 +31,8 @@ FILE_SINKS = {"parquet", "json", "csv", "orc", "text", "avro"}
 
 @dataclass(frozen=True)
 class Change:
+    """One difference between two query shapes, before any verdict."""
+
     kind: str
     subject: str  # what changed, in words: "the Kafka topic", "grouping keys", ...
     old: Any
@@ -112,8 +114,7 @@ class _Differ:
                          tuple(_describe(s) for s in old), tuple(_describe(s) for s in new),
                          old[0].loc, new[0].loc, **facts)
                 return
-            pairs = list(zip(old, new, strict=False))
-            pairs += [(None, s) for s in new[len(old):]] + [(s, None) for s in old[len(new):]]
+            pairs = _align(old, new, key=_source_key)
         for before, after in pairs:
             if before is None and after is not None:
                 self.add("source.added", "a streaming source", None, _describe(after), None,
@@ -185,9 +186,10 @@ class _Differ:
             elif a.keys != b.keys:
                 self.add("dedup.keys", "the deduplication keys", _cols(a.keys), _cols(b.keys),
                          a.loc, b.loc)
-            if a.inputs != b.inputs and a.keys == b.keys:
+            changed = _redefined(a.inputs, b.inputs)
+            if changed and a.keys == b.keys:
                 self.add("dedup.input", "how the deduplication keys are computed",
-                         a.inputs, b.inputs, a.loc, b.loc)
+                         changed[0], changed[1], a.loc, b.loc)
         elif isinstance(a, StreamJoin) and isinstance(b, StreamJoin):
             self.join(a, b)
         elif isinstance(a, ArbitraryState) and isinstance(b, ArbitraryState):
@@ -220,13 +222,15 @@ class _Differ:
                 elif x.alias != y.alias:
                     self.add("agg.alias", f"the name of `{x.function}`", x.alias, y.alias,
                              a.loc, b.loc)
-        if a.inputs != b.inputs and a.keys == b.keys:
+        changed = _redefined(a.inputs, b.inputs)
+        if changed:
             self.add("agg.input_type", "how the aggregation's input columns are computed",
-                     a.inputs, b.inputs, a.loc, b.loc)
+                     changed[0], changed[1], a.loc, b.loc)
 
     def join(self, a: StreamJoin, b: StreamJoin) -> None:
         if a.how != b.how:
-            self.add("join.type", "the join type", a.how, b.how, a.loc, b.loc)
+            self.add("join.type", "the join type", a.how, b.how, a.loc, b.loc,
+                     old_how=str(a.how), new_how=str(b.how))
         old_keys = set(a.keys) | _equi_pairs(a.condition)
         new_keys = set(b.keys) | _equi_pairs(b.condition)
         if old_keys != new_keys:
@@ -235,9 +239,10 @@ class _Differ:
         elif a.condition != b.condition:
             self.add("join.condition", "the join condition", a.condition, b.condition, a.loc,
                      b.loc)
-        if a.inputs != b.inputs and old_keys == new_keys:
-            self.add("join.input", "how the join's input columns are computed", a.inputs,
-                     b.inputs, a.loc, b.loc)
+        changed = _redefined(a.inputs, b.inputs)
+        if changed and old_keys == new_keys:
+            self.add("join.input", "how the join's input columns are computed", changed[0],
+                     changed[1], a.loc, b.loc)
 
     def arbitrary_state(self, a: ArbitraryState, b: ArbitraryState) -> None:
         if a.api != b.api:
@@ -420,6 +425,30 @@ def _op_name(op: Operator) -> str:
 def _describe(source: Source) -> str:
     identity = ", ".join(f"{k}={show(v)}" for k, v in source.identity)
     return f"{source.format}({identity})" if identity else str(source.format)
+
+
+def _align(old: tuple, new: tuple, key: Any) -> list[tuple[Any, Any]]:
+    """Pair equal elements first (so a dropped middle source is named as dropped), then the
+    remaining ones by position within each differing stretch."""
+    matcher = difflib.SequenceMatcher(a=[repr(key(x)) for x in old],
+                                      b=[repr(key(x)) for x in new], autojunk=False)
+    pairs: list[tuple[Any, Any]] = []
+    for _tag, i1, i2, j1, j2 in matcher.get_opcodes():
+        left, right = list(old[i1:i2]), list(new[j1:j2])
+        pairs.extend(zip(left, right, strict=False))
+        pairs.extend((x, None) for x in left[len(right):])
+        pairs.extend((None, y) for y in right[len(left):])
+    return pairs
+
+
+def _redefined(old: tuple[str, ...], new: tuple[str, ...]) -> tuple[tuple, tuple] | None:
+    """Input columns present in both versions but computed by a different expression."""
+    before = dict(item.split(" = ", 1) for item in old)
+    after = dict(item.split(" = ", 1) for item in new)
+    names = sorted(n for n in before.keys() & after.keys() if before[n] != after[n])
+    if not names:
+        return None
+    return (tuple(f"{n} = {before[n]}" for n in names), tuple(f"{n} = {after[n]}" for n in names))
 
 
 def _source_key(source: Source) -> tuple:

@@ -45,8 +45,9 @@ def extract_text(text: str, path: str) -> JobFile:
     try:
         module = cst.parse_module(text)
     except cst.ParserSyntaxError as err:
-        raise InputError(path, err.raw_line, err.raw_column, "syntax error: "
-                         + str(err.message)) from None
+        line, column, message = _python_syntax_error(text, path) or (
+            err.raw_line, err.raw_column, str(err.message))
+        raise InputError(path, line, column, "syntax error: " + message) from None
     except RecursionError:
         raise InputError(path, 0, 0, "the file is nested too deeply to read") from None
     interp = Interpreter(module, path, index_module(module))
@@ -59,13 +60,33 @@ def extract_text(text: str, path: str) -> JobFile:
     return JobFile(path, text, queries)
 
 
-def _query(interp, writer, settings: tuple[Setting, ...]) -> Query:  # type: ignore[no-untyped-def]
-    from streamlint.extract.pyspark_api import foreach_code
+def _python_syntax_error(text: str, path: str) -> tuple[int, int, str] | None:
+    """Where Python itself places a syntax error, and its message.
 
-    options = tuple(
-        (str(k), v) for k, v in writer.options if str(k).lower() != "checkpointlocation"
-    )
-    checkpoint = option(writer.options, "checkpointLocation")
+    libcst's native parser reports the position of the token after the one at fault (often
+    the next line); Python's own parser (parsing only, nothing runs) points at the fault, in
+    the words people know from tracebacks.
+    """
+    import ast
+
+    try:
+        ast.parse(text, filename=path)
+    except SyntaxError as err:
+        if err.lineno:
+            return err.lineno, max((err.offset or 1) - 1, 0), err.msg
+    except (ValueError, RecursionError, MemoryError):
+        pass
+    return None
+
+
+def _query(interp, writer, settings: tuple[Setting, ...]) -> Query:  # type: ignore[no-untyped-def]
+    from streamlint.extract.pyspark_api import foreach_code, last_wins, option_value, plain
+
+    # What leaves here is plain data: values as Spark stores them (option(k, False) is
+    # "false"), a later option replacing an earlier one, no symbolic objects.
+    all_options = tuple((k, option_value(v)) for k, v in last_wins(writer.options))
+    options = tuple((k, v) for k, v in all_options if k.lower() != "checkpointlocation")
+    checkpoint = option(all_options, "checkpointLocation")
     if checkpoint is None:
         root = next((s.value for s in reversed(settings)
                      if s.key == "spark.sql.streaming.checkpointLocation"), None)
@@ -73,7 +94,7 @@ def _query(interp, writer, settings: tuple[Setting, ...]) -> Query:  # type: ign
             checkpoint = (f"{root}/{writer.query_name}"
                           if isinstance(root, str) and isinstance(writer.query_name, str)
                           else Unknown(f"{root}/{writer.query_name}"))
-    fmt = writer.format
+    fmt = plain(writer.format)
     if isinstance(fmt, str):
         fmt = fmt.lower() if fmt.lower() != "foreachbatch" else "foreachBatch"
     elif fmt is None:
@@ -93,9 +114,9 @@ def _query(interp, writer, settings: tuple[Setting, ...]) -> Query:  # type: ign
         format=fmt,
         options=tuple(sorted((k if k != "__table__" else "table", v) for k, v in options)),
         output_mode=writer.output_mode.lower() if isinstance(writer.output_mode, str)
-        else writer.output_mode,
-        trigger=writer.trigger, query_name=writer.query_name,
-        partition_by=tuple(writer.partition_by), target=target, foreach=foreach,
+        else plain(writer.output_mode),
+        trigger=(writer.trigger[0], plain(writer.trigger[1])), query_name=plain(writer.query_name),
+        partition_by=plain(tuple(writer.partition_by)), target=target, foreach=foreach,
         checkpoint=checkpoint, loc=writer.loc, trigger_loc=writer.trigger_loc,
         output_mode_loc=writer.output_mode_loc, checkpoint_loc=writer.checkpoint_loc,
     )

@@ -8,6 +8,8 @@ PySpark's own semantics live in `pyspark_api`.
 
 from __future__ import annotations
 
+import dataclasses
+import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -40,8 +42,9 @@ MAX_DEPTH = 40
 KNOWN_MODULES = {
     "os", "os.environ", "os.path", "sys", "pyspark", "pyspark.sql", "pyspark.sql.functions",
     "pyspark.sql.types", "pyspark.sql.streaming", "pyspark.sql.connect",
-    "pyspark.sql.connect.functions", "pyspark.sql.streaming.state", "datetime",
+    "pyspark.sql.connect.functions", "pyspark.sql.streaming.state", "datetime", "dataclasses",
 }
+_ENV_LOOKUP_RE = re.compile(r"^(?:os\.)?(?:environ\.get|getenv)\(")
 FUNCTIONS_MODULES = {"pyspark.sql.functions", "pyspark.sql.connect.functions"}
 
 
@@ -69,12 +72,10 @@ class Interpreter:
             node = func.attr if isinstance(func, cst.Attribute) else func
         elif isinstance(node, cst.Attribute):
             node = node.attr
-        while not isinstance(node, cst.Name):  # a statement or expression: its first name
-            children = [c for c in node.children if not isinstance(c, cst.Decorator)]
-            if not children:
-                return Loc(self.path, 0, 0)
-            node = next((c for c in children if isinstance(c, cst.Name)), children[0])
-        line, column = self.index.starts.get(id(node), (0, 0))
+        name = _first_name(node)
+        if name is None:
+            return Loc(self.path, 0, 0)
+        line, column = self.index.starts.get(id(name), (0, 0))
         return Loc(self.path, line, column)
 
     def code(self, node: cst.CSTNode) -> str:
@@ -187,9 +188,12 @@ class Interpreter:
                     top = full.split(".")[0]
                     env.names[top] = _module_ref(top)
         elif isinstance(small, cst.ImportFrom):
-            if small.module is None or isinstance(small.names, cst.ImportStar):
+            if small.module is None:
                 return
             module = self.code(small.module)
+            if isinstance(small.names, cst.ImportStar):
+                _import_star(module, env)
+                return
             for alias in small.names:
                 name = self.code(alias.name)
                 bound = alias.asname.name.value if alias.asname else name
@@ -257,7 +261,7 @@ class Interpreter:
                     self.assign(element, Unknown(f"{_text(value)}[{i}]"), env)
         elif isinstance(target, cst.Attribute):
             owner = self.ev(target.value, env)
-            if isinstance(owner, Instance) or isinstance(owner, Class):
+            if isinstance(owner, Instance | Class):
                 owner.attributes[target.attr.value] = value
         elif isinstance(target, cst.Subscript):
             owner = self.ev(target.value, env)
@@ -439,9 +443,11 @@ class Interpreter:
                 return self.ev(node.right, env)
             right = self.ev(node.right, env)
             if isinstance(node.operator, cst.Or) and _is_plain(right) and right:
-                # `os.environ.get(K) or "default"`: the default is the static answer.
-                return right if isinstance(left, Unknown) and "environ" in left.text else Unknown(
-                    self.code(node))
+                # `os.environ.get(K) or "default"` (or getenv): the default is the static
+                # answer, as for os.environ.get(K, "default").
+                if isinstance(left, Unknown) and _ENV_LOOKUP_RE.match(left.text):
+                    return right
+                return Unknown(self.code(node))
             return Unknown(self.code(node))
         if isinstance(node, cst.IfExp):
             test = self.ev(node.test, env)
@@ -531,7 +537,8 @@ class Interpreter:
             right = self.ev(target.comparator, env)
             op = type(target.operator).__name__
             if isinstance(left, Col) or isinstance(right, Col):
-                return api.col_binary(op, api.as_col(left) if isinstance(left, Col) else left, right)
+                left_col = api.as_col(left) if isinstance(left, Col) else left
+                return api.col_binary(op, left_col, right)
             if not (_is_plain(left) and _is_plain(right)):
                 return Unknown(self.code(node))
             try:
@@ -627,22 +634,64 @@ def _member(module: str, name: str) -> Any:
     return Unknown(name)
 
 
+def _import_star(module: str, env: Env) -> None:
+    """`from pyspark.sql.functions import *` binds PySpark's own list of names, no others.
+
+    Any other module's star import binds nothing we can know; its names stay unknown.
+    """
+    from streamlint.extract import pyspark_names
+
+    if module in FUNCTIONS_MODULES:
+        names, module = pyspark_names.FUNCTIONS, "pyspark.sql.functions"
+    elif module == "pyspark.sql.types":
+        names = pyspark_names.TYPES
+    else:
+        return
+    for name in names:
+        env.names[name] = FunctionRef(module, name)
+
+
 def _builtin(name: str) -> Any:
-    if name in ("str", "int", "float", "dict", "list", "tuple", "len", "bool", "sorted", "set"):
+    if name in ("str", "int", "float", "dict", "list", "tuple", "len", "bool", "sorted", "set",
+                "enumerate", "zip", "range"):
         return FunctionRef("builtins", name)
     return Unknown(name)
 
 
 def _branch(first: Any, second: Any, condition: str, loc: Loc) -> Any:
-    """The value of a name that a run-time condition chooses between."""
-    if isinstance(first, Plan) or isinstance(second, Plan):
-        plan = first if isinstance(first, Plan) else second
+    """The value of a name that a run-time condition chooses between.
+
+    A DataFrame (or its grouping, or its writer) is followed through one branch, and the
+    query carries a note that the other branch may run instead: never a silent guess.
+    """
+    chosen = first if isinstance(first, Plan | Grouped | Writer) else second
+    if isinstance(chosen, Plan | Grouped | Writer):
+        branch = "first" if chosen is first else "other"
         note = (f"the DataFrame depends on the run-time condition `{condition}`"
-                " (streamlint read the first branch)", loc)
-        return Plan(plan.sources, plan.operators, plan.streaming, plan.columns, plan.definitions,
-                    (*plan.unresolved, note))
-    if isinstance(first, Writer | Reader | Grouped | Function | Instance):
+                f" (streamlint read the {branch} branch)", loc)
+        plan = chosen if isinstance(chosen, Plan) else chosen.plan
+        noted = dataclasses.replace(plan, unresolved=(*plan.unresolved, note))
+        if isinstance(chosen, Plan):
+            return noted
+        return dataclasses.replace(chosen, plan=noted)
+    if isinstance(first, Reader | Function | Instance):
         return first
     if first == second:
         return first
     return Unknown(f"{_text(first)} if {condition} else {_text(second)}")
+
+
+def _first_name(node: cst.CSTNode) -> cst.Name | None:
+    """The first name written inside a statement or expression (only names have positions).
+
+    Depth-first in source order: a statement's first child is often whitespace (`if` is
+    followed by a space before its test), so taking the first child alone finds nothing.
+    """
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        if isinstance(current, cst.Name):
+            return current
+        children = [c for c in current.children if not isinstance(c, cst.Decorator)]
+        stack.extend(reversed(children))
+    return None

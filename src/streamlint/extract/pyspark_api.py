@@ -7,7 +7,10 @@ cannot change what a checkpoint holds) or becomes an `Unknown`.
 
 from __future__ import annotations
 
+import ast
+import posixpath
 import re
+import textwrap
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
@@ -34,6 +37,7 @@ from streamlint.extract.values import (
     Schema,
     Spark,
     StartedQuery,
+    StateHandle,
     Writer,
     column,
 )
@@ -53,6 +57,7 @@ from streamlint.model import (
     Union_,
     Unknown,
     Watermark,
+    show,
 )
 
 if TYPE_CHECKING:
@@ -85,6 +90,11 @@ LITERAL_ARGS = {
     "instr": {1}, "lpad": {1, 2}, "rpad": {1, 2}, "schema_of_json": {0}, "from_csv": {1, 2},
     "to_csv": {1}, "timestamp_seconds": set(), "make_interval": set(), "parse_json": set(),
 }
+# The schema argument by position: a DDL string and the same StructType must read the same.
+SCHEMA_ARGS = {"from_json": 1, "from_csv": 1}
+# StatefulProcessorHandle getters and how many schemas follow the state's name.
+STATE_GETTERS = {"getValueState": 1, "getListState": 1, "getMapState": 2}
+TIME_MODES = {"none": "None", "processingtime": "ProcessingTime", "eventtime": "EventTime"}
 AGG_METHODS = ("count", "sum", "avg", "mean", "max", "min")
 JOIN_TYPES = {
     "inner": "inner", "cross": "cross", "outer": "full_outer", "full": "full_outer",
@@ -106,7 +116,62 @@ PASS_THROUGH = {
 
 _ALIAS_RE = re.compile(r"^(.*?\S)\s+(?:AS\s+)?`?([A-Za-z_][A-Za-z0-9_]*)`?$", re.DOTALL)
 _IDENT_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_.]*")
+_SQL_CALL_RE = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)\((.*)\)", re.DOTALL)
+_SQL_LITERAL_RE = re.compile(r"-?\d+(?:\.\d+)?|'[^'\\]*'|\"[^\"\\]*\"")
 _SQL_WORDS = {"AND", "OR", "NOT", "NULL", "END", "ASC", "DESC", "TRUE", "FALSE"}
+
+
+# -- values leaving extraction ------------------------------------------------------------
+
+
+def plain(value: Any) -> Any:
+    """A value fit for the model: plain data, or an Unknown naming what it was.
+
+    Symbolic objects (a method, a column, a class of a library) must not leak into the
+    records the diff compares; an option set to one is a value streamlint cannot know.
+    """
+    if value is None or isinstance(value, str | int | float | bool | Unknown):
+        return value
+    if isinstance(value, tuple):
+        return tuple(plain(v) for v in value)
+    if isinstance(value, Schema):
+        return value.text
+    if isinstance(value, Col):
+        return Unknown(value.text)
+    if isinstance(value, FunctionRef):
+        return Unknown(f"{value.module}.{value.name}")
+    if isinstance(value, BoundMethod):
+        owner = plain(value.target)
+        owner_text = owner.text if isinstance(owner, Unknown) else str(owner)
+        return Unknown(f"{owner_text}.{value.name}")
+    if isinstance(value, Function):
+        return Unknown(value.node.name.value)
+    if isinstance(value, dict):
+        return Unknown("{" + ", ".join(f"{k!r}: {literal(v)}" for k, v in value.items()) + "}")
+    return Unknown(f"<{type(value).__name__}>")
+
+
+def option_value(value: Any) -> Any:
+    """An option as Spark stores it: option(k, True) and option(k, "true") are one setting."""
+    value = plain(value)
+    if isinstance(value, bool):
+        return str(value).lower()
+    if isinstance(value, int | float):
+        return str(value)
+    return value
+
+
+def last_wins(options: Any) -> list[tuple[str, Any]]:
+    """Options as Spark keeps them: a case-insensitive map where a later option(k, v) wins.
+
+    `.options(**DEFAULTS).option("startingOffsets", "latest")` must read "latest", whatever
+    DEFAULTS said, so an earlier entry for the same key is dropped, not kept beside it.
+    """
+    merged: dict[str, tuple[str, Any]] = {}
+    for key, value in options:
+        merged.pop(str(key).lower(), None)
+        merged[str(key).lower()] = (str(key), value)
+    return list(merged.values())
 
 
 # -- columns ------------------------------------------------------------------------------
@@ -132,9 +197,47 @@ def col_sql(text: str) -> Col:
             " AS " in f" {body} " or match.group(1).endswith(")")
             or _IDENT_RE.fullmatch(match.group(1))):
         body, name = match.group(1).strip(), match.group(2)
-    if _IDENT_RE.fullmatch(body):
+    if body == "*":  # selectExpr("*") keeps every input column, like select("*")
+        return column("*")
+    if _IDENT_RE.fullmatch(body) or (body.endswith(".*") and _IDENT_RE.fullmatch(body[:-2])):
         return column(body).aliased(name or body)
+    call = sql_call(body)
+    if call is not None:
+        return call.aliased(name) if name else call
     return Col(f"expr({body})", name, refs=frozenset(re.findall(r"[A-Za-z_][A-Za-z0-9_]*", body)))
+
+
+def sql_call(body: str) -> Col | None:
+    """`count(*)`, `sum(amount)` in SQL text read like `F.count("*")`, `F.sum("amount")`.
+
+    Only a call whose arguments are all column names, `*` or literals is read; anything
+    richer stays `expr(...)`, which is never equal to a different spelling, only to itself.
+    """
+    match = _SQL_CALL_RE.fullmatch(body)
+    if match is None:
+        return None
+    inner = match.group(2).strip()
+    depth = 0
+    for ch in inner:  # `max(a) - min(b)` is not one call: its "arguments" close early
+        depth += {"(": 1, ")": -1}.get(ch, 0)
+        if depth < 0:
+            return None
+    parts: list[str] = []
+    refs: set[str] = set()
+    for arg in split_top_level(inner) if inner else []:
+        if arg == "*":
+            parts.append("*")
+        elif _IDENT_RE.fullmatch(arg) and arg.upper() not in _SQL_WORDS:
+            parts.append(f"col({arg})")
+            refs.add(arg)
+        elif _SQL_LITERAL_RE.fullmatch(arg):
+            parts.append(repr(ast.literal_eval(arg)) if arg[0] in "'\"" else arg)
+        else:
+            return None
+    function = match.group(1).lower()  # SQL function names are case-insensitive
+    output = "window" if function in ("window", "session_window", "window_time") else None
+    return Col(f"{function}({', '.join(parts)})", output, function=function, args=tuple(parts),
+               refs=frozenset(refs))
 
 
 def as_col(value: Any) -> Col:
@@ -142,6 +245,7 @@ def as_col(value: Any) -> Col:
         return value
     if isinstance(value, str):
         return column(value)
+    value = plain(value)
     if isinstance(value, Unknown):
         return Col(f"<{value.text}>", None)
     return Col(repr(value), None)
@@ -150,10 +254,11 @@ def as_col(value: Any) -> Col:
 def literal(value: Any) -> str:
     if isinstance(value, Col):
         return value.text
-    if isinstance(value, Unknown):
-        return f"<{value.text}>"
     if isinstance(value, Schema):
         return value.text
+    value = plain(value)
+    if isinstance(value, Unknown):
+        return f"<{value.text}>"
     return repr(value)
 
 
@@ -206,6 +311,9 @@ def call_functions(name: str, args: list[Any], kwargs: dict[str, Any]) -> Any:
     parts: list[str] = []
     refs: set[str] = set()
     for i, arg in enumerate([*args, *kwargs.values()]):
+        if i == SCHEMA_ARGS.get(name) and isinstance(arg, str | Schema):
+            parts.append(schema_type(arg))
+            continue
         if i in literal_positions and not isinstance(arg, Col):
             parts.append(literal(arg))
             continue
@@ -247,6 +355,23 @@ def call_types(name: str, args: list[Any], kwargs: dict[str, Any]) -> Any:
     return Unknown(f"{name}(...)")
 
 
+def schema_type(value: str | Schema) -> str:
+    """A schema argument as one type: `struct<...>` (or `array<...>`, `map<...>`)."""
+    if isinstance(value, Schema):
+        return value.text
+    text = value.strip()
+    if text.lower().startswith(("struct<", "array<", "map<")):
+        return normalize_type(text)
+    return "struct<" + normalize_ddl(text) + ">"
+
+
+def schema_columns(schema: Any) -> tuple[str, ...]:
+    """The columns a source with a declared schema produces ("*": not declared, unknown)."""
+    if not isinstance(schema, str) or not schema:
+        return ("*",)
+    return tuple(field.split(":", 1)[0] for field in split_top_level(schema))
+
+
 def schema_of(value: Any) -> Any:
     """A declared schema (StructType or DDL string) in canonical text."""
     if isinstance(value, Schema):
@@ -256,9 +381,8 @@ def schema_of(value: Any) -> Any:
         return text
     if isinstance(value, str):
         return normalize_ddl(value)
-    if isinstance(value, Unknown):
-        return value
-    return None if value is None else Unknown(repr(value))
+    value = plain(value)
+    return value if value is None or isinstance(value, Unknown) else Unknown(repr(value))
 
 
 def schema_add(schema: Schema, args: list[Any], kwargs: dict[str, Any]) -> Any:
@@ -281,6 +405,8 @@ def schema_add(schema: Schema, args: list[Any], kwargs: dict[str, Any]) -> Any:
 
 
 def get_attribute(interp: Interpreter, target: Any, name: str, node: cst.CSTNode) -> Any:
+    if isinstance(target, FunctionRef) and target.name == "GroupStateTimeout":
+        return name  # PySpark's GroupStateTimeout.EventTimeTimeout is the string itself
     if isinstance(target, Spark | Unknown) and name in ("readStream", "read"):
         if isinstance(target, Unknown) and name == "read" and "spark" not in target.text.lower():
             return BoundMethod(target, name)
@@ -319,7 +445,14 @@ def hasattr_df(name: str) -> bool:
     return name in _DF_METHODS
 
 
-def unresolved_plan(origin: Unknown, loc: Loc) -> Plan:
+def unresolved_plan(origin: Any, loc: Loc) -> Plan:
+    """A DataFrame streamlint cannot follow: no sources known, and a note saying so.
+
+    A join or union with it is kept (with this note), never silently dropped.
+    """
+    if not isinstance(origin, Unknown):
+        known = plain(origin)
+        origin = known if isinstance(known, Unknown) else Unknown(repr(known))
     note = (f"the DataFrame comes from `{origin.text}`, which streamlint cannot follow", loc)
     return Plan(sources=(), operators=(), streaming=True, columns=None, unresolved=(note,))
 
@@ -332,6 +465,8 @@ def call_library(
     node: cst.Call,
 ) -> Any:
     if func.module == "pyspark.sql.functions":
+        if func.name == "broadcast" and args and isinstance(args[0], Plan):
+            return args[0]  # a join hint: the DataFrame itself
         return call_functions(func.name, args, kwargs)
     if func.module == "pyspark.sql.types":
         return call_types(func.name, args, kwargs)
@@ -340,8 +475,17 @@ def call_library(
         if default is not None:
             return default
         return Unknown(interp.code(node))
+    if func.module == "os.path" and func.name == "join" and args and all(
+            isinstance(a, str) for a in args):
+        return posixpath.join(*args)  # jobs run on POSIX clusters, whatever the laptop is
     if func.module == "builtins":
         return call_builtin(interp, func.name, args, kwargs, node)
+    if func.module == "dataclasses" and func.name == "field":
+        # A dataclass field's default is what an instance built without it holds.
+        if "default" in kwargs:
+            return kwargs["default"]
+        if "default_factory" in kwargs:
+            return interp.call(kwargs["default_factory"], [], {}, node)
     if func.module == "pyspark.sql" and func.name == "SparkSession":
         return Spark()
     return Unknown(interp.code(node))
@@ -351,8 +495,7 @@ def call_builtin(
     interp: Interpreter, name: str, args: list[Any], kwargs: dict[str, Any], node: cst.Call
 ) -> Any:
     value = args[0] if args else None
-    plain = isinstance(value, str | int | float | bool | tuple)
-    if name == "str" and plain:
+    if name == "str" and isinstance(value, str | int | float | bool | tuple):
         return str(value)
     if name == "int" and isinstance(value, str | int | float):
         try:
@@ -372,6 +515,18 @@ def call_builtin(
             pass
     if name == "len" and isinstance(value, tuple | str | dict):
         return len(value)
+    # Loops over `enumerate(TOPICS)` or `zip(TOPICS, PATHS)` start one query per item.
+    if name == "enumerate" and isinstance(value, tuple | dict):
+        start = args[1] if len(args) > 1 else kwargs.get("start", 0)
+        if isinstance(start, int):
+            return tuple((start + i, item) for i, item in enumerate(tuple(value)))
+    if name == "zip" and args and all(isinstance(a, tuple | dict) for a in args):
+        return tuple(zip(*(tuple(a) for a in args), strict=False))
+    if name == "range" and 1 <= len(args) <= 3 and all(
+            isinstance(a, int) and not isinstance(a, bool) for a in args):
+        numbers = range(*args)
+        if len(numbers) <= 1000:
+            return tuple(numbers)
     return Unknown(interp.code(node))
 
 
@@ -408,6 +563,9 @@ def call_method(  # noqa: C901 - a dispatch over PySpark's object kinds
         return col_method(target, name, args)
     if isinstance(target, Schema) and name == "add":
         return schema_add(target, args, kwargs)
+    if isinstance(target, StateHandle):
+        declare_state(target, name, args, kwargs)
+        return Unknown(interp.code(node))
     if isinstance(target, dict):
         if name == "get":
             key = args[0] if args else None
@@ -460,9 +618,7 @@ def record_settings(interp: Interpreter, args: list[Any], kwargs: dict[str, Any]
         pairs.extend(mapping.items())
     for key, value in pairs:
         if isinstance(key, str) and key.startswith(PINNED_CONF_PREFIXES):
-            if isinstance(value, int | float | bool):
-                value = str(value).lower() if isinstance(value, bool) else str(value)
-            interp.effects.settings.append(Setting(key, value, loc))
+            interp.effects.settings.append(Setting(key, option_value(value), loc))
 
 
 # -- readers ----------------------------------------------------------------------------
@@ -497,7 +653,9 @@ def reader_call(
         if name in FILE_FORMATS:
             fmt = name
         if name == "table":
-            fmt = "table" if fmt is None else fmt
+            # DataStreamReader.table() reads the catalog's table and ignores format():
+            # `format("delta").table(t)` and `table(t)` are one source.
+            fmt = "table"
             if args:
                 options.append(("table", args[0]))
         elif args:
@@ -514,17 +672,16 @@ def reader_call(
         options.extend(kwargs.items())
         if fmt is None:
             fmt = "parquet"
-        return Plan((make_source(reader, fmt, options),), (), reader.streaming)
+        source = make_source(reader, fmt, options)
+        return Plan((source,), (), reader.streaming, columns=schema_columns(source.schema))
     return Unknown(f"DataStreamReader.{name}")
 
 
 def make_source(reader: Reader, fmt: Any, options: list[tuple[Any, Any]]) -> Source:
     identity, limits, others = [], [], []
-    for key, value in options:
+    for key, value in last_wins(options):
         lowered = str(key).lower()
-        value = str(value).lower() if isinstance(value, bool) else value
-        if isinstance(value, int | float):
-            value = str(value)
+        value = option_value(value)
         bucket = (identity if lowered in IDENTITY_OPTIONS else
                   limits if lowered in RATE_LIMIT_OPTIONS else others)
         bucket.append((str(key), value))
@@ -532,7 +689,7 @@ def make_source(reader: Reader, fmt: Any, options: list[tuple[Any, Any]]) -> Sou
         fmt = fmt.lower()
     return Source(
         format=fmt, identity=tuple(sorted(identity)), rate_limits=tuple(sorted(limits)),
-        options=tuple(sorted(others)), schema=schema_of(reader.schema), name=reader.name,
+        options=tuple(sorted(others)), schema=schema_of(reader.schema), name=plain(reader.name),
         loc=reader.loc, streaming=reader.streaming,
     )
 
@@ -570,7 +727,7 @@ def dataframe_call(  # noqa: C901 - one branch per DataFrame method family
     if name == "withWatermark":
         event_time = args[0] if args else kwargs.get("eventTime")
         delay = args[1] if len(args) > 1 else kwargs.get("delayThreshold")
-        return plan.then(Watermark(as_col(event_time).text, delay, loc))
+        return plan.then(Watermark(as_col(event_time).text, plain(delay), loc))
     if name in ("groupBy", "groupby", "rollup", "cube"):
         keys = tuple(as_col(k) for k in flatten(args))
         return Grouped(plan, name, keys, loc)
@@ -588,10 +745,8 @@ def dataframe_call(  # noqa: C901 - one branch per DataFrame method family
         return join(interp, plan, args, kwargs, loc)
     if name in ("union", "unionByName", "unionAll"):
         other = args[0] if args else kwargs.get("other")
-        if isinstance(other, Unknown):
-            other = unresolved_plan(other, loc)
         if not isinstance(other, Plan):
-            return plan.then(Union_(name, loc))
+            other = unresolved_plan(other, loc)
         return Plan(
             sources=plan.sources + other.sources,
             operators=(*plan.operators, *other.operators, Union_(name, loc)),
@@ -618,10 +773,16 @@ def project(interp: Interpreter, plan: Plan, name: str, args: list[Any], kwargs:
         cols = [col_sql(a) if name == "selectExpr" and isinstance(a, str) else as_col(a)
                 for a in flatten(args)]
         new_columns: list[str] = []
+        star_unknown = False
         for col in cols:
             exprs.append(col.text if col.name is None or col.text == f"col({col.name})"
                          else f"{col.text} AS {col.name}")
             output = col.name or ("*" if col.text == "*" else col.text)
+            if output == "*":
+                # `*` is every input column: the output is only known if the input is.
+                star_unknown = star_unknown or columns is None
+                new_columns.extend(columns or ())
+                continue
             expanded = expand_struct(plan, output)
             if expanded:
                 new_columns.extend(name for name, _ in expanded)
@@ -632,7 +793,7 @@ def project(interp: Interpreter, plan: Plan, name: str, args: list[Any], kwargs:
                 definitions.append((col.name, col.text))
         if name == "toDF":
             new_columns = [str(a) for a in flatten(args)]
-        columns = new_columns
+        columns = None if star_unknown and name != "toDF" else new_columns
     elif name == "withColumn":
         col_name, col = (args + [None, None])[:2]
         col = as_col(col if col is not None else kwargs.get("col"))
@@ -686,7 +847,9 @@ def expand_struct(plan: Plan, output: str) -> list[tuple[str, str]]:
     if not match:
         return []
     fields = split_top_level(match.group(1))
-    return [(f.split(":", 1)[0], f"field {f} of {output[:-2]}") for f in fields if ":" in f]
+    # The struct's alias ("o") is gone once it is flattened: naming it here would make a
+    # renamed alias look like a column computed differently. The field's type is what counts.
+    return [(f.split(":", 1)[0], f"field {f}") for f in fields if ":" in f]
 
 
 def join(interp: Interpreter, plan: Plan, args: list[Any], kwargs: dict[str, Any],
@@ -695,12 +858,9 @@ def join(interp: Interpreter, plan: Plan, args: list[Any], kwargs: dict[str, Any
     on = args[1] if len(args) > 1 else kwargs.get("on")
     how = args[2] if len(args) > 2 else kwargs.get("how", "inner")
     how = JOIN_TYPES.get(how.lower().replace(" ", ""), how) if isinstance(how, str) else how
-    if how is None:
-        how = "inner"
-    if isinstance(other, Unknown):
-        other = unresolved_plan(other, loc)
+    how = "inner" if how is None else plain(how)
     if not isinstance(other, Plan):
-        return plan
+        other = unresolved_plan(other, loc)
     keys: tuple[str, ...] = ()
     condition: str | None = None
     cols: list[Col] = []
@@ -801,6 +961,8 @@ def arbitrary_state(
         output_schema = arg(1, "outputStructType")
         output_mode = arg(2, "outputMode")
         timeout = arg(3, "timeMode")
+        if isinstance(timeout, str):  # Spark reads the time mode case-insensitively
+            timeout = TIME_MODES.get(timeout.lower(), timeout)
         state_schema: Any = state_variables(interp, function)
     else:
         output_schema = arg(1, "outputStructType")
@@ -811,7 +973,9 @@ def arbitrary_state(
         api=name, keys=tuple(k.text for k in grouped.keys), function=function_name,
         output_schema=schema_of(output_schema), state_schema=schema_of(state_schema)
         if not isinstance(state_schema, tuple) else state_schema,
-        output_mode=output_mode, timeout=timeout, loc=grouped.loc,
+        # Spark parses the output mode case-insensitively: "Update" is "update".
+        output_mode=output_mode.lower() if isinstance(output_mode, str) else plain(output_mode),
+        timeout=plain(timeout), loc=grouped.loc,
     )
     return grouped.plan.then(op, columns=None, definitions=())
 
@@ -827,24 +991,35 @@ def function_label(interp: Interpreter, function: Any) -> str:
 
 
 def state_variables(interp: Interpreter, processor: Any) -> Any:
-    """The state a transformWithState processor declares in `init`, as written."""
+    """The state a transformWithState processor declares in `init`, in canonical text.
+
+    `init` runs with a symbolic handle, so a schema held in a module constant or built in a
+    local is read as its value: editing the constant changes the state, renaming it does not.
+    """
     if not isinstance(processor, Instance):
         return Unknown(function_label(interp, processor))
     init = processor.cls.methods.get("init")
     if init is None:
         return ()
-    found: list[str] = []
+    handle = StateHandle()
+    interp.call_function(Function(init, processor.cls.env, processor), [handle], {}, init)
+    return tuple(handle.declared)
 
-    class Getters(cst.CSTVisitor):
-        def visit_Call(self, call: cst.Call) -> None:
-            func = call.func
-            if isinstance(func, cst.Attribute) and func.attr.value.startswith(
-                    ("getValueState", "getListState", "getMapState")):
-                found.append(interp.code(call).split(func.attr.value, 1)[1])
-                found[-1] = func.attr.value + found[-1]
 
-    init.visit(Getters())
-    return tuple(found)
+def declare_state(handle: StateHandle, name: str, args: list[Any],
+                  kwargs: dict[str, Any]) -> None:
+    """Record `handle.getValueState("count", "count LONG")` as `getValueState('count', ...)`."""
+    schemas = STATE_GETTERS.get(name)
+    if schemas is None:
+        return
+    parts: list[str] = []
+    for i, value in enumerate(args):
+        parts.append(str(schema_of(value)) if 1 <= i <= schemas else show(plain(value)))
+    for key in sorted(kwargs):
+        value = kwargs[key]
+        text = str(schema_of(value)) if "schema" in key.lower() else show(plain(value))
+        parts.append(f"{key}={text}")
+    handle.declared.append(f"{name}({', '.join(parts)})")
 
 
 # -- writers ------------------------------------------------------------------------------
@@ -907,14 +1082,15 @@ def start(
     if name == "toTable":
         table = args[0] if args else kwargs.pop("tableName", None)
         options.append(("__table__", table))
-        if fmt is None:
-            fmt = "table"
+        # toTable() uses format() only to create a missing table; a restart finds it made,
+        # so `format("delta").toTable(t)` and `toTable(t)` write the same way.
+        fmt = "table"
     elif args or "path" in kwargs:
         options.append(("path", args[0] if args else kwargs.pop("path")))
     for key in ("format", "outputMode", "queryName", "partitionBy"):
         if key in kwargs:
             value = kwargs.pop(key)
-            if key == "format":
+            if key == "format" and name != "toTable":
                 fmt = value
             elif key == "outputMode":
                 writer = writer.copy(output_mode=value, output_mode_loc=loc)
@@ -934,12 +1110,30 @@ def start(
 def foreach_code(interp: Interpreter, foreach: tuple[str, Any, Loc]) -> ForeachCode:
     method, function, loc = foreach
     if isinstance(function, Function):
-        code = interp.code(function.node)
+        code = fingerprint(interp, function.node)
         return ForeachCode(method, function.node.name.value, code, loc)
     if isinstance(function, Instance):
-        return ForeachCode(method, function.cls.node.name.value, interp.code(function.cls.node),
-                           loc)
+        return ForeachCode(method, function.cls.node.name.value,
+                           fingerprint(interp, function.cls.node), loc)
     if isinstance(function, Lambda):
-        return ForeachCode(method, "lambda", interp.code(function.node), loc)
+        return ForeachCode(method, "lambda", fingerprint(interp, function.node), loc)
     label = function_label(interp, function)
     return ForeachCode(method, label, label, loc)
+
+
+def fingerprint(interp: Interpreter, node: cst.CSTNode) -> str:
+    """A function's code without comments or formatting, so only a real edit changes it.
+
+    The standard library's own parser drops comments, blank lines, line breaks inside
+    brackets and quote styles; its unparsed text is the canonical form.
+    """
+    code = interp.module.code_for_node(node)
+    if isinstance(node, cst.FunctionDef | cst.ClassDef):
+        # libcst keeps the comment lines written above a definition with it.
+        code = interp.module.code_for_node(node.with_changes(leading_lines=()))
+    try:
+        tree = ast.parse(textwrap.dedent(code).strip(), mode="eval" if isinstance(
+            node, cst.Lambda) else "exec")
+    except SyntaxError:  # libcst reads syntax this Python cannot: fall back to the text
+        return " ".join(code.split())
+    return ast.unparse(tree)

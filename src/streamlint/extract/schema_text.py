@@ -49,14 +49,17 @@ def split_top_level(text: str, sep: str = ",") -> list[str]:
 
 
 def normalize_type(text: str) -> str:
-    text = " ".join(text.strip().split()).lower()
-    if text.startswith("struct<") and text.endswith(">"):
+    text = " ".join(text.strip().split())
+    # Type names are case-insensitive, field names inside a struct are not: lower-case only
+    # the type keywords, so `STRUCT<userId: INT>` and StructField("userId", ...) agree.
+    lowered = text.lower()
+    if lowered.startswith("struct<") and text.endswith(">"):
         return "struct<" + normalize_ddl(text[len("struct<") : -1], inner=True) + ">"
     for outer in ("array<", "map<"):
-        if text.startswith(outer) and text.endswith(">"):
+        if lowered.startswith(outer) and text.endswith(">"):
             inner = split_top_level(text[len(outer) : -1])
             return outer + ",".join(normalize_type(t) for t in inner) + ">"
-    base, _, rest = text.partition("(")
+    base, _, rest = lowered.partition("(")
     base = _TYPE_ALIASES.get(base.strip(), base.strip())
     if base == "decimal" and not rest:
         return "decimal(10,0)"

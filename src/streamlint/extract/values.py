@@ -48,16 +48,22 @@ class Spark:
 
 @dataclass
 class Builder:
+    """SparkSession.builder while it is being configured."""
+
     pass
 
 
 @dataclass
 class Conf:
+    """spark.conf, whose set() records session settings."""
+
     pass
 
 
 @dataclass
 class Reader:
+    """A DataStreamReader (or a static DataFrameReader) being configured."""
+
     streaming: bool
     loc: Loc
     format: Any = None
@@ -89,6 +95,8 @@ class Plan:
 
 @dataclass(frozen=True)
 class Grouped:
+    """The result of groupBy/rollup/cube, waiting for its aggregates."""
+
     plan: Plan
     method: str
     keys: tuple[Col, ...]
@@ -97,6 +105,8 @@ class Grouped:
 
 @dataclass
 class Writer:
+    """A DataStreamWriter being configured; start()/toTable() records the query."""
+
     plan: Plan
     loc: Loc
     format: Any = None
@@ -116,11 +126,15 @@ class Writer:
 
 @dataclass
 class StartedQuery:
+    """What start() returns: a handle whose methods do nothing here."""
+
     index: int
 
 
 @dataclass
 class Function:
+    """A function or method defined in the file, with the names it closes over."""
+
     node: cst.FunctionDef
     env: Env
     owner: Instance | None = None
@@ -129,12 +143,16 @@ class Function:
 
 @dataclass
 class Lambda:
+    """A lambda defined in the file."""
+
     node: cst.Lambda
     env: Env
 
 
 @dataclass
 class Class:
+    """A class defined in the file: its attributes and methods."""
+
     node: cst.ClassDef
     env: Env
     attributes: dict[str, Any] = field(default_factory=dict)
@@ -143,6 +161,8 @@ class Class:
 
 @dataclass
 class Instance:
+    """An object of a class defined in the file (a job class, a config record)."""
+
     cls: Class
     attributes: dict[str, Any] = field(default_factory=dict)
 
@@ -164,8 +184,21 @@ class FunctionRef:
 
 @dataclass(frozen=True)
 class BoundMethod:
+    """A method looked up on a symbolic object, waiting to be called."""
+
     target: Any
     name: str
+
+
+@dataclass
+class StateHandle:
+    """The StatefulProcessorHandle a transformWithState processor's `init` is given.
+
+    `init` is run with this handle, so state declared through constants, locals or `self`
+    attributes is read as values; `declared` lists each getXState call in canonical text.
+    """
+
+    declared: list[str] = field(default_factory=list)
 
 
 class Env:

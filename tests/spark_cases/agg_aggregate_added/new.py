@@ -1,4 +1,4 @@
-"""Running revenue and order count per customer, upserted into the lake after every micro-batch."""
+"""Running revenue and order count per customer, upserted after every micro-batch."""
 import os
 
 from pyspark.sql import DataFrame, SparkSession

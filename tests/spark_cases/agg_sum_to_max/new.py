@@ -1,4 +1,4 @@
-"""Largest order per customer (column kept as "revenue"), upserted into the lake after every micro-batch."""
+"""Largest order per customer (column still "revenue"), upserted after every micro-batch."""
 import os
 
 from pyspark.sql import DataFrame, SparkSession

@@ -1,0 +1,58 @@
+"""The public corpus: realistic old/new job pairs, expected verdicts taken from Spark semantics.
+
+Each folder under tests/corpus/ holds old.py, new.py and case.toml (verdict, codes, absent, why,
+source, and optionally spark). The expectation is never adjusted to streamlint's output.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from streamlint.diff import diff_jobs
+from streamlint.extract import extract_file
+from streamlint.rules import DEFAULT_SPARK_VERSION
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover
+    import tomli as tomllib
+
+CORPUS = Path(__file__).parent / "corpus"
+CASES = sorted(p for p in CORPUS.iterdir() if (p / "case.toml").is_file())
+VERDICTS = {"compatible", "review", "incompatible"}
+
+
+def load_case(folder: Path) -> dict[str, Any]:
+    with (folder / "case.toml").open("rb") as handle:
+        return tomllib.load(handle)
+
+
+@pytest.mark.parametrize("folder", CASES, ids=[p.name for p in CASES])
+def test_corpus_case(folder: Path) -> None:
+    case = load_case(folder)
+    old = extract_file(str(folder / "old.py"))
+    new = extract_file(str(folder / "new.py"))
+    assert old.queries, "old.py must contain a streaming query"
+    assert new.queries, "new.py must contain a streaming query"
+
+    report = diff_jobs(old, new, case.get("spark", DEFAULT_SPARK_VERSION))
+    found = [f.code for f in report.findings]
+    details = [(f.code, f.verdict) for f in report.findings]
+
+    assert report.verdict == case["verdict"], details
+    assert [c for c in case["codes"] if c not in found] == [], details
+    assert [c for c in case.get("absent", []) if c in found] == [], details
+
+
+def test_corpus_cases_are_well_formed() -> None:
+    assert len(CASES) >= 44
+    for folder in CASES:
+        case = load_case(folder)
+        assert case["verdict"] in VERDICTS, folder.name
+        assert case["why"] and case["source"], folder.name
+        assert not set(case["codes"]) & set(case.get("absent", [])), folder.name
+        assert (folder / "old.py").is_file() and (folder / "new.py").is_file(), folder.name
