@@ -128,7 +128,7 @@ class _Differ:
     def source_pair(self, old: Source, new: Source, facts: dict[str, str]) -> None:
         if old.format != new.format:
             self.add("source.type", "the source format", old.format, new.format, old.loc,
-                     new.loc, **facts)
+                     new.loc, old_format=str(old.format), new_format=str(new.format), **facts)
             return
         fmt = str(new.format)
         for key in _keys_of(old.identity, new.identity):

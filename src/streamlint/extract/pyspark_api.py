@@ -57,6 +57,7 @@ from streamlint.model import (
     Union_,
     Unknown,
     Watermark,
+    option,
     show,
 )
 
@@ -112,6 +113,7 @@ PROJECTIONS = {
 PASS_THROUGH = {
     "repartition", "repartitionByRange", "coalesce", "cache", "persist", "hint",
     "sortWithinPartitions", "localCheckpoint", "checkpoint", "observe", "unpersist",
+    "dropna", "fillna", "replace", "sample", "fill",
 }
 
 _ALIAS_RE = re.compile(r"^(.*?\S)\s+(?:AS\s+)?`?([A-Za-z_][A-Za-z0-9_]*)`?$", re.DOTALL)
@@ -365,6 +367,15 @@ def schema_type(value: str | Schema) -> str:
     return "struct<" + normalize_ddl(text) + ">"
 
 
+# Sources whose schema Spark fixes, whatever the job declares.
+FIXED_COLUMNS = {
+    "kafka": ("key", "value", "topic", "partition", "offset", "timestamp", "timestampType"),
+    "rate": ("timestamp", "value"),
+    "rate-micro-batch": ("timestamp", "value"),
+    "socket": ("value",),
+}
+
+
 def schema_columns(schema: Any) -> tuple[str, ...]:
     """The columns a source with a declared schema produces ("*": not declared, unknown)."""
     if not isinstance(schema, str) or not schema:
@@ -420,7 +431,9 @@ def get_attribute(interp: Interpreter, target: Any, name: str, node: cst.CSTNode
     if isinstance(target, Plan):
         if name == "writeStream":
             return Writer(target, interp.loc(node))
-        if name in ("columns", "schema", "dtypes", "isStreaming", "sparkSession", "rdd", "na",
+        if name == "na":  # df.na.drop() / df.na.fill(): row-level, the DataFrame goes on
+            return target
+        if name in ("columns", "schema", "dtypes", "isStreaming", "sparkSession", "rdd",
                     "stat", "write"):
             return Unknown(interp.code(node))
         if name[:1].isupper() or name.startswith("_") or not hasattr_df(name):
@@ -673,7 +686,10 @@ def reader_call(
         if fmt is None:
             fmt = "parquet"
         source = make_source(reader, fmt, options)
-        return Plan((source,), (), reader.streaming, columns=schema_columns(source.schema))
+        columns = FIXED_COLUMNS.get(str(source.format)) or schema_columns(source.schema)
+        if source.format == "kafka" and str(option(source.options, "includeHeaders")) == "true":
+            columns = (*columns, "headers")
+        return Plan((source,), (), reader.streaming, columns=columns)
     return Unknown(f"DataStreamReader.{name}")
 
 
@@ -761,7 +777,15 @@ def dataframe_call(  # noqa: C901 - one branch per DataFrame method family
         return plan
     if name in ("createOrReplaceTempView", "createTempView", "printSchema", "explain"):
         return None
-    return Unknown(interp.code(node))
+    if name in ACTIONS:
+        return Unknown(interp.code(node))
+    # A DataFrame method streamlint does not model: keep the query, and say what was not read.
+    note = (f"the DataFrame method `{name}(...)` is not modelled by streamlint", loc)
+    return replace(plan, columns=None, unresolved=(*plan.unresolved, note))
+
+
+ACTIONS = {"count", "first", "head", "take", "collect", "show", "toPandas", "isEmpty",
+           "foreach", "foreachPartition", "toJSON", "toLocalIterator", "describe", "summary"}
 
 
 def project(interp: Interpreter, plan: Plan, name: str, args: list[Any], kwargs: dict[str, Any],
