@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from pathlib import Path
 
-from streamlint.errors import InputError
+from streamlint.errors import InputError, UsageError
 
 
 def _head_version(path: str) -> str | None:
@@ -23,9 +24,11 @@ def _head_version(path: str) -> str | None:
 
 
 def main(argv: list[str] | None = None) -> int:
+    from streamlint.config import load_config
     from streamlint.diff import diff_jobs
     from streamlint.extract import extract_file, extract_text
     from streamlint.report.text import render
+    from streamlint.rules import DEFAULT_SPARK_VERSION
 
     paths = sys.argv[1:] if argv is None else argv
     worst = 0
@@ -37,8 +40,9 @@ def main(argv: list[str] | None = None) -> int:
             old_text = _head_version(path)
             if old_text is None:
                 continue
-            report = diff_jobs(extract_text(old_text, f"HEAD:{path}"), new)
-        except InputError as err:
+            version = load_config(Path(path).parent).spark_version or DEFAULT_SPARK_VERSION
+            report = diff_jobs(extract_text(old_text, f"HEAD:{path}"), new, version)
+        except (InputError, UsageError) as err:
             print(str(err), file=sys.stderr)
             worst = max(worst, 2)
             continue

@@ -16,11 +16,11 @@ def read_text(path: str) -> str:
     try:
         data = Path(path).read_bytes()
     except FileNotFoundError:
-        raise InputError(path, 0, 0, "no such file") from None
+        raise InputError(path, 1, 0, "no such file") from None
     except IsADirectoryError:
-        raise InputError(path, 0, 0, "is a directory, not a Python file") from None
+        raise InputError(path, 1, 0, "is a directory, not a Python file") from None
     except OSError as err:
-        raise InputError(path, 0, 0, f"cannot read: {err.strerror}") from None
+        raise InputError(path, 1, 0, f"cannot read: {err.strerror}") from None
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as err:
@@ -49,12 +49,12 @@ def extract_text(text: str, path: str) -> JobFile:
             err.raw_line, err.raw_column, str(err.message))
         raise InputError(path, line, column, "syntax error: " + message) from None
     except RecursionError:
-        raise InputError(path, 0, 0, "the file is nested too deeply to read") from None
+        raise InputError(path, 1, 0, "the file is nested too deeply to read") from None
     interp = Interpreter(module, path, index_module(module))
     try:
         interp.run_module()
     except RecursionError:
-        raise InputError(path, 0, 0, "the code is nested too deeply to follow") from None
+        raise InputError(path, 1, 0, "the code is nested too deeply to follow") from None
     settings = tuple(interp.effects.settings)
     queries = tuple(_query(interp, writer, settings) for writer, _, _, _ in interp.effects.queries)
     return JobFile(path, text, queries)
