@@ -80,7 +80,8 @@ def _python_syntax_error(text: str, path: str) -> tuple[int, int, str] | None:
 
 
 def _query(interp, writer, settings: tuple[Setting, ...]) -> Query:  # type: ignore[no-untyped-def]
-    from streamlint.extract.pyspark_api import foreach_code, last_wins, option_value, plain
+    from streamlint.extract.columns import last_wins, option_value, plain
+    from streamlint.extract.pyspark_api import foreach_code
 
     # What leaves here is plain data: values as Spark stores them (option(k, False) is
     # "false"), a later option replacing an earlier one, no symbolic objects.

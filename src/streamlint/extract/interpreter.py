@@ -16,6 +16,7 @@ from typing import Any
 import libcst as cst
 
 from streamlint.extract import pyspark_api as api
+from streamlint.extract.columns import as_col, col_binary, col_method, col_of, col_unary
 from streamlint.extract.positions import ModuleIndex
 from streamlint.extract.values import (
     BoundMethod,
@@ -424,7 +425,7 @@ class Interpreter:
             value = self.ev(node.expression, env)
             op = type(node.operator).__name__
             if isinstance(value, Col):
-                return api.col_unary(op, value)
+                return col_unary(op, value)
             if op == "Not" and _is_plain(value):
                 return not value
             if op == "Minus" and isinstance(value, int | float):
@@ -435,7 +436,7 @@ class Interpreter:
         if isinstance(node, cst.BooleanOperation):
             left = self.ev(node.left, env)
             if isinstance(left, Col):
-                return api.col_binary(type(node.operator).__name__, left, self.ev(node.right, env))
+                return col_binary(type(node.operator).__name__, left, self.ev(node.right, env))
             if _is_plain(left):
                 is_and = isinstance(node.operator, cst.And)
                 if (is_and and not left) or (not is_and and left):
@@ -578,13 +579,13 @@ class Interpreter:
         if isinstance(target, tuple) and isinstance(key, int) and -len(target) <= key < len(target):
             return target[key]
         if isinstance(target, Plan) and isinstance(key, str):
-            return api.col_of(key)
+            return col_of(key)
         if isinstance(target, Col) and isinstance(key, str | int):
-            return api.col_method(target, "getItem", [key])
+            return col_method(target, "getItem", [key])
         if isinstance(target, Unknown) and isinstance(key, str) and not target.text.startswith(
                 ("os.environ", "sys.argv")):
             # `df["x"]` on a DataFrame we could not follow is still the column x.
-            return api.col_of(key)
+            return col_of(key)
         return Unknown(self.code(node))
 
     def compare(self, node: cst.Comparison, env: Env) -> Any:
@@ -594,8 +595,8 @@ class Interpreter:
             right = self.ev(target.comparator, env)
             op = type(target.operator).__name__
             if isinstance(left, Col) or isinstance(right, Col):
-                left_col = api.as_col(left) if isinstance(left, Col) else left
-                return api.col_binary(op, left_col, right)
+                left_col = as_col(left) if isinstance(left, Col) else left
+                return col_binary(op, left_col, right)
             if not (_is_plain(left) and _is_plain(right)):
                 return Unknown(self.code(node))
             try:
@@ -614,7 +615,7 @@ class Interpreter:
 
     def binary(self, op: str, left: Any, right: Any, node: cst.CSTNode) -> Any:
         if isinstance(left, Col) or isinstance(right, Col):
-            return api.col_binary(op, left, right)
+            return col_binary(op, left, right)
         if op == "Add":
             if isinstance(left, str) and isinstance(right, str):
                 return left + right
