@@ -38,10 +38,16 @@ class Unknown:
 Value = str | int | float | bool | None | Unknown | tuple
 
 
+# How an unresolved part is written inside an expression's text: `window(ts, <?WINDOW>)`.
+UNRESOLVED_MARK = "<?"
+
+
 def is_known(value: object) -> bool:
     """True when a value (and everything inside it) was resolved statically."""
     if isinstance(value, Unknown):
         return False
+    if isinstance(value, str):
+        return UNRESOLVED_MARK not in value
     if isinstance(value, tuple):
         return all(is_known(v) for v in value)
     return True

@@ -15,7 +15,7 @@ from typing import Any
 
 from streamlint.extract.schema_text import normalize_type, split_top_level
 from streamlint.extract.values import BoundMethod, Col, Function, FunctionRef, Schema, column
-from streamlint.model import Unknown
+from streamlint.model import UNRESOLVED_MARK, Unknown
 
 # Arguments that are literals, not column names, by position (pyspark.sql.functions).
 LITERAL_ARGS = {
@@ -117,8 +117,13 @@ def as_col(value: Any) -> Col:
         return column(value)
     value = plain(value)
     if isinstance(value, Unknown):
-        return Col(f"<{value.text}>", None)
+        return Col(unknown_text(value), None)
     return Col(repr(value), None)
+
+
+def unknown_text(value: Unknown) -> str:
+    """An unresolved value inside an expression's text, marked so the diff can tell."""
+    return f"{UNRESOLVED_MARK}{value.text}>"
 
 
 def literal(value: Any) -> str:
@@ -128,7 +133,7 @@ def literal(value: Any) -> str:
         return value.text
     value = plain(value)
     if isinstance(value, Unknown):
-        return f"<{value.text}>"
+        return unknown_text(value)
     return repr(value)
 
 

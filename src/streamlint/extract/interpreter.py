@@ -25,12 +25,14 @@ from streamlint.extract.values import (
     Col,
     Effects,
     Env,
+    EnvDefault,
     Function,
     FunctionRef,
     Grouped,
     Instance,
     Lambda,
     ModuleRef,
+    Partial,
     Plan,
     Reader,
     Spark,
@@ -44,6 +46,7 @@ KNOWN_MODULES = {
     "os", "os.environ", "os.path", "sys", "pyspark", "pyspark.sql", "pyspark.sql.functions",
     "pyspark.sql.types", "pyspark.sql.streaming", "pyspark.sql.connect",
     "pyspark.sql.connect.functions", "pyspark.sql.streaming.state", "datetime", "dataclasses",
+    "functools",
 }
 _ENV_LOOKUP_RE = re.compile(r"^(?:os\.)?(?:environ\.get|getenv)\(")
 FUNCTIONS_MODULES = {"pyspark.sql.functions", "pyspark.sql.connect.functions"}
@@ -63,6 +66,8 @@ class Interpreter:
         self.depth = 0
         self.executed: set[int] = set()
         self.globals = Env()
+        self.frames: list[Function] = []
+        self.views: dict[str, Plan] = {}  # temp views of DataFrames, for spark.sql
         self.globals.names["__name__"] = "__main__"
 
     # -- positions and text -------------------------------------------------------------
@@ -139,7 +144,8 @@ class Interpreter:
             for small in stmt.body:
                 self.run_small(small, env)
         elif isinstance(stmt, cst.FunctionDef):
-            env.names[stmt.name.value] = Function(stmt, env)
+            env.names[stmt.name.value] = Function(stmt, env,
+                                                  defaults=self.defaults(stmt.params, env))
         elif isinstance(stmt, cst.ClassDef):
             env.names[stmt.name.value] = self.define_class(stmt, env)
         elif isinstance(stmt, cst.If):
@@ -155,9 +161,18 @@ class Interpreter:
                     self.assign(item.asname.name, value, env)
             self.run_block(stmt.body.body, env)
         elif isinstance(stmt, cst.Try):
-            self.run_block(stmt.body.body, env)
-            if stmt.orelse is not None:
-                self.run_block(stmt.orelse.body.body, env)
+            # The try block and each handler are alternatives only the run decides between.
+            def attempt(scope: Env) -> None:
+                self.run_block(stmt.body.body, scope)
+                if stmt.orelse is not None:
+                    self.run_block(stmt.orelse.body.body, scope)
+
+            handlers = [lambda scope, h=h: self.run_block(h.body.body, scope)
+                        for h in stmt.handlers]
+            labels = ", ".join(self.code(h.type) if h.type else "any error"
+                               for h in stmt.handlers)
+            self.run_alternatives(env, [attempt, *handlers], f"no {labels} is raised",
+                                  self.loc(stmt))
             if stmt.finalbody is not None:
                 self.run_block(stmt.finalbody.body.body, env)
         elif isinstance(stmt, cst.IndentedBlock):
@@ -177,7 +192,8 @@ class Interpreter:
             op = type(small.operator).__name__.replace("Assign", "")
             self.assign(small.target, self.binary(op, current, operand, small), env)
         elif isinstance(small, cst.Expr):
-            self.ev(small.value, env)
+            if not self.mutate(small.value, env):
+                self.ev(small.value, env)
         elif isinstance(small, cst.Return):
             raise _Return(None if small.value is None else self.ev(small.value, env))
         elif isinstance(small, cst.Import):
@@ -199,13 +215,59 @@ class Interpreter:
                 name = self.code(alias.name)
                 bound = alias.asname.name.value if alias.asname else name
                 env.names[bound] = _member(module, name)
-        elif isinstance(small, cst.Global | cst.Nonlocal | cst.Pass | cst.Break | cst.Continue):
+        elif isinstance(small, cst.Global):
+            env.global_names.update(name.name.value for name in small.names)
+        elif isinstance(small, cst.Nonlocal | cst.Pass | cst.Break | cst.Continue):
             return
+
+    def mutate(self, expr: cst.BaseExpression, env: Env) -> bool:
+        """`aggs.append(...)`, `opts.update(...)`: the name now holds the changed value.
+
+        Lists are tuples here (values never change under a reader's feet), so a mutating
+        call rebinds the name. One we cannot compute makes the name unknown rather than
+        leaving the old value looking current.
+        """
+        if not (isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute)):
+            return False
+        method = expr.func.attr.value
+        if method not in _MUTATORS:
+            return False
+        current = self.ev(expr.func.value, env)
+        if not isinstance(current, tuple | dict):
+            return False
+        args = [self.ev(arg.value, env) for arg in expr.args if arg.keyword is None
+                and not arg.star]
+        kwargs = {arg.keyword.value: self.ev(arg.value, env) for arg in expr.args
+                  if arg.keyword is not None}
+        updated: Any = None
+        if isinstance(current, tuple):
+            if method == "append" and len(args) == 1:
+                updated = (*current, args[0])
+            elif method == "extend" and len(args) == 1 and isinstance(args[0], tuple):
+                updated = (*current, *args[0])
+            elif method == "insert" and len(args) == 2 and isinstance(args[0], int):
+                items = list(current)
+                items.insert(args[0], args[1])
+                updated = tuple(items)
+            elif method == "remove" and len(args) == 1 and args[0] in current:
+                items = list(current)
+                items.remove(args[0])
+                updated = tuple(items)
+        elif method == "update" and (not args or isinstance(args[0], dict)):
+            updated = {**current, **(args[0] if args else {}), **kwargs}
+        elif method == "setdefault" and args:
+            updated = {args[0]: args[1] if len(args) > 1 else None, **current}
+        elif method == "pop" and args and args[0] in current:
+            updated = {k: v for k, v in current.items() if k != args[0]}
+        if updated is None:
+            updated = self.opaque(expr, env)
+        self.assign(expr.func.value, updated, env)
+        return True
 
     def run_if(self, stmt: cst.If, env: Env) -> None:
         test = self.ev(stmt.test, env)
         orelse = stmt.orelse
-        if _is_plain(test):
+        if _is_plain(test) and not isinstance(test, EnvDefault):
             if test:
                 self.run_block(stmt.body.body, env)
             elif isinstance(orelse, cst.If):
@@ -214,28 +276,37 @@ class Interpreter:
                 self.run_block(orelse.body.body, env)
             return
         # The condition is only known at run time: read both branches, and mark what differs.
-        before = dict(env.names)
-        returned: _Return | None = None
-        try:
-            self.run_block(stmt.body.body, env)
-        except _Return as ret:
-            returned = ret
-        taken = dict(env.names)
-        env.names = dict(before)
-        try:
+        def otherwise(scope: Env) -> None:
             if isinstance(orelse, cst.If):
-                self.run_if(orelse, env)
+                self.run_if(orelse, scope)
             elif isinstance(orelse, cst.Else):
-                self.run_block(orelse.body.body, env)
-        except _Return as ret:
-            returned = returned or ret
-        condition = self.code(stmt.test)
-        for name in set(taken) | set(env.names):
-            first, second = taken.get(name, before.get(name)), env.names.get(name, before.get(name))
-            if first is not second and first != second:
-                env.names[name] = _branch(first, second, condition, self.loc(stmt))
+                self.run_block(orelse.body.body, scope)
+
+        self.run_alternatives(env, [lambda scope: self.run_block(stmt.body.body, scope),
+                                    otherwise], self.code(stmt.test), self.loc(stmt))
+
+    def run_alternatives(self, env: Env, branches: list[Any], condition: str, loc: Loc) -> None:
+        """Run each branch from the same state; a name they leave different is a choice."""
+        before = dict(env.names)
+        outcomes: list[dict[str, Any]] = []
+        returned: _Return | None = None
+        for branch in branches:
+            env.names = dict(before)
+            try:
+                branch(env)
+            except _Return as ret:
+                returned = returned or ret
+            outcomes.append(dict(env.names))
+        env.names = dict(outcomes[0])
+        for name in set().union(*outcomes):
+            values = [outcome.get(name, before.get(name)) for outcome in outcomes]
+            merged = values[0]
+            for other in values[1:]:
+                if other is not merged and other != merged:
+                    merged = _branch(merged, other, condition, loc)
+            env.names[name] = merged
         if returned is not None:
-            raise _Return(_branch(returned.value, returned.value, condition, self.loc(stmt)))
+            raise _Return(_branch(returned.value, returned.value, condition, loc))
 
     def run_for(self, stmt: cst.For, env: Env) -> None:
         items = self.ev(stmt.iter, env)
@@ -251,6 +322,8 @@ class Interpreter:
 
     def assign(self, target: cst.CSTNode, value: Any, env: Env) -> None:
         if isinstance(target, cst.Name):
+            if target.value in env.global_names:
+                env = self.globals
             env.names[target.value] = value
         elif isinstance(target, cst.Tuple | cst.List):
             elements = [e.value for e in target.elements]
@@ -276,12 +349,15 @@ class Interpreter:
         for base in node.bases:
             parent = self.ev(base.value, env)
             if isinstance(parent, Class):
+                cls.bases.append(parent)
                 cls.attributes.update(parent.attributes)
                 cls.methods.update(parent.methods)
+                cls.method_defaults.update(parent.method_defaults)
         body_env = Env(env)
         for stmt in node.body.body:
             if isinstance(stmt, cst.FunctionDef):
                 cls.methods[stmt.name.value] = stmt
+                cls.method_defaults[stmt.name.value] = self.defaults(stmt.params, body_env)
             elif isinstance(stmt, cst.SimpleStatementLine):
                 for small in stmt.body:
                     if isinstance(small, cst.AnnAssign) and isinstance(small.target, cst.Name):
@@ -299,9 +375,30 @@ class Interpreter:
             return self.call_function(func, args, kwargs, node)
         if isinstance(func, Lambda):
             env = Env(func.env)
-            for param, arg in zip(func.node.params.params, args, strict=False):
-                env.names[param.name.value] = arg
+            for i, param in enumerate(func.node.params.params):
+                name = param.name.value
+                env.names[name] = (args[i] if i < len(args) else kwargs.get(
+                    name, func.defaults.get(name, Unknown(name))))
             return self.ev(func.node.body, env)
+        if isinstance(func, Partial):
+            return self.call(func.func, [*func.args, *args], {**func.kwargs, **kwargs}, node)
+        if isinstance(func, FunctionRef) and func.module in ("builtins", "functools"):
+            if func.name == "super":
+                return self.super_object()
+            if func.name == "partial" and args:
+                return Partial(args[0], tuple(args[1:]), dict(kwargs))
+            if func.name == "reduce" and len(args) >= 2 and isinstance(args[1], tuple):
+                items = list(args[1]) if len(args) == 2 else [args[2], *args[1]]
+                if not items:
+                    return Unknown(self.code(node))
+                result = items[0]
+                for item in items[1:]:
+                    result = self.call(args[0], [result, item], {}, node)
+                return result
+        if isinstance(func, BoundMethod) and isinstance(func.target, FunctionRef) and (
+                func.target.name == "DataFrame" and args):
+            # DataFrame.unionByName(a, b), as handed to functools.reduce: a.unionByName(b).
+            return api.call_method(self, args[0], func.name, list(args[1:]), kwargs, node)
         if isinstance(func, Class):
             return self.instantiate(func, args, kwargs, node)
         if isinstance(func, BoundMethod):
@@ -317,6 +414,9 @@ class Interpreter:
             return Unknown(self.code(node))
         self.executed.add(id(func.node))
         env = Env(func.env)
+        defaults = func.defaults
+        if defaults is None:
+            defaults = self.defaults(func.node.params, func.env)
         params = func.node.params
         positional = list(params.posonly_params) + list(params.params)
         values = list(args)
@@ -330,19 +430,19 @@ class Interpreter:
                 env.names[name] = values[i]
             elif name in kwargs:
                 env.names[name] = kwargs.pop(name)
-            elif param.default is not None:
-                env.names[name] = self.ev(param.default, func.env)
+            elif name in defaults:
+                env.names[name] = defaults[name]
             else:
                 env.names[name] = Unknown(name)
         if isinstance(params.star_arg, cst.Param):
             env.names[params.star_arg.name.value] = tuple(values[len(positional) :])
         for param in params.kwonly_params:
             name = param.name.value
-            default = self.ev(param.default, func.env) if param.default else Unknown(name)
-            env.names[name] = kwargs.pop(name, default)
+            env.names[name] = kwargs.pop(name, defaults.get(name, Unknown(name)))
         if params.star_kwarg is not None:
             env.names[params.star_kwarg.name.value] = dict(kwargs)
         self.depth += 1
+        self.frames.append(func)
         try:
             body = func.node.body
             if isinstance(body, cst.IndentedBlock):
@@ -354,21 +454,43 @@ class Interpreter:
             return ret.value
         finally:
             self.depth -= 1
+            self.frames.pop()
         return None
+
+    def defaults(self, params: cst.Parameters, env: Env) -> dict[str, Any]:
+        """Default argument values, evaluated once where the def (or lambda) runs."""
+        return {param.name.value: self.ev(param.default, env)
+                for param in (*params.posonly_params, *params.params, *params.kwonly_params)
+                if param.default is not None}
+
+    def method(self, cls: Class, name: str, owner: Instance | None) -> Function:
+        return Function(cls.methods[name], cls.env, owner, defaults=cls.method_defaults.get(name))
+
+    def super_object(self) -> Any:
+        """`super()` in a method: the same object, seen through the defining class's parent."""
+        frame = self.frames[-1] if self.frames else None
+        if frame is None or frame.owner is None:
+            return Unknown("super()")
+        defining = next((c for c in _classes_of(frame.owner.cls)
+                         if any(stmt is frame.node for stmt in c.node.body.body)), None)
+        if defining is None or not defining.bases:
+            return Unknown("super()")
+        return Instance(defining.bases[0], frame.owner.attributes)
 
     def instantiate(
         self, cls: Class, args: list[Any], kwargs: dict[str, Any], node: cst.CSTNode
     ) -> Instance:
         instance = Instance(cls, {})
-        init = cls.methods.get("__init__")
-        if init is not None:
-            self.call_function(Function(init, cls.env, instance), args, kwargs, node)
+        if "__init__" in cls.methods:
+            self.call_function(self.method(cls, "__init__", instance), args, kwargs, node)
         else:  # a dataclass or a plain record: fields by position, then by keyword
             fields = cls.attributes.get("__fields__", ())
             for name, value in zip(fields, args, strict=False):
                 instance.attributes[name] = value
             for name, value in kwargs.items():
                 instance.attributes[name] = value
+            if "__post_init__" in cls.methods:
+                self.call_function(self.method(cls, "__post_init__", instance), [], {}, node)
         return instance
 
     # -- expressions --------------------------------------------------------------------
@@ -452,12 +574,12 @@ class Interpreter:
             return Unknown(self.code(node))
         if isinstance(node, cst.IfExp):
             test = self.ev(node.test, env)
-            if _is_plain(test):
+            if _is_plain(test) and not isinstance(test, EnvDefault):
                 return self.ev(node.body if test else node.orelse, env)
             return _branch(self.ev(node.body, env), self.ev(node.orelse, env),
                            self.code(node.test), self.loc(node))
         if isinstance(node, cst.Lambda):
-            return Lambda(node, env)
+            return Lambda(node, env, self.defaults(node.params, env))
         if isinstance(node, cst.Await):
             return self.ev(node.expression, env)
         if isinstance(node, cst.ListComp | cst.GeneratorExp | cst.SetComp):
@@ -507,7 +629,7 @@ class Interpreter:
                     value = env.lookup(current.value)
                 except KeyError:
                     continue
-                if _is_plain(value) and not isinstance(value, bool) or isinstance(value, dict):
+                if _is_data(value):
                     inputs[current.value] = repr(value)
             else:
                 pending.extend(current.children)
@@ -550,7 +672,7 @@ class Interpreter:
                 return target.attributes[name]
             if name in target.cls.methods:
                 method = target.cls.methods[name]
-                func = Function(method, target.cls.env, target)
+                func = self.method(target.cls, name, target)
                 decorators = {self.code(d.decorator) for d in method.decorators}
                 if "property" in decorators or "cached_property" in decorators:
                     return self.call_function(func, [], {}, node)
@@ -562,7 +684,7 @@ class Interpreter:
             if name in target.attributes:
                 return target.attributes[name]
             if name in target.methods:
-                return Function(target.methods[name], target.env, None)
+                return self.method(target, name, None)
             return Unknown(self.code(node))
         if isinstance(target, dict) and name in ("get", "items", "keys", "values"):
             return BoundMethod(target, name)
@@ -597,8 +719,9 @@ class Interpreter:
             if isinstance(left, Col) or isinstance(right, Col):
                 left_col = as_col(left) if isinstance(left, Col) else left
                 return col_binary(op, left_col, right)
-            if not (_is_plain(left) and _is_plain(right)):
-                return Unknown(self.code(node))
+            if not (_is_plain(left) and _is_plain(right)) or isinstance(
+                    left, EnvDefault) or isinstance(right, EnvDefault):
+                return Unknown(self.code(node))  # known only at run time
             try:
                 ok = {
                     "Equal": lambda a, b: a == b, "NotEqual": lambda a, b: a != b,
@@ -711,7 +834,7 @@ def _import_star(module: str, env: Env) -> None:
 
 def _builtin(name: str) -> Any:
     if name in ("str", "int", "float", "dict", "list", "tuple", "len", "bool", "sorted", "set",
-                "enumerate", "zip", "range"):
+                "enumerate", "zip", "range", "super"):
         return FunctionRef("builtins", name)
     return Unknown(name)
 
@@ -753,3 +876,28 @@ def _first_name(node: cst.CSTNode) -> cst.Name | None:
         children = [c for c in current.children if not isinstance(c, cst.Decorator)]
         stack.extend(reversed(children))
     return None
+
+
+_MUTATORS = {"append", "extend", "insert", "remove", "update", "setdefault", "pop"}
+
+
+def _is_data(value: Any) -> bool:
+    """Plain data worth naming in an unknown's text (never a symbolic object)."""
+    if isinstance(value, str | int | float | bool) or value is None:
+        return True
+    if isinstance(value, tuple):
+        return all(_is_data(v) for v in value)
+    if isinstance(value, dict):
+        return all(_is_data(k) and _is_data(v) for k, v in value.items())
+    return False
+
+
+def _classes_of(cls: Class) -> list[Class]:
+    """A class and its ancestors defined in the file, nearest first."""
+    order, pending = [], [cls]
+    while pending:
+        current = pending.pop(0)
+        if all(current is not seen for seen in order):
+            order.append(current)
+            pending.extend(current.bases)
+    return order

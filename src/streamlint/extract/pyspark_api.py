@@ -26,6 +26,7 @@ from streamlint.extract.columns import (
     literal,
     option_value,
     plain,
+    sql_text,
 )
 from streamlint.extract.schema_text import TYPE_CLASSES, split_top_level
 from streamlint.extract.schemas import (
@@ -40,6 +41,7 @@ from streamlint.extract.values import (
     Builder,
     Col,
     Conf,
+    EnvDefault,
     Function,
     FunctionRef,
     Grouped,
@@ -78,7 +80,9 @@ if TYPE_CHECKING:
     from streamlint.extract.interpreter import Interpreter
 
 IDENTITY_OPTIONS = {
-    "subscribe", "subscribepattern", "assign", "kafka.bootstrap.servers", "path", "table",
+    # kafka.bootstrap.servers is not here: the checkpoint keeps offsets per topic and
+    # partition, not per broker list, so a broker added to the list is a review (SO07).
+    "subscribe", "subscribepattern", "assign", "path", "table",
     "tablename", "topic", "topics", "stream", "streamname", "eventhubs.connectionstring",
     "cloudfiles.format", "region", "queue", "subscription", "projectid", "bucket",
 }
@@ -97,6 +101,12 @@ SCHEMA_ARGS = {"from_json": 1, "from_csv": 1}
 STATE_GETTERS = {"getValueState": 1, "getListState": 1, "getMapState": 2}
 TIME_MODES = {"none": "None", "processingtime": "ProcessingTime", "eventtime": "EventTime"}
 AGG_METHODS = ("count", "sum", "avg", "mean", "max", "min")
+# pyspark.sql.functions names that are the same function.
+FUNCTION_ALIASES = {
+    "mean": "avg", "std": "stddev_samp", "stddev": "stddev_samp", "variance": "var_samp",
+    "countDistinct": "count_distinct", "approxCountDistinct": "approx_count_distinct",
+    "sumDistinct": "sum_distinct", "every": "bool_and", "some": "bool_or",
+}
 JOIN_TYPES = {
     "inner": "inner", "cross": "cross", "outer": "full_outer", "full": "full_outer",
     "fullouter": "full_outer", "full_outer": "full_outer", "left": "left_outer",
@@ -122,6 +132,9 @@ PASS_THROUGH = {
 
 def call_functions(name: str, args: list[Any], kwargs: dict[str, Any]) -> Any:
     """`pyspark.sql.functions.<name>(...)` as a canonical column."""
+    name = FUNCTION_ALIASES.get(name, name)
+    if name == "broadcast" and args and isinstance(args[0], Plan):
+        return args[0]  # a join hint: the DataFrame is the same one
     if name in ("col", "column") and args and isinstance(args[0], str):
         return column(args[0])
     if name == "lit":
@@ -180,6 +193,10 @@ def call_types(name: str, args: list[Any], kwargs: dict[str, Any]) -> Any:
 
 
 def get_attribute(interp: Interpreter, target: Any, name: str, node: cst.CSTNode) -> Any:
+    if isinstance(target, str | int) and name == "value":
+        # A plain string has no `.value`: this is an Enum member (`Topic.ORDERS.value`), whose
+        # class body assigned it the value itself.
+        return target
     if isinstance(target, FunctionRef) and target.name == "GroupStateTimeout":
         return name  # PySpark's GroupStateTimeout.EventTimeTimeout is the string itself
     if isinstance(target, Spark | Unknown) and name in ("readStream", "read"):
@@ -249,6 +266,8 @@ def call_library(
         return call_types(func.name, args, kwargs)
     if func.module in ("os", "os.environ") and func.name in ("getenv", "get"):
         default = args[1] if len(args) > 1 else kwargs.get("default")
+        if isinstance(default, str):
+            return EnvDefault(default)
         if default is not None:
             return default
         return Unknown(interp.code(node))
@@ -321,6 +340,8 @@ def call_method(  # noqa: C901 - a dispatch over PySpark's object kinds
             return Plan((static_source("table", (("table", args[0]),), loc),), (), False)
         if name in ("getActiveSession", "active", "newSession"):
             return target
+        if name == "sql" and args and isinstance(args[0], str):
+            return sql_over_views(interp, args[0], loc)
         return Unknown(interp.code(node))
     if isinstance(target, Conf):
         if name == "set":
@@ -354,7 +375,7 @@ def call_method(  # noqa: C901 - a dispatch over PySpark's object kinds
         if name == "values":
             return tuple(target.values())
     if isinstance(target, str):
-        return string_call(interp, target, name, args, node)
+        return string_call(interp, target, name, args, kwargs, node)
     if isinstance(target, Unknown):
         if name in _DF_METHODS and name not in ("count", "first", "collect", "show"):
             # A DataFrame from code we cannot see: keep following the chain.
@@ -365,11 +386,31 @@ def call_method(  # noqa: C901 - a dispatch over PySpark's object kinds
     return Unknown(interp.code(node))
 
 
+def sql_over_views(interp: Interpreter, sql: str, loc: Loc) -> Any:
+    """`spark.sql("SELECT ... FROM view")` over temp views of streams registered in the file.
+
+    The SQL itself is not analysed yet (a later SQL front end will read it); the views'
+    sources and operators still count, and the SQL text is a change a person must read.
+    """
+    names = re.findall(r"\b(?:from|join)\s+`?([\w.]+)`?", sql, flags=re.IGNORECASE)
+    plans = [interp.views[n.lower()] for n in names if n.lower() in interp.views]
+    if not plans:
+        return Unknown(f"spark.sql({sql!r})")
+    first = plans[0]
+    sources = tuple(src for plan in plans for src in plan.sources)
+    operators = tuple(op for plan in plans for op in plan.operators)
+    note = (f"SQL in a string is not analysed by streamlint: `{sql_text(sql)}`", loc)
+    unresolved = tuple(u for plan in plans for u in plan.unresolved) + (note,)
+    return Plan(sources, (*operators, Projection("sql", (sql_text(sql),), None, loc)),
+                first.streaming, None, first.definitions, unresolved)
+
+
 def string_call(interp: Interpreter, target: str, name: str, args: list[Any],
-                node: cst.Call) -> Any:
-    if name == "format" and all(isinstance(a, str | int | float) for a in args):
+                kwargs: dict[str, Any], node: cst.Call) -> Any:
+    if name == "format" and all(isinstance(a, str | int | float)
+                                for a in (*args, *kwargs.values())):
         try:
-            return target.format(*args)
+            return target.format(*args, **kwargs)
         except (IndexError, KeyError, ValueError):
             pass
     if name == "join" and args and isinstance(args[0], tuple) and all(
@@ -462,6 +503,9 @@ def make_source(reader: Reader, fmt: Any, options: list[tuple[Any, Any]]) -> Sou
     for key, value in last_wins(options):
         lowered = str(key).lower()
         value = option_value(value)
+        if lowered == "subscribe" and isinstance(value, str):
+            # Kafka keeps offsets per topic: "a,b" and "b, a" subscribe to the same thing.
+            value = ",".join(sorted(t.strip() for t in value.split(",") if t.strip()))
         bucket = (identity if lowered in IDENTITY_OPTIONS else
                   limits if lowered in RATE_LIMIT_OPTIONS else others)
         bucket.append((str(key), value))
@@ -539,7 +583,11 @@ def dataframe_call(  # noqa: C901 - one branch per DataFrame method family
         return interp.call(func, [plan, *args[1:]], kwargs, node)
     if name in PASS_THROUGH:
         return plan
-    if name in ("createOrReplaceTempView", "createTempView", "printSchema", "explain"):
+    if name in ("createOrReplaceTempView", "createTempView", "createOrReplaceGlobalTempView",
+                "createGlobalTempView") and args and isinstance(args[0], str):
+        interp.views[args[0].lower()] = plan
+        return None
+    if name in ("printSchema", "explain"):
         return None
     if name in ACTIONS:
         return Unknown(interp.code(node))

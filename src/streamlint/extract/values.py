@@ -139,6 +139,7 @@ class Function:
     env: Env
     owner: Instance | None = None
     is_lambda: bool = False
+    defaults: dict[str, Any] | None = None  # evaluated where the def ran, as Python does
 
 
 @dataclass
@@ -147,6 +148,7 @@ class Lambda:
 
     node: cst.Lambda
     env: Env
+    defaults: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass
@@ -157,6 +159,8 @@ class Class:
     env: Env
     attributes: dict[str, Any] = field(default_factory=dict)
     methods: dict[str, cst.FunctionDef] = field(default_factory=dict)
+    method_defaults: dict[str, dict[str, Any]] = field(default_factory=dict)
+    bases: list[Class] = field(default_factory=list)
 
 
 @dataclass
@@ -180,6 +184,23 @@ class FunctionRef:
 
     module: str
     name: str
+
+
+class EnvDefault(str):
+    """The default of an environment lookup: the value unless the deployment says otherwise.
+
+    It reads as its text everywhere, but a condition on it (`if ENV == "prod"`) is only known
+    at run time, so both branches are read.
+    """
+
+
+@dataclass
+class Partial:
+    """functools.partial(func, *args, **kwargs)."""
+
+    func: Any
+    args: tuple[Any, ...]
+    kwargs: dict[str, Any]
 
 
 @dataclass(frozen=True)
@@ -207,6 +228,7 @@ class Env:
     def __init__(self, parent: Env | None = None) -> None:
         self.names: dict[str, Any] = {}
         self.parent = parent
+        self.global_names: set[str] = set()  # declared `global` in this function
 
     def lookup(self, name: str) -> Any:
         env: Env | None = self

@@ -1,0 +1,24 @@
+import os
+from pyspark.sql import SparkSession
+from pyspark.sql import functions as F
+from pyspark.sql.types import StructType, StructField, StringType, DoubleType, TimestampType, LongType
+
+spark = SparkSession.builder.appName("job").getOrCreate()
+BOOTSTRAP = os.environ.get("KAFKA_BOOTSTRAP", "broker-1:9092,broker-2:9092")
+SCHEMA = "order_id STRING, customer_id STRING, amount DOUBLE, event_time TIMESTAMP"
+
+METRICS = ["amount", "discount"]
+
+def build_aggs():
+    aggs = []
+    for m in METRICS:
+        aggs.append(F.sum(m).alias(f"total_{m}"))
+    aggs.append(F.count("*").alias("n"))
+    return aggs
+
+src = (spark.readStream.format("delta").load("/lake/silver/orders")
+       .withWatermark("event_time", "10 minutes"))
+agg = src.groupBy(F.window("event_time", "5 minutes"), "customer_id").agg(*build_aggs())
+(agg.writeStream.format("delta").outputMode("append")
+    .option("checkpointLocation", "/chk/customer_5m")
+    .start("/lake/gold/customer_5m"))

@@ -1,0 +1,27 @@
+import os
+from pyspark.sql import SparkSession
+from pyspark.sql import functions as F
+from pyspark.sql.types import StructType, StructField, StringType, DoubleType, TimestampType, LongType
+
+spark = SparkSession.builder.appName("job").getOrCreate()
+BOOTSTRAP = os.environ.get("KAFKA_BOOTSTRAP", "broker-1:9092,broker-2:9092")
+SCHEMA = "order_id STRING, customer_id STRING, amount DOUBLE, event_time TIMESTAMP"
+
+from dataclasses import dataclass, field
+
+@dataclass
+class JobConfig:
+    name: str
+    checkpoint_root: str = "/chk/v2"
+    checkpoint: str = field(init=False, default="")
+
+    def __post_init__(self):
+        self.checkpoint = f"{self.checkpoint_root}/{self.name}"
+
+cfg = JobConfig("orders_bronze")
+raw = (spark.readStream.format("kafka")
+       .option("kafka.bootstrap.servers", BOOTSTRAP)
+       .option("subscribe", "orders").load())
+(raw.selectExpr("CAST(value AS STRING) AS json").writeStream.format("delta")
+    .option("checkpointLocation", cfg.checkpoint)
+    .toTable("bronze.orders_raw"))
