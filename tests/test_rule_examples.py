@@ -35,3 +35,17 @@ def test_rule_codes_are_unique_and_prefixed_by_family() -> None:
     assert len({r.code for r in rules}) == len(rules)
     for rule in rules:
         assert rule.code[:2].isalpha() and rule.code[2:].isdigit(), rule.code
+
+
+def test_every_incompatible_rule_says_what_to_do() -> None:
+    for rule in load_rules():
+        if rule.verdict == "incompatible":
+            assert rule.fix, f"{rule.code} has no fix"
+            assert "checkpoint" in rule.fix.lower(), f"{rule.code}: name the checkpoint way out"
+
+
+def test_rule_messages_only_use_fields_a_change_has() -> None:
+    for rule in load_rules():
+        facts = {key: values[0] for key, values in rule.when}
+        message = rule.message.format(subject="S", old="O", new="N", query="Q", **facts)
+        assert "{" not in message, rule.code
