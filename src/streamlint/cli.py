@@ -19,7 +19,7 @@ EXIT_ERROR = 2
 
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> None:  # type: ignore[override]
-        raise UsageError(f"{self.prog}: {message}")
+        raise UsageError(message if self.prog == "streamlint" else f"{self.prog}: {message}")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -95,8 +95,6 @@ def run_diff(args: argparse.Namespace) -> int:
     else:
         from streamlint.report.text import render
     sys.stdout.write(render(report))
-    if not report.old.queries and not report.new.queries and args.format == "text":
-        return EXIT_OK
     if args.exit_zero:
         return EXIT_OK
     if report.verdict == "incompatible" or (args.strict and report.verdict == "review"):

@@ -38,8 +38,9 @@ class Unknown:
 Value = str | int | float | bool | None | Unknown | tuple
 
 
-# How an unresolved part is written inside an expression's text: `window(ts, <?WINDOW>)`.
-UNRESOLVED_MARK = "<?"
+# How an unresolved part is written inside an expression's text: `window(ts, ⟨?WINDOW⟩)`.
+# The brackets are ones no job writes in its strings (a `"<?xml"` literal must stay known).
+UNRESOLVED_MARK = "\u27e8?"
 
 
 def is_known(value: object) -> bool:

@@ -15,12 +15,12 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from streamlint.diff.compare import Change
+from streamlint.diff import DEFAULT_SPARK_VERSION as DEFAULT_SPARK_VERSION
+from streamlint.diff.compare import Change, Code
 from streamlint.errors import UsageError
 from streamlint.model import Loc, show
 
 VERDICTS = ("compatible", "review", "incompatible")
-DEFAULT_SPARK_VERSION = "3.5"
 
 
 @dataclass(frozen=True)
@@ -196,6 +196,8 @@ def judge(change: Change, version: tuple[int, ...]) -> Finding:
 def _render(value: Any) -> str:
     if value is None:
         return "nothing"
+    if isinstance(value, Code):
+        return str(value)
     if isinstance(value, tuple):
         return ", ".join(_render(v) for v in value) or "nothing"
     return show(value)

@@ -8,6 +8,8 @@ from streamlint.diff.compare import compare_queries, query_added, query_removed
 from streamlint.diff.match import match_queries
 from streamlint.model import JobFile, Query
 
+DEFAULT_SPARK_VERSION = "3.5"  # the rules' default; streamlint.rules re-exports it
+
 
 @dataclass(frozen=True)
 class Report:
@@ -21,7 +23,7 @@ class Report:
     spark_version: str
 
 
-def diff_jobs(old: JobFile, new: JobFile, spark_version: str = "3.5") -> Report:
+def diff_jobs(old: JobFile, new: JobFile, spark_version: str = DEFAULT_SPARK_VERSION) -> Report:
     from streamlint.rules import judge, parse_version, worst
 
     version = parse_version(spark_version)
@@ -51,7 +53,7 @@ def _merge_repeats(findings: list) -> tuple:
     return tuple(merged.values())
 
 
-def diff_files(old_path: str, new_path: str, spark_version: str = "3.5") -> Report:
+def diff_files(old_path: str, new_path: str, spark_version: str = DEFAULT_SPARK_VERSION) -> Report:
     from streamlint.extract import extract_file
 
     return diff_jobs(extract_file(old_path), extract_file(new_path), spark_version)

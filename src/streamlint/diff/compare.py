@@ -28,6 +28,21 @@ from streamlint.model import (
 
 FILE_SINKS = {"parquet", "json", "csv", "orc", "text", "avro"}
 
+# Changes about an operator or source being there at all: their verdict does not depend on
+# the (possibly unresolved) details of what was added or removed.
+STRUCTURAL = {
+    "source.added", "source.removed", "source.reordered", "stateful.added", "stateful.removed",
+    "stateful.replaced", "agg.method", "dedup.kind", "state.api", "query.added",
+    "query.removed",
+}
+# The note the extractor leaves for a DataFrame built by code in another module.
+EXTERNAL_NOTE = "which streamlint cannot follow"
+
+
+class Code(str):
+    """Text rendered from the job's code (keys, aggregates, conditions): shown as is, where
+    a plain string value (a topic, a path) is shown quoted."""
+
 
 @dataclass(frozen=True)
 class Change:
@@ -61,8 +76,11 @@ class _Differ:
         self.stateful = "true" if (old.stateful or new.stateful) else "false"
 
     def add(self, kind: str, subject: str, old: Any, new: Any, old_loc: Loc | None,
-            new_loc: Loc | None, **facts: str) -> None:
-        if kind != "unresolved" and not (is_known(old) and is_known(new)):
+            new_loc: Loc | None, structural: bool = False, **facts: str) -> None:
+        """Record a change. A *structural* change (an operator or source added, removed or
+        replaced) is judged whatever its unresolved details; any other change whose value we
+        could not resolve becomes a question for a human: never a guess."""
+        if not structural and kind not in STRUCTURAL and not (is_known(old) and is_known(new)):
             # Never guess: a changed value we could not resolve is a question for a human.
             facts = {"about": kind}
             kind = "unresolved"
@@ -89,11 +107,15 @@ class _Differ:
                      old.checkpoint_loc or old.loc, new.checkpoint_loc or new.loc)
 
     def unresolved(self) -> None:
+        """Notes on code streamlint could not read. Code from another module is always worth a
+        look (it may have changed without showing here); a local note only when it changed."""
         old_notes = {text: loc for text, loc in self.old.unresolved}
-        for text, loc in self.new.unresolved:
-            self.add("unresolved", text, None, text, old_notes.get(text), loc, about="code")
-        for text, loc in self.old.unresolved:
-            if text not in {t for t, _ in self.new.unresolved}:
+        new_notes = {text: loc for text, loc in self.new.unresolved}
+        for text, loc in new_notes.items():
+            if text not in old_notes or EXTERNAL_NOTE in text:
+                self.add("unresolved", text, None, text, old_notes.get(text), loc, about="code")
+        for text, loc in old_notes.items():
+            if text not in new_notes:
                 self.add("unresolved", text, text, None, loc, None, about="code")
 
     # -- sources ----------------------------------------------------------------------------
@@ -143,11 +165,8 @@ class _Differ:
         for key in _keys_of(old.options, new.options):
             a, b = option(old.options, key), option(new.options, key)
             if a != b:
-                kind = ("source.starting_offsets" if key.lower() in (
-                    "startingoffsets", "startingtimestamp", "startingoffsetsbytimestamp",
-                    "startingversion", "startingtimestamp", "startingposition")
-                    else "source.option")
-                self.add(kind, f"the {fmt} source option `{key}`", a, b, old.loc, new.loc)
+                self.add("source.option", f"the {fmt} source option `{key}`", a, b, old.loc,
+                         new.loc, key=key.lower())
         if old.schema != new.schema:
             self.add("source.schema", f"the declared schema of the {fmt} source", old.schema,
                      new.schema, old.loc, new.loc)
@@ -207,7 +226,7 @@ class _Differ:
         old, new = a.aggregates, b.aggregates
         if len(old) != len(new):
             self.add("agg.aggregates", "the aggregate functions", _aggs(old), _aggs(new),
-                     a.loc, b.loc)
+                     a.loc, b.loc, structural=True)
         else:
             for x, y in zip(old, new, strict=True):
                 if x.function != y.function and x.args == y.args:
@@ -273,16 +292,16 @@ class _Differ:
         new = [o for o in self.new.operators if isinstance(o, Watermark)]
         for a, b in zip(old, new, strict=False):
             if a.column != b.column:
-                self.add("watermark.column", "the watermark column", _col(a.column),
-                         _col(b.column), a.loc, b.loc)
+                self.add("watermark.column", "the watermark column", Code(_col(a.column)),
+                         Code(_col(b.column)), a.loc, b.loc)
             if a.delay != b.delay:
                 self.add("watermark.delay", f"the watermark delay on {_col(b.column)}", a.delay,
                          b.delay, a.loc, b.loc)
         for a in old[len(new):]:
-            self.add("watermark.removed", "a watermark", f"{_col(a.column)}, {a.delay}", None,
+            self.add("watermark.removed", "a watermark", Code(f"{_col(a.column)}, {a.delay}"), None,
                      a.loc, None)
         for b in new[len(old):]:
-            self.add("watermark.added", "a watermark", None, f"{_col(b.column)}, {b.delay}",
+            self.add("watermark.added", "a watermark", None, Code(f"{_col(b.column)}, {b.delay}"),
                      None, b.loc)
 
     def filters_and_projections(self) -> None:
@@ -295,8 +314,8 @@ class _Differ:
             added = [f for f in new_filters if f.condition not in old_text]  # type: ignore
             self.add(
                 "filter.changed", "the filters",
-                tuple(f.condition for f in removed) or None,  # type: ignore[union-attr]
-                tuple(f.condition for f in added) or None,  # type: ignore[union-attr]
+                Code("; ".join(_col(f.condition) for f in removed)) or None,  # type: ignore
+                Code("; ".join(_col(f.condition) for f in added)) or None,  # type: ignore
                 removed[0].loc if removed else None, added[0].loc if added else None,
             )
         old_proj = [o for o in self.old.operators if o.kind == "projection"]
@@ -397,34 +416,34 @@ def _col(text: str) -> str:
 
 
 def _cols(texts: tuple[str, ...] | None) -> str:
-    return "all columns" if texts is None else ", ".join(_col(t) for t in texts) or "(none)"
+    return Code("all columns" if texts is None else ", ".join(_col(t) for t in texts) or "(none)")
 
 
 def _agg(call: Any) -> str:
     text = f"{call.function}({', '.join(_col(a) for a in call.args)})"
-    return f"{text} AS {call.alias}" if call.alias else text
+    return Code(f"{text} AS {call.alias}" if call.alias else text)
 
 
 def _aggs(calls: tuple[Any, ...]) -> str:
-    return ", ".join(_agg(c) for c in calls) or "(none)"
+    return Code(", ".join(_agg(c) for c in calls) or "(none)")
 
 
 def _op_name(op: Operator) -> str:
     if isinstance(op, Aggregation):
-        return f"{op.method}({_cols(op.keys)}).agg({_aggs(op.aggregates)})"
+        return Code(f"{op.method}({_cols(op.keys)}).agg({_aggs(op.aggregates)})")
     if isinstance(op, Deduplication):
-        return f"{op.method}({_cols(op.keys)})"
+        return Code(f"{op.method}({_cols(op.keys)})")
     if isinstance(op, StreamJoin):
         on = _cols(op.keys) if op.keys else _col(op.condition or "")
-        return f"{op.how} stream-stream join on {on}"
+        return Code(f"{op.how} stream-stream join on {on}")
     if isinstance(op, ArbitraryState):
-        return f"{op.api}({op.function})"
-    return op.kind
+        return Code(f"{op.api}({op.function})")
+    return Code(op.kind)
 
 
 def _describe(source: Source) -> str:
     identity = ", ".join(f"{k}={show(v)}" for k, v in source.identity)
-    return f"{source.format}({identity})" if identity else str(source.format)
+    return Code(f"{source.format}({identity})" if identity else str(source.format))
 
 
 def _align(old: tuple, new: tuple, key: Any) -> list[tuple[Any, Any]]:
@@ -487,17 +506,18 @@ def _equi_pairs(condition: str | None) -> set[str]:
 
 
 def _proj(ops: list[Any]) -> str:
-    return "; ".join(f"{p.method}({', '.join(_col(e) for e in p.exprs)})" for p in ops) or "(none)"
+    steps = (f"{p.method}({', '.join(_col(e) for e in p.exprs)})" for p in ops)
+    return Code("; ".join(steps) or "(none)")
 
 
 def _maybe(cols: tuple[str, ...] | None) -> str:
-    return "unknown" if cols is None else ", ".join(cols)
+    return Code("unknown" if cols is None else ", ".join(cols))
 
 
 def _trigger(trigger: tuple[str, Any]) -> str:
     kind, value = trigger
     if kind == "default":
-        return "default (micro-batch as fast as possible)"
+        return Code("default (micro-batch as fast as possible)")
     if value is True:
-        return f"{kind}=True"
-    return f"{kind}={show(value)}"
+        return Code(f"{kind}=True")
+    return Code(f"{kind}={show(value)}")

@@ -104,7 +104,13 @@ def sql_call(body: str) -> Col | None:
             parts.append(repr(ast.literal_eval(arg)) if arg[0] in "'\"" else arg)
         else:
             return None
-    function = match.group(1).lower()  # SQL function names are case-insensitive
+    return function_col(match.group(1).lower(), parts, refs)  # SQL names ignore case
+
+
+def function_col(function: str, parts: list[str], refs: set[str]) -> Col:
+    """A function call on columns; `count(1)` and `count(lit(1))` are Spark's `count(*)`."""
+    if function == "count" and parts in (["1"], ["lit(1)"]):
+        parts = ["*"]
     output = "window" if function in ("window", "session_window", "window_time") else None
     return Col(f"{function}({', '.join(parts)})", output, function=function, args=tuple(parts),
                refs=frozenset(refs))
@@ -123,7 +129,7 @@ def as_col(value: Any) -> Col:
 
 def unknown_text(value: Unknown) -> str:
     """An unresolved value inside an expression's text, marked so the diff can tell."""
-    return f"{UNRESOLVED_MARK}{value.text}>"
+    return f"{UNRESOLVED_MARK}{value.text}\u27e9"
 
 
 def literal(value: Any) -> str:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
+import zlib
 from collections.abc import Sequence
 from typing import Any
 
@@ -839,6 +840,24 @@ def _builtin(name: str) -> Any:
     return Unknown(name)
 
 
+_LOC_RE = re.compile(r"Loc\(path='[^']*', line=\d+, column=\d+\)")
+
+
+def _digest(value: Any) -> str:
+    """A short, location-free fingerprint of a DataFrame's shape (sources and operators),
+    with what a grouping or a writer adds; only plain records go in, so it is stable."""
+    if isinstance(value, Plan):
+        parts: Any = (value.sources, value.operators)
+    elif isinstance(value, Grouped):
+        parts = (value.plan.sources, value.plan.operators, value.method, value.keys)
+    elif isinstance(value, Writer):
+        parts = (value.plan.sources, value.plan.operators, value.format, value.options,
+                 value.output_mode, value.trigger)
+    else:
+        parts = value if _is_data(value) else type(value).__name__
+    return f"{zlib.crc32(_LOC_RE.sub('', repr(parts)).encode()):08x}"
+
+
 def _branch(first: Any, second: Any, condition: str, loc: Loc) -> Any:
     """The value of a name that a run-time condition chooses between.
 
@@ -848,8 +867,11 @@ def _branch(first: Any, second: Any, condition: str, loc: Loc) -> Any:
     chosen = first if isinstance(first, Plan | Grouped | Writer) else second
     if isinstance(chosen, Plan | Grouped | Writer):
         branch = "first" if chosen is first else "other"
+        other = second if chosen is first else first
+        # The branch not read still counts: its shape, as a short digest, is part of the note,
+        # so a change there makes the note differ between versions (and the diff ask).
         note = (f"the DataFrame depends on the run-time condition `{condition}`"
-                f" (streamlint read the {branch} branch)", loc)
+                f" (streamlint read the {branch} branch; the other is #{_digest(other)})", loc)
         plan = chosen if isinstance(chosen, Plan) else chosen.plan
         noted = dataclasses.replace(plan, unresolved=(*plan.unresolved, note))
         if isinstance(chosen, Plan):

@@ -22,6 +22,7 @@ from streamlint.extract.columns import (
     col_method,
     col_of,
     col_sql,
+    function_col,
     last_wins,
     literal,
     option_value,
@@ -93,7 +94,6 @@ RATE_LIMIT_OPTIONS = {
     "maxratepertrigger", "numpartitions",
 }
 FILE_FORMATS = ("json", "parquet", "csv", "orc", "text", "avro", "xml", "binaryfile")
-PINNED_CONF_PREFIXES = ("spark.sql.shuffle.partitions", "spark.sql.streaming.")
 
 # The schema argument by position: a DDL string and the same StructType must read the same.
 SCHEMA_ARGS = {"from_json": 1, "from_csv": 1}
@@ -154,9 +154,7 @@ def call_functions(name: str, args: list[Any], kwargs: dict[str, Any]) -> Any:
         col = as_col(arg)
         refs |= col.refs
         parts.append(col.text)
-    text = f"{name}({', '.join(parts)})"
-    output = "window" if name in ("window", "session_window", "window_time") else None
-    return Col(text, output, function=name, args=tuple(parts), refs=frozenset(refs))
+    return function_col(name, parts, refs)
 
 
 # -- schemas ------------------------------------------------------------------------------
@@ -435,7 +433,7 @@ def record_settings(interp: Interpreter, args: list[Any], kwargs: dict[str, Any]
     if isinstance(mapping, dict):
         pairs.extend(mapping.items())
     for key, value in pairs:
-        if isinstance(key, str) and key.startswith(PINNED_CONF_PREFIXES):
+        if isinstance(key, str) and key.startswith("spark."):  # the rules say which matter
             interp.effects.settings.append(Setting(key, option_value(value), loc))
 
 
@@ -556,7 +554,7 @@ def dataframe_call(  # noqa: C901 - one branch per DataFrame method family
         keys = tuple(as_col(k) for k in flatten(args))
         return Grouped(plan, name, keys, loc)
     if name == "agg":
-        return aggregate(Grouped(plan, "agg", (), loc), args, loc)
+        return aggregate(Grouped(plan, "groupBy", (), loc), args, loc)  # df.agg = groupBy().agg
     if name in ("dropDuplicates", "drop_duplicates", "dropDuplicatesWithinWatermark", "distinct"):
         subset = flatten(args) if args else kwargs.get("subset")
         if isinstance(subset, tuple):
@@ -750,7 +748,7 @@ def finish_aggregation(grouped: Grouped, calls: tuple[AggCall, ...], cols: list[
                        loc: Loc) -> Plan:
     plan = grouped.plan
     op = Aggregation(grouped.method, tuple(k.text for k in grouped.keys), calls,
-                     inputs_of(plan, cols), grouped.loc if grouped.method != "agg" else loc)
+                     inputs_of(plan, cols), grouped.loc)
     names = [k.name or k.text for k in grouped.keys]
     names += [c.alias or f"{c.function}({', '.join(c.args)})" for c in calls]
     return plan.then(op, columns=tuple(names), definitions=())
