@@ -241,6 +241,27 @@ def test_undecodable_bytes(tmp_path: Path, capsys) -> None:  # type: ignore[no-u
                        words="UTF-8")
 
 
+def test_a_declared_source_encoding_is_honoured(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+    good = write(tmp_path, "old.py", JOB)
+    latin = write(tmp_path, "new.py", b"# -*- coding: latin-1 -*-\n# caf\xe9\n" + JOB.encode())
+    code, _, err = run(["diff", good, latin], capsys)
+    assert code == 0 and err == ""
+
+
+def test_a_file_that_is_not_python(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+    good = write(tmp_path, "old.py", JOB)
+    yaml = write(tmp_path, "job.yaml", "jobs:\n  - name: [orders\n")
+    assert_input_error(*run(["diff", good, yaml], capsys), yaml, line=1, words="syntax error")
+    nul = write(tmp_path, "nul.py", b"x = 1\x00\n")
+    assert_input_error(*run(["diff", good, nul], capsys), nul, words="null bytes")
+
+
+def test_a_huge_file_is_refused(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+    good = write(tmp_path, "old.py", JOB)
+    huge = write(tmp_path, "huge.py", JOB + "x = 1\n" * 400_000)
+    assert_input_error(*run(["diff", good, huge], capsys), huge, line=1, words="MB")
+
+
 def test_syntax_error_points_at_the_fault(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
     good = write(tmp_path, "old.py", JOB)
     bad_line = '    .option("subscribe", "orders"]'

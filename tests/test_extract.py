@@ -811,7 +811,8 @@ def test_run_time_values_are_unknown_and_name_their_code() -> None:
     events = jobfile.queries[0]
     assert option(events.sources[0].identity, "subscribe") == Unknown('os.environ["EVENTS_TOPIC"]')
     assert events.sink.target == Unknown("/mnt/{sys.argv[1]}/events")
-    assert events.sink.checkpoint == Unknown('{dbutils.widgets.get("checkpoint_root")}/events')
+    # However it is reached, a widget is named one way: dbutils.widgets.get('<key>').
+    assert events.sink.checkpoint == Unknown("{dbutils.widgets.get('checkpoint_root')}/events")
 
 
 def test_a_dataframe_from_another_module_is_noted() -> None:
@@ -856,7 +857,7 @@ grouped.count().writeStream.format("delta").option("checkpointLocation", "/c2").
 @pytest.mark.parametrize(("setup", "value"), [
     ('import os\nX = os.environ["TOPIC"]', 'os.environ["TOPIC"]'),
     ("import sys\nX = sys.argv[1]", "sys.argv[1]"),
-    ('X = dbutils.widgets.get("topic")', 'dbutils.widgets.get("topic")'),
+    ('X = dbutils.widgets.get("topic")', "dbutils.widgets.get('topic')"),
     ("from settings import TOPIC as X", "TOPIC"),
     ('from settings import topic_for\nX = topic_for("orders")', 'topic_for("orders")'),
     ('import os\nX = os.environ.get("TOPIC")', 'os.environ.get("TOPIC")'),

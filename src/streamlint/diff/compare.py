@@ -217,7 +217,7 @@ class _Differ:
     def aggregation(self, a: Aggregation, b: Aggregation) -> None:
         if a.method != b.method:
             self.add("agg.method", "the grouping method", a.method, b.method, a.loc, b.loc)
-        if a.keys != b.keys:
+        if _intervals(a.keys) != _intervals(b.keys):
             if _windows_only(a.keys, b.keys):
                 self.add("agg.window", "the window", _cols(a.keys), _cols(b.keys), a.loc, b.loc)
             else:
@@ -255,7 +255,7 @@ class _Differ:
         if old_keys != new_keys:
             self.add("join.keys", "the equi-join keys", _cols(tuple(sorted(old_keys))),
                      _cols(tuple(sorted(new_keys))), a.loc, b.loc)
-        elif a.condition != b.condition:
+        elif _intervals(a.condition) != _intervals(b.condition):
             self.add("join.condition", "the join condition", a.condition, b.condition, a.loc,
                      b.loc)
         changed = _redefined(a.inputs, b.inputs)
@@ -294,7 +294,7 @@ class _Differ:
             if a.column != b.column:
                 self.add("watermark.column", "the watermark column", Code(_col(a.column)),
                          Code(_col(b.column)), a.loc, b.loc)
-            if a.delay != b.delay:
+            if _intervals(a.delay) != _intervals(b.delay):
                 self.add("watermark.delay", f"the watermark delay on {_col(b.column)}", a.delay,
                          b.delay, a.loc, b.loc)
         for a in old[len(new):]:
@@ -371,7 +371,7 @@ class _Differ:
             self.add("output_mode", "the output mode", old.output_mode or "append",
                      new.output_mode or "append", old.output_mode_loc or old.loc,
                      new.output_mode_loc or new.loc)
-        if old.trigger != new.trigger:
+        if _intervals(old.trigger) != _intervals(new.trigger):
             continuous = "true" if "continuous" in (old.trigger[0], new.trigger[0]) else "false"
             self.add("trigger", "the trigger", _trigger(old.trigger), _trigger(new.trigger),
                      old.trigger_loc or old.loc, new.trigger_loc or new.loc,
@@ -444,6 +444,29 @@ def _op_name(op: Operator) -> str:
 def _describe(source: Source) -> str:
     identity = ", ".join(f"{k}={show(v)}" for k, v in source.identity)
     return Code(f"{source.format}({identity})" if identity else str(source.format))
+
+
+_INTERVAL_RE = re.compile(
+    r"(?<![\w.])(\d+(?:\.\d+)?)\s*(microseconds?|milliseconds?|seconds?|secs?|minutes?|mins?"
+    r"|hours?|days?|weeks?)\b", re.IGNORECASE)
+_MICROS = {"mi": 1, "ms": 1_000, "mil": 1_000, "s": 1_000_000, "m": 60_000_000,
+           "h": 3_600_000_000, "d": 86_400_000_000, "w": 604_800_000_000}
+
+
+def _intervals(value: Any) -> Any:
+    """The same value with every duration spelled one way: "1 hour" is "60 minutes" to Spark
+    (CalendarInterval), so only a different length is a change."""
+    if isinstance(value, str):
+        return _INTERVAL_RE.sub(lambda m: f"{_micros(m.group(1), m.group(2))}us", value)
+    if isinstance(value, tuple):
+        return tuple(_intervals(v) for v in value)
+    return value
+
+
+def _micros(amount: str, unit: str) -> int:
+    unit = unit.lower()
+    key = ("mi" if unit.startswith("micro") else "mil" if unit.startswith("milli") else unit[0])
+    return round(float(amount) * _MICROS[key])
 
 
 def _align(old: tuple, new: tuple, key: Any) -> list[tuple[Any, Any]]:

@@ -8,8 +8,11 @@ from pathlib import Path
 from streamlint.errors import InputError
 from streamlint.model import JobFile, Query, Setting, Sink, Unknown, option
 
-# A file that mentions neither is never parsed: most files in a repository are not jobs.
+# A file that mentions neither is never parsed with libcst: most files are not jobs.
 _STREAMING_RE = re.compile(r"\b(readStream|writeStream)\b")
+# PEP 263: a coding cookie on the first or second line.
+_CODING_RE = re.compile(rb"^(?:[^\n]*\n)?[ \t\f]*#[^\n]*?coding[:=][ \t]*([-\w.]+)")
+MAX_BYTES = 2_000_000
 
 
 def read_text(path: str) -> str:
@@ -21,8 +24,15 @@ def read_text(path: str) -> str:
         raise InputError(path, 1, 0, "is a directory, not a Python file") from None
     except OSError as err:
         raise InputError(path, 1, 0, f"cannot read: {err.strerror}") from None
+    if len(data) > MAX_BYTES:
+        raise InputError(path, 1, 0, f"{len(data) // 1_000_000} MB is larger than a job file "
+                         f"({MAX_BYTES // 1_000_000} MB at most); is this generated code?")
+    cookie = _CODING_RE.match(b"\n".join(data.split(b"\n", 2)[:2]))
+    encoding = cookie.group(1).decode("ascii") if cookie else "utf-8-sig"
     try:
-        return data.decode("utf-8-sig")
+        return data.decode(encoding)
+    except LookupError:
+        raise InputError(path, 1, 0, f"unknown source encoding {encoding!r}") from None
     except UnicodeDecodeError as err:
         line = data[: err.start].count(b"\n") + 1
         column = err.start - (data.rfind(b"\n", 0, err.start) + 1)
@@ -36,6 +46,12 @@ def extract_file(path: str) -> JobFile:
 
 def extract_text(text: str, path: str) -> JobFile:
     if not _STREAMING_RE.search(text):
+        # Not a streaming job, but it must still be Python: a file passed by mistake (YAML,
+        # a notebook's JSON) is an error, not a job whose queries all disappeared.
+        error = _python_syntax_error(text, path)
+        if error is not None:
+            line, column, message = error
+            raise InputError(path, line, column, "syntax error: " + message)
         return JobFile(path, text, ())
     import libcst as cst
 
@@ -71,10 +87,11 @@ def _python_syntax_error(text: str, path: str) -> tuple[int, int, str] | None:
 
     try:
         ast.parse(text, filename=path)
-    except SyntaxError as err:
-        if err.lineno:
-            return err.lineno, max((err.offset or 1) - 1, 0), err.msg
-    except (ValueError, RecursionError, MemoryError):
+    except SyntaxError as err:  # a NUL byte is one too, with no position (Python 3.11)
+        return err.lineno or 1, max((err.offset or 1) - 1, 0), err.msg
+    except ValueError as err:  # e.g. a NUL byte: not Python source at all
+        return 1, 0, str(err)
+    except (RecursionError, MemoryError):
         pass
     return None
 

@@ -155,6 +155,13 @@ class Interpreter:
             self.run_for(stmt, env)
         elif isinstance(stmt, cst.While):
             self.run_block(stmt.body.body, env)
+            if stmt.orelse is not None:
+                self.run_block(stmt.orelse.body.body, env)
+        elif isinstance(stmt, cst.Match):
+            arms = [lambda scope, case=case: self.run_block(case.body.body, scope)
+                    for case in stmt.cases]
+            self.run_alternatives(env, arms, f"the case of `{self.code(stmt.subject)}`",
+                                  self.loc(stmt))
         elif isinstance(stmt, cst.With):
             for item in stmt.items:
                 value = self.ev(item.item, env)
@@ -320,6 +327,8 @@ class Interpreter:
         else:
             self.assign(stmt.target, Unknown(self.code(stmt.target)), env)
             self.run_block(stmt.body.body, env)
+        if stmt.orelse is not None:
+            self.run_block(stmt.orelse.body.body, env)
 
     def assign(self, target: cst.CSTNode, value: Any, env: Env) -> None:
         if isinstance(target, cst.Name):
@@ -386,6 +395,8 @@ class Interpreter:
         if isinstance(func, FunctionRef) and func.module in ("builtins", "functools"):
             if func.name == "super":
                 return self.super_object()
+            if func.name == "getattr" and len(args) >= 2 and isinstance(args[1], str):
+                return self.attribute(args[0], args[1], node)
             if func.name == "partial" and args:
                 return Partial(args[0], tuple(args[1:]), dict(kwargs))
             if func.name == "reduce" and len(args) >= 2 and isinstance(args[1], tuple):
@@ -583,18 +594,25 @@ class Interpreter:
             return Lambda(node, env, self.defaults(node.params, env))
         if isinstance(node, cst.Await):
             return self.ev(node.expression, env)
-        if isinstance(node, cst.ListComp | cst.GeneratorExp | cst.SetComp):
+        if isinstance(node, cst.ListComp | cst.GeneratorExp | cst.SetComp | cst.DictComp):
             return self.comprehension(node, env)
+        if isinstance(node, cst.NamedExpr):
+            value = self.ev(node.value, env)
+            self.assign(node.target, value, env)
+            return value
         return self.opaque(node, env)
 
-    def comprehension(self, node: cst.ListComp | cst.GeneratorExp | cst.SetComp,
+    def comprehension(self, node: cst.ListComp | cst.GeneratorExp | cst.SetComp | cst.DictComp,
                       env: Env) -> Any:
         """`[F.sum(c) for c in METRICS]` over a known list: the list of its results."""
         results: list[Any] = []
 
         def run(clause: cst.CompFor | None, scope: Env) -> bool:
             if clause is None:
-                results.append(self.ev(node.elt, scope))
+                if isinstance(node, cst.DictComp):
+                    results.append((self.ev(node.key, scope), self.ev(node.value, scope)))
+                else:
+                    results.append(self.ev(node.elt, scope))
                 return len(results) <= 200
             items = self.ev(clause.iter, scope)
             if isinstance(items, dict):
@@ -612,6 +630,10 @@ class Interpreter:
             return True
 
         if run(node.for_in, env):
+            if isinstance(node, cst.DictComp):
+                if all(isinstance(k, str | int) for k, _ in results):
+                    return dict(results)
+                return self.opaque(node, env)
             return tuple(results)
         return self.opaque(node, env)
 
@@ -632,6 +654,8 @@ class Interpreter:
                     continue
                 if _is_data(value):
                     inputs[current.value] = repr(value)
+                elif isinstance(value, Unknown) and value.text != current.value:
+                    inputs[current.value] = f"⟨{value.text}⟩"  # where it came from
             else:
                 pending.extend(current.children)
         text = self.code(node)
@@ -685,7 +709,10 @@ class Interpreter:
             if name in target.attributes:
                 return target.attributes[name]
             if name in target.methods:
-                return self.method(target, name, None)
+                decorators = {self.code(d.decorator) for d in target.methods[name].decorators}
+                # `Job.start()` on a @classmethod still gets the class as `cls`.
+                owner = Instance(target, target.attributes) if "classmethod" in decorators else None
+                return self.method(target, name, owner)
             return Unknown(self.code(node))
         if isinstance(target, dict) and name in ("get", "items", "keys", "values"):
             return BoundMethod(target, name)
@@ -694,8 +721,13 @@ class Interpreter:
     def subscript(self, node: cst.Subscript, env: Env) -> Any:
         target = self.ev(node.value, env)
         element = node.slice[0].slice if len(node.slice) == 1 else None
+        if isinstance(element, cst.Slice) and isinstance(target, tuple | str):
+            bounds = [None if part is None else self.ev(part, env)
+                      for part in (element.lower, element.upper, element.step)]
+            if all(b is None or isinstance(b, int) for b in bounds):
+                return target[slice(*bounds)]
         if not isinstance(element, cst.Index):
-            return Unknown(self.code(node))
+            return self.opaque(node, env)
         key = self.ev(element.value, env)
         if isinstance(target, dict) and isinstance(key, str | int) and key in target:
             return target[key]
@@ -705,11 +737,9 @@ class Interpreter:
             return col_of(key)
         if isinstance(target, Col) and isinstance(key, str | int):
             return col_method(target, "getItem", [key])
-        if isinstance(target, Unknown) and isinstance(key, str) and not target.text.startswith(
-                ("os.environ", "sys.argv")):
-            # `df["x"]` on a DataFrame we could not follow is still the column x.
-            return col_of(key)
-        return Unknown(self.code(node))
+        # Anything else, an unknown config dict as much as a DataFrame from another module, is
+        # not guessed to be a column: it stays unknown, naming what it read.
+        return self.opaque(node, env)
 
     def compare(self, node: cst.Comparison, env: Env) -> Any:
         left = self.ev(node.left, env)
@@ -748,7 +778,8 @@ class Interpreter:
             if isinstance(left, tuple) and isinstance(right, tuple):
                 return left + right
             if isinstance(left, str | Unknown) and isinstance(right, str | Unknown):
-                return Unknown(_text(left) + _text(right))
+                # Written like an f-string's parts, so `a + "/x"` and f"{a}/x" are one value.
+                return Unknown(_piece(left) + _piece(right))
         if op == "Modulo" and isinstance(left, str) and _is_plain(right):
             try:
                 return left % right
@@ -779,7 +810,8 @@ class Interpreter:
                 parts.append(str(value))
             else:
                 known = False
-                parts.append("{" + _text(value) + "}")
+                parts.append(_piece(value) if isinstance(value, Unknown)
+                             else "{" + _text(value) + "}")
         text = "".join(parts)
         return text if known else Unknown(text)
 
@@ -797,6 +829,13 @@ def _text(value: Any) -> str:
     if isinstance(value, str):
         return value
     return repr(value)
+
+
+def _piece(value: Any) -> str:
+    """A part of a built string: text as it is, an unknown as `{where it came from}`."""
+    if isinstance(value, Unknown):
+        return value.text if value.text.startswith("{") else "{" + value.text + "}"
+    return str(value)
 
 
 def _module_ref(name: str) -> Any:
@@ -835,7 +874,7 @@ def _import_star(module: str, env: Env) -> None:
 
 def _builtin(name: str) -> Any:
     if name in ("str", "int", "float", "dict", "list", "tuple", "len", "bool", "sorted", "set",
-                "enumerate", "zip", "range", "super"):
+                "enumerate", "zip", "range", "super", "getattr"):
         return FunctionRef("builtins", name)
     return Unknown(name)
 

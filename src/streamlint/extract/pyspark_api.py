@@ -329,6 +329,9 @@ def call_method(  # noqa: C901 - a dispatch over PySpark's object kinds
     node: cst.Call,
 ) -> Any:
     loc = interp.loc(node)
+    if isinstance(target, BoundMethod) and isinstance(target.target, Unknown):
+        # `dbutils.widgets.get(...)` or `W = dbutils.widgets; W.get(...)`: one unknown object.
+        target = Unknown(f"{target.target.text}.{target.name}")
     if isinstance(target, Builder):
         if name == "config":
             record_settings(interp, args, kwargs, loc)
@@ -375,12 +378,17 @@ def call_method(  # noqa: C901 - a dispatch over PySpark's object kinds
     if isinstance(target, str):
         return string_call(interp, target, name, args, kwargs, node)
     if isinstance(target, Unknown):
-        if name in _DF_METHODS and name not in ("count", "first", "collect", "show"):
+        if name in _DF_METHODS and name not in COLUMN_METHODS and name not in ACTIONS:
             # A DataFrame from code we cannot see: keep following the chain.
             return dataframe_call(interp, unresolved_plan(target, loc), name, args, kwargs,
                                   node, loc)
         if name in ("get", "getenv") and target.text in ("os.environ", "environ") and len(args) > 1:
             return args[1]
+        if name in ("get", "getArgument") and target.text.endswith("widgets") and args and (
+                isinstance(args[0], str)):
+            # However a notebook reaches it (`dbutils.widgets`, `W = dbutils.widgets`), a
+            # widget is one run-time value, named by its key.
+            return Unknown(f"dbutils.widgets.get({args[0]!r})")
     return Unknown(interp.code(node))
 
 
@@ -594,6 +602,10 @@ def dataframe_call(  # noqa: C901 - one branch per DataFrame method family
     return replace(plan, columns=None, unresolved=(*plan.unresolved, note))
 
 
+# Methods that a Column has too: on something unknown they are not taken as a DataFrame.
+COLUMN_METHODS = {"alias", "name", "cast", "astype", "over", "isNull", "isNotNull", "isin",
+                  "between", "like", "rlike", "contains", "startswith", "endswith", "desc",
+                  "asc", "getItem", "getField", "when", "otherwise", "substr"}
 ACTIONS = {"count", "first", "head", "take", "collect", "show", "toPandas", "isEmpty",
            "foreach", "foreachPartition", "toJSON", "toLocalIterator", "describe", "summary"}
 

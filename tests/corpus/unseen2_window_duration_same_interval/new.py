@@ -1,0 +1,15 @@
+import os
+from pyspark.sql import SparkSession
+from pyspark.sql import functions as F
+
+spark = SparkSession.builder.appName("orders-rollup").getOrCreate()
+BOOTSTRAP = os.environ.get("KAFKA_BOOTSTRAP", "broker-1:9092")
+ORDER_DDL = "order_id STRING, customer_id STRING, region STRING, amount DOUBLE, event_time TIMESTAMP"
+
+orders = (spark.readStream.format("kafka").option("kafka.bootstrap.servers", BOOTSTRAP)
+          .option("subscribe", "shop.orders").load()
+          .select(F.from_json(F.col("value").cast("string"), ORDER_DDL).alias("o")).select("o.*")
+          .withWatermark("event_time", "120 minutes"))
+agg = orders.groupBy(F.window("event_time", "60 minutes"), "region").agg(F.sum("amount").alias("total"))
+(agg.writeStream.format("delta").outputMode("append")
+    .option("checkpointLocation", "/chk/hourly").start("/lake/gold/hourly"))
