@@ -55,14 +55,17 @@ def main() -> int:
     args = parser.parse_args()
     lines = sum(len(Path(p).read_text().splitlines()) for p in (args.old, args.new))
     floor_cmd = [sys.executable, "-c", FLOOR, args.old, args.new]
-    tool_cmd = [sys.executable, "-m", "streamlint", "diff", args.old, args.new]
+    # The console script pip installs, as users run it (no runpy, unlike `python -m`).
+    script = Path(sys.executable).with_name("streamlint")
+    entry = [str(script)] if script.exists() else [sys.executable, "-m", "streamlint"]
+    tool_cmd = [*entry, "diff", args.old, args.new]
     # Warm the file cache and the bytecode cache before timing.
     for command in (floor_cmd, tool_cmd):
         subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False,
                        env=ENV)
     floor = median_seconds(floor_cmd, args.runs)
     tool = median_seconds(tool_cmd, args.runs)
-    pyspark = pyspark_imports(tool_cmd[1:])
+    pyspark = pyspark_imports(["-m", "streamlint", "diff", args.old, args.new])
     print(f"files: {args.old} {args.new} ({lines} lines)")
     print(f"floor (import libcst, parse both): {floor * 1000:7.1f} ms, median of {args.runs}")
     print(f"streamlint diff:                   {tool * 1000:7.1f} ms, median of {args.runs}")

@@ -7,15 +7,15 @@ file and the key, so a typo never silently does nothing.
 from __future__ import annotations
 
 import sys
-from dataclasses import dataclass
 from pathlib import Path
 
 from streamlint.errors import UsageError
+from streamlint.records import record
 
 KNOWN_KEYS = {"spark-version"}
 
 
-@dataclass(frozen=True)
+@record
 class Config:
     spark_version: str | None = None
     path: str | None = None

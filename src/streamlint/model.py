@@ -6,10 +6,10 @@ front ends (SQL strings, notebooks, several modules) only have to produce the sa
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from streamlint.records import record
 
 
-@dataclass(frozen=True)
+@record
 class Loc:
     """Where an element was written: 1-based line, 0-based column, like compilers print."""
 
@@ -21,7 +21,7 @@ class Loc:
         return f"{self.path}:{self.line}:{self.column + 1}"
 
 
-@dataclass(frozen=True)
+@record
 class Unknown:
     """A value that static analysis cannot pin down; `text` is the code that produces it.
 
@@ -74,7 +74,7 @@ def option(options: Options, key: str) -> Value:
     return None
 
 
-@dataclass(frozen=True)
+@record
 class Source:
     """One `spark.readStream` (or a static `spark.read` on the other side of a join)."""
 
@@ -88,7 +88,7 @@ class Source:
     streaming: bool = True
 
 
-@dataclass(frozen=True)
+@record
 class Projection:
     """A map-like step (select, withColumn, drop, ...) and the columns it leaves."""
 
@@ -99,7 +99,7 @@ class Projection:
     kind: str = "projection"
 
 
-@dataclass(frozen=True)
+@record
 class Filter:
     """A filter or where: decides which rows go on, keeps no state."""
 
@@ -108,7 +108,7 @@ class Filter:
     kind: str = "filter"
 
 
-@dataclass(frozen=True)
+@record
 class Watermark:
     """withWatermark(column, delay): drives eviction of the state downstream."""
 
@@ -118,7 +118,7 @@ class Watermark:
     kind: str = "watermark"
 
 
-@dataclass(frozen=True)
+@record
 class AggCall:
     """One aggregate function: its name, its inputs in canonical text, its alias."""
 
@@ -127,7 +127,7 @@ class AggCall:
     alias: str | None
 
 
-@dataclass(frozen=True)
+@record
 class Aggregation:
     """groupBy/rollup/cube + aggregates: keys are the state key, buffers its value."""
 
@@ -139,7 +139,7 @@ class Aggregation:
     kind: str = "aggregation"
 
 
-@dataclass(frozen=True)
+@record
 class Deduplication:
     """dropDuplicates(WithinWatermark): one state row per key."""
 
@@ -151,7 +151,7 @@ class Deduplication:
     kind: str = "deduplication"
 
 
-@dataclass(frozen=True)
+@record
 class StreamJoin:
     """A stream-stream join: both sides buffered in state, keyed by the equi-keys."""
 
@@ -163,7 +163,7 @@ class StreamJoin:
     kind: str = "join"
 
 
-@dataclass(frozen=True)
+@record
 class StaticJoin:
     """A stream-static join keeps no state: it is a map-like operator."""
 
@@ -173,7 +173,7 @@ class StaticJoin:
     kind: str = "static_join"
 
 
-@dataclass(frozen=True)
+@record
 class ArbitraryState:
     """applyInPandasWithState / transformWithState: user-defined state per key."""
 
@@ -188,7 +188,7 @@ class ArbitraryState:
     kind: str = "arbitrary_state"
 
 
-@dataclass(frozen=True)
+@record
 class Union_:
     """union/unionByName of two streams (the trailing _ avoids typing.Union)."""
 
@@ -205,7 +205,7 @@ Operator = (
 STATEFUL_KINDS = frozenset({"aggregation", "deduplication", "join", "arbitrary_state"})
 
 
-@dataclass(frozen=True)
+@record
 class ForeachCode:
     """The function a foreach/foreachBatch sink calls, and a fingerprint of its code."""
 
@@ -215,7 +215,7 @@ class ForeachCode:
     loc: Loc
 
 
-@dataclass(frozen=True)
+@record
 class Sink:
     """Where and how a query writes: format, target, mode, trigger, checkpoint."""
 
@@ -234,7 +234,7 @@ class Sink:
     checkpoint_loc: Loc | None = None
 
 
-@dataclass(frozen=True)
+@record
 class Setting:
     """A session setting (builder .config or spark.conf.set) that a restart may pin."""
 
@@ -243,7 +243,7 @@ class Setting:
     loc: Loc
 
 
-@dataclass(frozen=True)
+@record
 class Query:
     """One streaming query: sources in plan order, operators in order, its sink."""
 
@@ -266,10 +266,10 @@ class Query:
         return f"query at line {self.sink.loc.line}"
 
 
-@dataclass(frozen=True)
+@record
 class JobFile:
     """A job file as read: its text (for reports) and its queries."""
 
     path: str
     text: str
-    queries: tuple[Query, ...] = field(default=())
+    queries: tuple[Query, ...] = ()

@@ -6,11 +6,10 @@ it holds for, and its verdict. The first matching rule wins, most specific first
 
 from __future__ import annotations
 
+import binascii
 import json
 import os
 import sys
-import zlib
-from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -19,11 +18,12 @@ from streamlint.diff import DEFAULT_SPARK_VERSION as DEFAULT_SPARK_VERSION
 from streamlint.diff.compare import Change, Code
 from streamlint.errors import UsageError
 from streamlint.model import Loc, show
+from streamlint.records import record
 
 VERDICTS = ("compatible", "review", "incompatible")
 
 
-@dataclass(frozen=True)
+@record
 class Example:
     """An old/new pair of job snippets and the verdict their diff must get."""
 
@@ -34,7 +34,7 @@ class Example:
     spark: str | None = None
 
 
-@dataclass(frozen=True)
+@record
 class Rule:
     """One row of the restart-compatibility matrix."""
 
@@ -57,7 +57,7 @@ class Rule:
         return all(change.facts.get(key) in values for key, values in self.when)
 
 
-@dataclass(frozen=True)
+@record
 class Finding:
     """A judged change: what the reports print."""
 
@@ -123,7 +123,7 @@ def _read_tables(root: Path) -> list[tuple[str, dict[str, Any]]]:
     """
     paths = sorted(root.glob("*.toml"))
     stamp = repr([(str(p), p.stat().st_size, p.stat().st_mtime_ns) for p in paths])
-    cache = _cache_dir() / f"rules-{zlib.crc32(stamp.encode()):08x}.json"
+    cache = _cache_dir() / f"rules-{binascii.crc32(stamp.encode()):08x}.json"
     if os.environ.get("STREAMLINT_NO_CACHE") is None:
         try:
             cached = json.loads(cache.read_text(encoding="utf-8"))

@@ -2,16 +2,15 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
-
 from streamlint.diff.compare import compare_queries, query_added, query_removed
 from streamlint.diff.match import match_queries
 from streamlint.model import JobFile, Query
+from streamlint.records import record, replace
 
 DEFAULT_SPARK_VERSION = "3.5"  # the rules' default; streamlint.rules re-exports it
 
 
-@dataclass(frozen=True)
+@record
 class Report:
     """Everything a formatter needs: both files, the query pairs, the findings."""
 

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import difflib
 import re
-from dataclasses import dataclass, field
 from typing import Any
 
 from streamlint.model import (
@@ -25,6 +24,7 @@ from streamlint.model import (
     option,
     show,
 )
+from streamlint.records import factory, record
 
 FILE_SINKS = {"parquet", "json", "csv", "orc", "text", "avro"}
 
@@ -44,7 +44,7 @@ class Code(str):
     a plain string value (a topic, a path) is shown quoted."""
 
 
-@dataclass(frozen=True)
+@record
 class Change:
     """One difference between two query shapes, before any verdict."""
 
@@ -55,7 +55,7 @@ class Change:
     old_loc: Loc | None
     new_loc: Loc | None
     query: str
-    facts: dict[str, str] = field(default_factory=dict, hash=False, compare=False)
+    facts: dict[str, str] = factory(dict)  # type: ignore[assignment]
 
 
 def sink_kind(fmt: Any) -> str:

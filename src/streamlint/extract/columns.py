@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import ast
 import re
-from dataclasses import replace
 from typing import Any
 
 from streamlint.extract.schema_text import normalize_type, split_top_level
 from streamlint.extract.values import BoundMethod, Col, Function, FunctionRef, Schema, column
 from streamlint.model import UNRESOLVED_MARK, Unknown
+from streamlint.records import replace
 
 # Arguments that are literals, not column names, by position (pyspark.sql.functions).
 LITERAL_ARGS = {

@@ -8,14 +8,14 @@ PySpark's own semantics live in `pyspark_api`.
 
 from __future__ import annotations
 
-import dataclasses
+import binascii
 import re
-import zlib
 from collections.abc import Sequence
 from typing import Any
 
 import libcst as cst
 
+from streamlint import records
 from streamlint.extract import pyspark_api as api
 from streamlint.extract.columns import as_col, col_binary, col_method, col_of, col_unary
 from streamlint.extract.positions import ModuleIndex
@@ -894,7 +894,7 @@ def _digest(value: Any) -> str:
                  value.output_mode, value.trigger)
     else:
         parts = value if _is_data(value) else type(value).__name__
-    return f"{zlib.crc32(_LOC_RE.sub('', repr(parts)).encode()):08x}"
+    return f"{binascii.crc32(_LOC_RE.sub('', repr(parts)).encode()):08x}"
 
 
 def _branch(first: Any, second: Any, condition: str, loc: Loc) -> Any:
@@ -912,10 +912,10 @@ def _branch(first: Any, second: Any, condition: str, loc: Loc) -> Any:
         note = (f"the DataFrame depends on the run-time condition `{condition}`"
                 f" (streamlint read the {branch} branch; the other is #{_digest(other)})", loc)
         plan = chosen if isinstance(chosen, Plan) else chosen.plan
-        noted = dataclasses.replace(plan, unresolved=(*plan.unresolved, note))
+        noted = records.replace(plan, unresolved=(*plan.unresolved, note))
         if isinstance(chosen, Plan):
             return noted
-        return dataclasses.replace(chosen, plan=noted)
+        return records.replace(chosen, plan=noted)
     if isinstance(first, Reader | Function | Instance):
         return first
     if first == second:

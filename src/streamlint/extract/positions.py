@@ -8,50 +8,40 @@ what the interpreter needs to find entry points on the way.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import re
+from bisect import bisect_right
+from itertools import accumulate
 
 import libcst as cst
 from libcst._nodes.internal import CodegenState
 
+from streamlint.records import factory, record
 
-@dataclass
+
+@record(frozen=False)
 class ModuleIndex:
-    starts: dict[int, tuple[int, int]] = field(default_factory=dict)  # id(Name) -> line, column
-    references: dict[str, int] = field(default_factory=dict)  # how often each name is written
-    functions: list[cst.FunctionDef] = field(default_factory=list)
+    starts: dict[int, tuple[int, int]] = factory(dict)  # id(Name) -> line, column
+    references: dict[str, int] = factory(dict)  # how often each name is written
+    functions: list[cst.FunctionDef] = factory(list)
 
 
 class _IndexingState(CodegenState):
-    """Code generation that tracks line and column, like libcst's position provider."""
+    """Code generation that notes, for each name, how many tokens came before it.
+
+    Turning token counts into lines and columns afterwards (with C-level joins and searches)
+    is cheaper than tracking the position on every one of the file's tokens.
+    """
 
     def __init__(self, module: cst.Module, index: ModuleIndex) -> None:
         super().__init__(default_indent=module.default_indent,
                          default_newline=module.default_newline)
-        self.line = 1
-        self.column = 0
         self.index = index
-
-    def _advance(self, value: str) -> None:
-        newlines = value.count("\n")
-        if newlines:
-            self.line += newlines
-            self.column = len(value) - value.rindex("\n") - 1
-        else:
-            self.column += len(value)
-
-    def add_indent_tokens(self) -> None:
-        self.tokens.extend(self.indent_tokens)
-        for token in self.indent_tokens:
-            self._advance(token)
-
-    def add_token(self, value: str) -> None:
-        self.tokens.append(value)
-        self._advance(value)
+        self.names: list[tuple[int, int]] = []  # id(Name), tokens before it
 
     def before_codegen(self, node: cst.CSTNode) -> None:
         kind = type(node)
         if kind is cst.Name:
-            self.index.starts[id(node)] = (self.line, self.column)
+            self.names.append((id(node), len(self.tokens)))
             name = node.value  # type: ignore[attr-defined]
             self.index.references[name] = self.index.references.get(name, 0) + 1
         elif kind is cst.Attribute:
@@ -64,5 +54,16 @@ class _IndexingState(CodegenState):
 
 def index_module(module: cst.Module) -> ModuleIndex:
     index = ModuleIndex()
-    module._codegen(_IndexingState(module, index))
+    state = _IndexingState(module, index)
+    module._codegen(state)
+    offsets = list(accumulate(map(len, state.tokens), initial=0))
+    text = "".join(state.tokens)
+    line_starts = [0] + [match.end() for match in _NEWLINE.finditer(text)]
+    for node_id, tokens_before in state.names:
+        offset = offsets[tokens_before]
+        line = bisect_right(line_starts, offset)
+        index.starts[node_id] = (line, offset - line_starts[line - 1])
     return index
+
+
+_NEWLINE = re.compile(r"\n")

@@ -11,7 +11,6 @@ import ast
 import posixpath
 import re
 import textwrap
-from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 import libcst as cst
@@ -76,6 +75,7 @@ from streamlint.model import (
     option,
     show,
 )
+from streamlint.records import replace
 
 if TYPE_CHECKING:
     from streamlint.extract.interpreter import Interpreter

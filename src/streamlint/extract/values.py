@@ -6,15 +6,15 @@ classes stand for the PySpark objects a job builds; they never leave the extract
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
 from typing import Any
 
 import libcst as cst
 
 from streamlint.model import Loc, Operator, Setting, Source, Unknown
+from streamlint.records import factory, record, replace
 
 
-@dataclass(frozen=True)
+@record
 class Col:
     """A column expression in canonical text: `F.col("x")`, `col("x")`, `"x"`, `df.x` are one."""
 
@@ -34,33 +34,33 @@ def column(name: str) -> Col:
     return Col(f"col({name})", name, refs=frozenset({name}))
 
 
-@dataclass(frozen=True)
+@record
 class Schema:
     """A schema in canonical `name:type` text (from a DDL string or a StructType)."""
 
     text: str
 
 
-@dataclass
+@record(frozen=False)
 class Spark:
     """The SparkSession (also what `SparkSession.builder...getOrCreate()` returns)."""
 
 
-@dataclass
+@record(frozen=False)
 class Builder:
     """SparkSession.builder while it is being configured."""
 
     pass
 
 
-@dataclass
+@record(frozen=False)
 class Conf:
     """spark.conf, whose set() records session settings."""
 
     pass
 
 
-@dataclass
+@record(frozen=False)
 class Reader:
     """A DataStreamReader (or a static DataFrameReader) being configured."""
 
@@ -72,7 +72,7 @@ class Reader:
     name: Any = None
 
 
-@dataclass(frozen=True)
+@record
 class Plan:
     """A DataFrame: the sources it reads and the operators applied, in order."""
 
@@ -93,7 +93,7 @@ class Plan:
         return None
 
 
-@dataclass(frozen=True)
+@record
 class Grouped:
     """The result of groupBy/rollup/cube, waiting for its aggregates."""
 
@@ -103,7 +103,7 @@ class Grouped:
     loc: Loc
 
 
-@dataclass
+@record(frozen=False)
 class Writer:
     """A DataStreamWriter being configured; start()/toTable() records the query."""
 
@@ -124,14 +124,14 @@ class Writer:
         return replace(self, **changes)
 
 
-@dataclass
+@record(frozen=False)
 class StartedQuery:
     """What start() returns: a handle whose methods do nothing here."""
 
     index: int
 
 
-@dataclass
+@record(frozen=False)
 class Function:
     """A function or method defined in the file, with the names it closes over."""
 
@@ -142,43 +142,43 @@ class Function:
     defaults: dict[str, Any] | None = None  # evaluated where the def ran, as Python does
 
 
-@dataclass
+@record(frozen=False)
 class Lambda:
     """A lambda defined in the file."""
 
     node: cst.Lambda
     env: Env
-    defaults: dict[str, Any] = field(default_factory=dict)
+    defaults: dict[str, Any] = factory(dict)
 
 
-@dataclass
+@record(frozen=False)
 class Class:
     """A class defined in the file: its attributes and methods."""
 
     node: cst.ClassDef
     env: Env
-    attributes: dict[str, Any] = field(default_factory=dict)
-    methods: dict[str, cst.FunctionDef] = field(default_factory=dict)
-    method_defaults: dict[str, dict[str, Any]] = field(default_factory=dict)
-    bases: list[Class] = field(default_factory=list)
+    attributes: dict[str, Any] = factory(dict)
+    methods: dict[str, cst.FunctionDef] = factory(dict)
+    method_defaults: dict[str, dict[str, Any]] = factory(dict)
+    bases: list[Class] = factory(list)
 
 
-@dataclass
+@record(frozen=False)
 class Instance:
     """An object of a class defined in the file (a job class, a config record)."""
 
     cls: Class
-    attributes: dict[str, Any] = field(default_factory=dict)
+    attributes: dict[str, Any] = factory(dict)
 
 
-@dataclass(frozen=True)
+@record
 class ModuleRef:
     """An imported module we know the meaning of (pyspark.sql.functions, os, ...)."""
 
     name: str
 
 
-@dataclass(frozen=True)
+@record
 class FunctionRef:
     """A function of a known module, e.g. `pyspark.sql.functions.window`."""
 
@@ -194,7 +194,7 @@ class EnvDefault(str):
     """
 
 
-@dataclass
+@record(frozen=False)
 class Partial:
     """functools.partial(func, *args, **kwargs)."""
 
@@ -203,7 +203,7 @@ class Partial:
     kwargs: dict[str, Any]
 
 
-@dataclass(frozen=True)
+@record
 class BoundMethod:
     """A method looked up on a symbolic object, waiting to be called."""
 
@@ -211,7 +211,7 @@ class BoundMethod:
     name: str
 
 
-@dataclass
+@record(frozen=False)
 class StateHandle:
     """The StatefulProcessorHandle a transformWithState processor's `init` is given.
 
@@ -219,7 +219,7 @@ class StateHandle:
     attributes is read as values; `declared` lists each getXState call in canonical text.
     """
 
-    declared: list[str] = field(default_factory=list)
+    declared: list[str] = factory(list)
 
 
 class Env:
@@ -239,13 +239,13 @@ class Env:
         raise KeyError(name)
 
 
-@dataclass
+@record(frozen=False)
 class Effects:
     """What reading a file found besides values: started queries and session settings."""
 
-    queries: list[tuple[Writer, Any, Loc, cst.CSTNode]] = field(default_factory=list)
-    settings: list[Setting] = field(default_factory=list)
-    started_nodes: set[int] = field(default_factory=set)
+    queries: list[tuple[Writer, Any, Loc, cst.CSTNode]] = factory(list)
+    settings: list[Setting] = factory(list)
+    started_nodes: set[int] = factory(set)
 
 
 __all__ = ["Unknown"]
