@@ -56,3 +56,11 @@ def test_corpus_cases_are_well_formed() -> None:
         assert case["why"] and case["source"], folder.name
         assert not set(case["codes"]) & set(case.get("absent", [])), folder.name
         assert (folder / "old.py").is_file() and (folder / "new.py").is_file(), folder.name
+
+
+def test_no_change_falls_through_the_rules() -> None:
+    """Every change the corpus produces meets a rule (SL000 is the fallback for none)."""
+    for folder in sorted(p for p in CORPUS.iterdir() if (p / "case.toml").exists()):
+        old, new = (extract_file(str(folder / name)) for name in ("old.py", "new.py"))
+        report = diff_jobs(old, new)
+        assert "SL000" not in {f.code for f in report.findings}, folder.name

@@ -49,3 +49,10 @@ def test_rule_messages_only_use_fields_a_change_has() -> None:
         facts = {key: values[0] for key, values in rule.when}
         message = rule.message.format(subject="S", old="O", new="N", query="Q", **facts)
         assert "{" not in message, rule.code
+
+
+def test_every_change_kind_has_a_rule() -> None:
+    from streamlint.diff.compare import CHANGE_KINDS
+
+    covered = {kind for rule in load_rules() for kind in rule.change}
+    assert sorted(CHANGE_KINDS - covered) == []

@@ -37,7 +37,7 @@ def rules_json(rules: tuple[Rule, ...]) -> str:
 def rules_markdown(rules: tuple[Rule, ...]) -> str:
     lines = ["| code | name | verdict | Spark | what it means |", "|---|---|---|---|---|"]
     for r in _ordered(rules):
-        summary = r.why.split(". ")[0].replace("\n", " ").replace("|", "\\|").rstrip(".") + "."
+        summary = " ".join(r.why.split()).split(". ")[0].replace("|", "\\|").rstrip(".") + "."
         lines.append(f"| {r.code} | `{r.name}` | {r.verdict} | {r.spark or 'all'} | {summary} |")
     return "\n".join(lines) + "\n"
 

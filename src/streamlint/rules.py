@@ -9,13 +9,14 @@ from __future__ import annotations
 import binascii
 import json
 import os
+import re
 import sys
 from functools import cache
 from pathlib import Path
 from typing import Any
 
 from streamlint.diff import DEFAULT_SPARK_VERSION as DEFAULT_SPARK_VERSION
-from streamlint.diff.compare import Change, Code
+from streamlint.diff.compare import CHANGE_KINDS, Change, Code
 from streamlint.errors import UsageError
 from streamlint.model import Loc, show
 from streamlint.records import record
@@ -110,8 +111,8 @@ def load_rules(directory: str | None = None) -> tuple[Rule, ...]:
     duplicated = {c for c in codes if codes.count(c) > 1}
     if duplicated:
         raise ValueError(f"rule codes used twice: {sorted(duplicated)}")
-    # Most specific first: rules with more `when` facts and a narrower Spark range win.
-    return tuple(sorted(rules, key=lambda r: (-len(r.when), -len(r.spark))))
+    # Most specific first: rules with more `when` facts win, then rules bound to a Spark range.
+    return tuple(sorted(rules, key=lambda r: (-len(r.when), 0 if r.spark else 1)))
 
 
 def _read_tables(root: Path) -> list[tuple[str, dict[str, Any]]]:
@@ -162,6 +163,13 @@ def _rule(raw: dict[str, Any], family: str) -> Rule:
     )
     if raw["verdict"] not in VERDICTS:
         raise ValueError(f"{raw['code']}: unknown verdict {raw['verdict']!r}")
+    kinds = raw["change"] if isinstance(raw["change"], list) else [raw["change"]]
+    unknown = sorted(set(kinds) - CHANGE_KINDS)
+    if unknown:
+        raise ValueError(f"{raw['code']}: no change of kind {unknown} exists")
+    for clause in filter(None, (c.strip() for c in raw.get("spark", "").split(","))):
+        if not re.fullmatch(r"(>=|<=|==|>|<)\d+(\.\d+)*", clause):
+            raise ValueError(f"{raw['code']}: cannot read the Spark range {raw['spark']!r}")
     examples = tuple(Example(**example) for example in raw.get("examples", []))
     return Rule(
         code=raw["code"], name=raw["name"], verdict=raw["verdict"],

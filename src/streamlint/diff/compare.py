@@ -28,6 +28,23 @@ from streamlint.records import factory, record
 
 FILE_SINKS = {"parquet", "json", "csv", "orc", "text", "avro"}
 
+# Every kind of change the diff reports; each has at least one rule (tested), and a rule
+# naming a kind that is not here is refused when the rules load.
+CHANGE_KINDS = frozenset({
+    "query.checkpoint", "query.name", "query.added", "query.removed", "unresolved",
+    "source.added", "source.removed", "source.reordered", "source.type", "source.identity",
+    "source.rate_limit", "source.option", "source.schema", "source.name",
+    "stateful.added", "stateful.removed", "stateful.replaced",
+    "agg.method", "agg.keys", "agg.window", "agg.aggregates", "agg.function", "agg.input",
+    "agg.alias", "agg.input_type", "dedup.kind", "dedup.keys", "dedup.input",
+    "join.type", "join.keys", "join.condition", "join.input",
+    "state.api", "state.keys", "state.schema", "state.timeout", "state.output_mode",
+    "state.output_schema", "state.function",
+    "watermark.added", "watermark.removed", "watermark.column", "watermark.delay",
+    "filter.changed", "projection.same_columns", "projection.columns", "static_join.changed",
+    "sink.format", "sink.path", "sink.topic", "sink.table", "sink.foreach_code", "sink.option",
+    "sink.partition_by", "output_mode", "trigger", "config.changed",
+})
 # Changes about an operator or source being there at all: their verdict does not depend on
 # the (possibly unresolved) details of what was added or removed.
 STRUCTURAL = {
@@ -271,8 +288,11 @@ class _Differ:
             self.add("state.keys", "the grouping keys", _cols(a.keys), _cols(b.keys), a.loc,
                      b.loc)
         if a.state_schema != b.state_schema:
+            encoding = next((str(s.value).lower() for s in reversed(self.new.config)
+                             if s.key == "spark.sql.streaming.stateStore.encodingFormat"),
+                            "unsaferow")
             self.add("state.schema", "the state schema", a.state_schema, b.state_schema, a.loc,
-                     b.loc, api=a.api)
+                     b.loc, api=a.api, encoding=encoding)
         if a.timeout != b.timeout:
             self.add("state.timeout", "the timeout", a.timeout, b.timeout, a.loc, b.loc)
         if a.output_mode != b.output_mode:
