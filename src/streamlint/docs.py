@@ -47,7 +47,9 @@ def explain(rule: Rule) -> str:
         f"{rule.code} {rule.name} ({rule.verdict}; Spark {rule.spark or 'all versions'})",
         "",
         "What it checks:",
-        f"  {rule.message}",
+        f"  a change of kind {', '.join(rule.change)}"
+        + "".join(f"\n  when {key} is {' or '.join(values)}" for key, values in rule.when),
+        f"  reported as: {rule.message}",
         "",
         "Why it matters:",
         *("  " + line for line in rule.why.splitlines()),

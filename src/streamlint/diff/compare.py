@@ -344,8 +344,12 @@ class _Differ:
         projections_changed = [p.exprs for p in old_proj] != [p.exprs for p in new_proj]  # type: ignore
         columns_changed = old_cols is not None and new_cols is not None and old_cols != new_cols
         if projections_changed or columns_changed:
-            loc_a = old_proj[-1].loc if old_proj else self.old.sink.loc
-            loc_b = new_proj[-1].loc if new_proj else self.new.sink.loc
+            # Point at the first projection that differs; if none does (an aggregate renamed),
+            # at the sinks, where the new columns arrive.
+            first = next((i for i, (x, y) in enumerate(zip(old_proj, new_proj, strict=False))
+                          if x.exprs != y.exprs), min(len(old_proj), len(new_proj)))  # type: ignore
+            loc_a = old_proj[first].loc if first < len(old_proj) else self.old.sink.loc
+            loc_b = new_proj[first].loc if first < len(new_proj) else self.new.sink.loc
             if old_cols is not None and old_cols == new_cols:
                 self.add("projection.same_columns", "the projections", _proj(old_proj),
                          _proj(new_proj), loc_a, loc_b)
