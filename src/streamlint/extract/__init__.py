@@ -4,9 +4,14 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from streamlint.errors import InputError
 from streamlint.model import JobFile, Query, Setting, Sink, Unknown, option
+
+if TYPE_CHECKING:
+    from streamlint.extract.interpreter import Interpreter
+    from streamlint.extract.values import Writer
 
 # A file that mentions neither is never parsed with libcst: most files are not jobs.
 _STREAMING_RE = re.compile(r"\b(readStream|writeStream)\b")
@@ -72,7 +77,7 @@ def extract_text(text: str, path: str) -> JobFile:
     except RecursionError:
         raise InputError(path, 1, 0, "the code is nested too deeply to follow") from None
     settings = tuple(interp.effects.settings)
-    queries = tuple(_query(interp, writer, settings) for writer, _, _, _ in interp.effects.queries)
+    queries = tuple(_query(interp, writer, settings) for writer in interp.effects.queries)
     return JobFile(path, text, queries)
 
 
@@ -96,7 +101,7 @@ def _python_syntax_error(text: str, path: str) -> tuple[int, int, str] | None:
     return None
 
 
-def _query(interp, writer, settings: tuple[Setting, ...]) -> Query:  # type: ignore[no-untyped-def]
+def _query(interp: Interpreter, writer: Writer, settings: tuple[Setting, ...]) -> Query:
     from streamlint.extract.columns import last_wins, option_value, plain
     from streamlint.extract.pyspark_api import foreach_code
 

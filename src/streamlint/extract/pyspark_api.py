@@ -949,7 +949,7 @@ def start(
         if key.lower() == "checkpointlocation":
             writer = writer.copy(checkpoint_loc=loc)
     writer = writer.copy(options=tuple(options), format=fmt)
-    interp.effects.queries.append((writer, None, loc, node))
+    interp.effects.queries.append(writer)
     return StartedQuery(len(interp.effects.queries) - 1)
 
 

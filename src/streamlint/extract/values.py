@@ -138,7 +138,6 @@ class Function:
     node: cst.FunctionDef
     env: Env
     owner: Instance | None = None
-    is_lambda: bool = False
     defaults: dict[str, Any] | None = None  # evaluated where the def ran, as Python does
 
 
@@ -243,9 +242,8 @@ class Env:
 class Effects:
     """What reading a file found besides values: started queries and session settings."""
 
-    queries: list[tuple[Writer, Any, Loc, cst.CSTNode]] = factory(list)
+    queries: list[Writer] = factory(list)
     settings: list[Setting] = factory(list)
-    started_nodes: set[int] = factory(set)
 
 
 __all__ = ["Unknown"]
