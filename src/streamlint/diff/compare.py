@@ -36,7 +36,7 @@ CHANGE_KINDS = frozenset({
     "source.rate_limit", "source.option", "source.schema", "source.name",
     "stateful.added", "stateful.removed", "stateful.replaced",
     "agg.method", "agg.keys", "agg.window", "agg.aggregates", "agg.function", "agg.input",
-    "agg.alias", "agg.input_type", "dedup.kind", "dedup.keys", "dedup.input",
+    "agg.alias", "agg.input_type", "dedup.kind", "dedup.keys",
     "join.type", "join.keys", "join.condition", "join.input",
     "state.api", "state.keys", "state.schema", "state.timeout", "state.output_mode",
     "state.output_schema", "state.function",
@@ -224,8 +224,9 @@ class _Differ:
                          a.loc, b.loc)
             changed = _redefined(a.inputs, b.inputs)
             if changed and a.keys == b.keys:
-                self.add("dedup.input", "how the deduplication keys are computed",
-                         changed[0], changed[1], a.loc, b.loc)
+                # Same key names, other values: new rows are compared with keys kept the old way.
+                self.add("dedup.keys", "how the deduplication keys are computed",
+                         Code("; ".join(changed[0])), Code("; ".join(changed[1])), a.loc, b.loc)
         elif isinstance(a, StreamJoin) and isinstance(b, StreamJoin):
             self.join(a, b)
         elif isinstance(a, ArbitraryState) and isinstance(b, ArbitraryState):
@@ -259,14 +260,24 @@ class _Differ:
                     self.add("agg.alias", f"the name of `{x.function}`", x.alias, y.alias,
                              a.loc, b.loc)
         changed = _redefined(a.inputs, b.inputs)
-        if changed:
-            self.add("agg.input_type", "how the aggregation's input columns are computed",
-                     changed[0], changed[1], a.loc, b.loc)
+        if changed and a.keys == b.keys:
+            keys = {name for key in a.keys for name in _COL_RE.findall(key)}
+            for before, after in zip(*changed, strict=True):
+                name = before.split(" = ", 1)[0]
+                if name in keys:  # a grouping key computed differently is another key
+                    self.add("agg.keys", f"how the grouping key `{name}` is computed",
+                             Code(before), Code(after), a.loc, b.loc)
+                    continue
+                old_type, new_type = _type_of(before), _type_of(after)
+                typed = "true" if old_type and new_type and old_type != new_type else "false"
+                self.add("agg.input_type", f"how the aggregated column `{name}` is computed",
+                         Code(before), Code(after), a.loc, b.loc, typed=typed)
 
     def join(self, a: StreamJoin, b: StreamJoin) -> None:
         if a.how != b.how:
+            inner = "true" if "inner" in (a.how, b.how) else "false"
             self.add("join.type", "the join type", a.how, b.how, a.loc, b.loc,
-                     old_how=str(a.how), new_how=str(b.how))
+                     old_how=str(a.how), new_how=str(b.how), inner=inner)
         old_keys = set(a.keys) | _equi_pairs(a.condition)
         new_keys = set(b.keys) | _equi_pairs(b.condition)
         if old_keys != new_keys:
@@ -287,7 +298,7 @@ class _Differ:
         if a.keys != b.keys:
             self.add("state.keys", "the grouping keys", _cols(a.keys), _cols(b.keys), a.loc,
                      b.loc)
-        if a.state_schema != b.state_schema:
+        if _variables(a.state_schema) != _variables(b.state_schema):
             encoding = next((str(s.value).lower() for s in reversed(self.new.config)
                              if s.key == "spark.sql.streaming.stateStore.encodingFormat"),
                             "unsaferow")
@@ -310,6 +321,16 @@ class _Differ:
     def watermarks(self) -> None:
         old = [o for o in self.old.operators if isinstance(o, Watermark)]
         new = [o for o in self.new.operators if isinstance(o, Watermark)]
+        # Pair watermarks on the same column first: a delay moved next to its operator is a
+        # changed delay, not one watermark removed and another added.
+        by_column = {w.column: w for w in old}
+        paired = [(by_column.pop(w.column), w) for w in new if w.column in by_column]
+        old = [w for w in old if w in by_column.values()]
+        new = [w for w in new if all(w is not b for _, b in paired)]
+        for a, b in paired:
+            if _intervals(a.delay) != _intervals(b.delay):
+                self.add("watermark.delay", f"the watermark delay on {_col(b.column)}", a.delay,
+                         b.delay, a.loc, b.loc)
         for a, b in zip(old, new, strict=False):
             if a.column != b.column:
                 self.add("watermark.column", "the watermark column", Code(_col(a.column)),
@@ -352,7 +373,7 @@ class _Differ:
             loc_b = new_proj[first].loc if first < len(new_proj) else self.new.sink.loc
             if old_cols is not None and old_cols == new_cols:
                 self.add("projection.same_columns", "the projections", _proj(old_proj),
-                         _proj(new_proj), loc_a, loc_b)
+                         _maybe(new_cols), loc_a, loc_b)
             else:
                 self.add("projection.columns", "the output columns",
                          _maybe(old_cols), _maybe(new_cols), loc_a, loc_b)
@@ -400,7 +421,7 @@ class _Differ:
             self.add("trigger", "the trigger", _trigger(old.trigger), _trigger(new.trigger),
                      old.trigger_loc or old.loc, new.trigger_loc or new.loc,
                      continuous=continuous)
-        if old.query_name != new.query_name:
+        if old.query_name != new.query_name and old.checkpoint == new.checkpoint:
             self.add("query.name", "the query name", old.query_name, new.query_name, old.loc,
                      new.loc)
 
@@ -507,6 +528,25 @@ def _align(old: tuple, new: tuple, key: Any) -> list[tuple[Any, Any]]:
     return pairs
 
 
+_TYPE_RES = (re.compile(r"^cast\(.* AS ([\w(),]+)\)$"), re.compile(r"^field [^:]+:(\S+)$"))
+
+
+def _type_of(definition: str) -> str | None:
+    """The type a column's definition states outright (a cast, a parsed JSON field)."""
+    expression = definition.split(" = ", 1)[-1]
+    for pattern in _TYPE_RES:
+        match = pattern.match(expression)
+        if match:
+            return match.group(1)
+    return None
+
+
+def _variables(schema: Any) -> Any:
+    """transformWithState keeps each state variable in its own column family, by name: their
+    order in `init` does not matter."""
+    return tuple(sorted(schema, key=repr)) if isinstance(schema, tuple) else schema
+
+
 def _redefined(old: tuple[str, ...], new: tuple[str, ...]) -> tuple[tuple, tuple] | None:
     """Input columns present in both versions but computed by a different expression."""
     before = dict(item.split(" = ", 1) for item in old)
@@ -549,7 +589,9 @@ def _equi_pairs(condition: str | None) -> set[str]:
     pairs = _EQUI_RE.findall(condition)
     if condition.startswith("expr("):
         pairs += _SQL_EQUI_RE.findall(condition)
-    return {f"col({a}) = col({b})" if a < b else f"col({b}) = col({a})" for a, b in pairs}
+    # `l.imp_ad` and `i.imp_ad` are one column: DataFrame aliases only qualify the reference.
+    names = [(a.rsplit(".", 1)[-1], b.rsplit(".", 1)[-1]) for a, b in pairs]
+    return {f"col({a}) = col({b})" if a < b else f"col({b}) = col({a})" for a, b in names}
 
 
 def _proj(ops: list[Any]) -> str:

@@ -117,13 +117,14 @@ JOIN_TYPES = {
 }
 PROJECTIONS = {
     "select", "selectExpr", "withColumn", "withColumns", "withColumnRenamed",
-    "withColumnsRenamed", "drop", "toDF", "alias", "withMetadata", "mapInPandas", "mapInArrow",
+    "withColumnsRenamed", "drop", "toDF", "withMetadata", "mapInPandas", "mapInArrow",
     "to", "transform_batch",
 }
 PASS_THROUGH = {
     "repartition", "repartitionByRange", "coalesce", "cache", "persist", "hint",
     "sortWithinPartitions", "localCheckpoint", "checkpoint", "observe", "unpersist",
     "dropna", "fillna", "replace", "sample", "fill",
+    "alias",  # DataFrame.alias only names the plan for qualified column references
 }
 
 
@@ -141,6 +142,8 @@ def call_functions(name: str, args: list[Any], kwargs: dict[str, Any]) -> Any:
         return Col(literal(args[0]) if args else "lit()", None)
     if name == "expr" and args and isinstance(args[0], str):
         return col_sql(args[0])
+    if name == "window" and len(args) >= 3 and args[2] == args[1] and len(args) < 4:
+        args = args[:2]  # a slide equal to the duration is the tumbling window itself
     literal_positions = LITERAL_ARGS.get(name, set())
     parts: list[str] = []
     refs: set[str] = set()
@@ -538,8 +541,8 @@ def inputs_of(plan: Plan, cols: list[Col]) -> tuple[str, ...]:
     seen: dict[str, str] = {}
     for col in cols:
         for ref in col.refs:
-            definition = plan.definition(ref)
-            if definition is not None:
+            definition = origin(plan, f"col({ref})")
+            if definition != f"col({ref})":
                 seen[ref] = f"{ref} = {definition}"
     return tuple(seen[k] for k in sorted(seen))
 
@@ -567,9 +570,13 @@ def dataframe_call(  # noqa: C901 - one branch per DataFrame method family
         subset = flatten(args) if args else kwargs.get("subset")
         if isinstance(subset, tuple):
             subset = list(subset)
-        keys = tuple(as_col(k).text for k in subset) if subset else None
+        if not subset and plan.columns is not None and "*" not in plan.columns:
+            # No subset: every column is the key, so a column added upstream changes it.
+            subset = list(plan.columns)
+        key_cols = [as_col(k) for k in subset or []]
+        keys = tuple(resolved_key(plan, k) for k in key_cols) if subset else None
         op = Deduplication(name, keys, name == "dropDuplicatesWithinWatermark",
-                           inputs_of(plan, [as_col(k) for k in subset or []]), loc)
+                           inputs_of(plan, key_cols), loc)
         return plan.then(op)
     if name == "join":
         return join(interp, plan, args, kwargs, loc)
@@ -660,7 +667,7 @@ def project(interp: Interpreter, plan: Plan, name: str, args: list[Any], kwargs:
                  else [tuple(args[:2])])
         for old, new in pairs:
             exprs.append(f"{old} -> {new}")
-            definitions.append((str(new), plan.definition(str(old)) or f"col({old})"))
+            definitions.append((str(new), f"col({old})"))  # a rename: the same column
             if columns is not None:
                 columns = [str(new) if c == old else c for c in columns]
                 if old not in (plan.columns or ()):
@@ -756,10 +763,40 @@ def aggregate(grouped: Grouped, args: list[Any], loc: Loc) -> Plan:
     return finish_aggregation(grouped, tuple(calls), cols, loc)
 
 
+def resolved_key(plan: Plan, col: Col) -> str:
+    """A key through upstream renames: `withColumnRenamed("user_id", "uid").groupBy("uid")`
+    groups by the same column as `groupBy(F.col("user_id").alias("uid"))`."""
+    text = col.text
+    for _ in range(10):
+        name = _column_name(text)
+        definition = plan.definition(name) if name else None
+        if definition is None or _column_name(definition) is None or definition == text:
+            return text
+        text = definition
+    return text
+
+
+def origin(plan: Plan, text: str) -> str:
+    """What a column reference finally stands for, through renames: the expression that
+    computed it upstream, or the plain column when nothing did."""
+    for _ in range(10):
+        name = _column_name(text)
+        definition = plan.definition(name) if name else None
+        if definition is None or definition == text:
+            return text
+        text = definition
+    return text
+
+
+def _column_name(text: str) -> str | None:
+    return text[4:-1] if text.startswith("col(") and text.endswith(")") and "(" not in text[
+        4:-1] else None
+
+
 def finish_aggregation(grouped: Grouped, calls: tuple[AggCall, ...], cols: list[Col],
                        loc: Loc) -> Plan:
     plan = grouped.plan
-    op = Aggregation(grouped.method, tuple(k.text for k in grouped.keys), calls,
+    op = Aggregation(grouped.method, tuple(resolved_key(plan, k) for k in grouped.keys), calls,
                      inputs_of(plan, cols), grouped.loc)
     names = [k.name or k.text for k in grouped.keys]
     names += [c.alias or f"{c.function}({', '.join(c.args)})" for c in calls]

@@ -1,0 +1,13 @@
+from pyspark.sql import SparkSession, functions as F
+from pyspark.sql.types import *
+
+spark = SparkSession.builder.appName("job").getOrCreate()
+DDL = "user_id STRING, account STRING, merchant STRING, region STRING, amount DOUBLE, qty LONG, ts TIMESTAMP"
+events = (spark.readStream.format("kafka").option("kafka.bootstrap.servers", "k:9092")
+          .option("subscribe", "events").load()
+          .select(F.from_json(F.col("value").cast("string"), DDL).alias("e")).select("e.*")
+          .withWatermark("ts", "10 minutes"))
+out = events.withColumn("amt", F.col("amount").cast("long")).groupBy("merchant").agg(F.sum("amt").alias("v"))
+
+(out.writeStream.format("delta").outputMode("append")
+    .option("checkpointLocation", "/chk/job").toTable("gold.out"))
