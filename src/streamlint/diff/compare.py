@@ -323,9 +323,14 @@ class _Differ:
         new = [o for o in self.new.operators if isinstance(o, Watermark)]
         # Pair watermarks on the same column first: a delay moved next to its operator is a
         # changed delay, not one watermark removed and another added.
-        by_column = {w.column: w for w in old}
-        paired = [(by_column.pop(w.column), w) for w in new if w.column in by_column]
-        old = [w for w in old if w in by_column.values()]
+        paired: list[tuple[Watermark, Watermark]] = []
+        unpaired_old = list(old)
+        for w in new:
+            match = next((o for o in unpaired_old if o.column == w.column), None)
+            if match is not None:
+                unpaired_old.remove(match)
+                paired.append((match, w))
+        old = unpaired_old
         new = [w for w in new if all(w is not b for _, b in paired)]
         for a, b in paired:
             if _intervals(a.delay) != _intervals(b.delay):
