@@ -283,9 +283,9 @@ class _Differ:
         if old_keys != new_keys:
             self.add("join.keys", "the equi-join keys", _cols(tuple(sorted(old_keys))),
                      _cols(tuple(sorted(new_keys))), a.loc, b.loc)
-        elif _intervals(a.condition) != _intervals(b.condition):
-            self.add("join.condition", "the join condition", a.condition, b.condition, a.loc,
-                     b.loc)
+        elif _condition_key(a.condition) != _condition_key(b.condition):
+            self.add("join.condition", "the join condition", Code(_col(a.condition or "")),
+                     Code(_col(b.condition or "")), a.loc, b.loc)
         changed = _redefined(a.inputs, b.inputs)
         if changed and old_keys == new_keys:
             self.add("join.input", "how the join's input columns are computed", changed[0],
@@ -586,6 +586,26 @@ def _windows_only(a: tuple[str, ...], b: tuple[str, ...]) -> bool:
 
 _EQUI_RE = re.compile(r"\(col\(([\w.]+)\) == col\(([\w.]+)\)\)")
 _SQL_EQUI_RE = re.compile(r"([A-Za-z_][\w.]*)\s*=\s*([A-Za-z_][\w.]*)")
+
+
+_QUALIFIED_RE = re.compile(r"\b[A-Za-z_]\w*\.([A-Za-z_]\w*)")
+_SQL_AND_RE = re.compile(r"\s+AND\s+")
+_SQL_EQ_RE = re.compile(r"^([\w.]+)\s*=\s*([\w.]+)$")
+
+
+def _condition_key(condition: str | None) -> Any:
+    """A SQL join condition up to spelling: conjuncts in any order, `a = b` as `b = a`,
+    DataFrame alias qualifiers dropped, durations in one unit."""
+    if not condition or not condition.startswith("expr(") or " OR " in condition:
+        return _intervals(_QUALIFIED_RE.sub(r"\1", condition or ""))
+    conjuncts = []
+    for part in _SQL_AND_RE.split(_QUALIFIED_RE.sub(r"\1", condition[len("expr("):-1])):
+        match = _SQL_EQ_RE.match(part.strip())
+        if match:
+            sides = sorted(side.rsplit(".", 1)[-1] for side in match.groups())
+            part = f"{sides[0]} = {sides[1]}"
+        conjuncts.append(_intervals(part.strip()))
+    return tuple(sorted(conjuncts))
 
 
 def _equi_pairs(condition: str | None) -> set[str]:
