@@ -35,7 +35,8 @@ def build_parser() -> argparse.ArgumentParser:
     diff = commands.add_parser("diff", help="compare two versions of a job file")
     diff.add_argument("old", help="the job as it runs today")
     diff.add_argument("new", help="the changed job")
-    diff.add_argument("--format", choices=("text", "json"), default="text")
+    diff.add_argument("--format", choices=("text", "json", "github", "sarif", "markdown"),
+                      default="text")
     diff.add_argument("--spark-version", default=None,
                       help="the Spark version the job runs on (default: spark-version in "
                       "[tool.streamlint] of pyproject.toml, else 3.5)")
@@ -43,6 +44,10 @@ def build_parser() -> argparse.ArgumentParser:
                       help="exit 1 on findings to review, too")
     diff.add_argument("--exit-zero", action="store_true",
                       help="always exit 0 when the files could be read (for demos and reports)")
+
+    from streamlint.check_cli import add_check_parser
+
+    add_check_parser(commands)
 
     rules = commands.add_parser("rules", help="list the restart-compatibility rules")
     rules.add_argument("--format", choices=("text", "json", "markdown"), default="text")
@@ -59,6 +64,10 @@ def main(argv: list[str] | None = None) -> int:
         args = build_parser().parse_args(argv)
         if args.command == "diff":
             return run_diff(args)
+        if args.command == "check":
+            from streamlint.check_cli import run_check
+
+            return run_check(args)
         if args.command == "rules":
             return run_rules(args)
         if args.command == "explain":
@@ -76,30 +85,47 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def run_diff(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from streamlint.check import settle
+    from streamlint.config import load_config
     from streamlint.diff import diff_files
-
-    spark_version = args.spark_version
-    if spark_version is None:
-        from pathlib import Path
-
-        from streamlint.config import load_config
-
-        spark_version = load_config(Path(args.new).parent).spark_version
+    from streamlint.report import render
     from streamlint.rules import DEFAULT_SPARK_VERSION, parse_version
 
-    spark_version = spark_version or DEFAULT_SPARK_VERSION
+    config = load_config(Path(args.new).parent)
+    path_config = config.for_path(_config_relative(args.new, config))
+    spark_version = args.spark_version or path_config.spark_version or DEFAULT_SPARK_VERSION
     parse_version(spark_version)
-    report = diff_files(args.old, args.new, spark_version)
-    if args.format == "json":
-        from streamlint.report.json import render
-    else:
-        from streamlint.report.text import render
-    sys.stdout.write(render(report))
+    report = settle(diff_files(args.old, args.new, spark_version), path_config)
+    root = _report_root(args.new) if args.format in ("github", "sarif", "markdown") else None
+    sys.stdout.write(render(args.format, [report], root=root, single=True))
     if args.exit_zero:
         return EXIT_OK
     if report.verdict == "incompatible" or (args.strict and report.verdict == "review"):
         return EXIT_INCOMPATIBLE
     return EXIT_OK
+
+
+def _config_relative(path: str, config: object) -> str:
+    import os
+
+    root = getattr(config, "root", None)
+    return os.path.relpath(os.path.abspath(path), root) if root is not None else path
+
+
+def _report_root(path: str) -> str:
+    """Where the pull-request formats' paths start: the git repository, else the cwd."""
+    import os
+    import subprocess
+
+    folder = os.path.dirname(os.path.abspath(path))
+    try:
+        out = subprocess.run(["git", "rev-parse", "--show-toplevel"], cwd=folder,
+                             capture_output=True, check=False)
+    except (FileNotFoundError, NotADirectoryError):
+        return os.getcwd()
+    return out.stdout.decode().strip() if out.returncode == 0 else os.getcwd()
 
 
 def run_rules(args: argparse.Namespace) -> int:

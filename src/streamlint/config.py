@@ -1,24 +1,101 @@
 """`[tool.streamlint]` in pyproject.toml (or a streamlint.toml): the settings a team pins.
 
-Only `spark-version` exists so far. An unknown key or a bad value is an error that names the
-file and the key, so a typo never silently does nothing.
+    [tool.streamlint]
+    spark-version = "3.5"
+    include = ["jobs/**"]             # which files `streamlint check` looks at (default: *.py)
+    exclude = ["jobs/scratch/**"]
+    select = ["SO", "AG04"]           # only these codes or code prefixes
+    ignore = ["QY02"]                 # never these
+    severity = { SK05 = "incompatible", AG07 = "review" }
+
+    [[tool.streamlint.overrides]]     # later tables win for the paths they match
+    paths = ["jobs/legacy/**"]
+    ignore = ["UN01"]
+    spark-version = "3.4"
+
+An unknown key or a bad value is an error that names the file and the key, so a typo never
+silently does nothing. Globs are relative to the folder of the configuration file; `*`
+matches across folders (fnmatch), and a pattern that matches a folder matches what is in it.
 """
 
 from __future__ import annotations
 
 import sys
-from pathlib import Path
+from fnmatch import fnmatchcase
+from pathlib import Path, PurePosixPath
+from typing import Any
 
 from streamlint.errors import UsageError
 from streamlint.records import record
 
-KNOWN_KEYS = {"spark-version"}
+VERDICTS = ("compatible", "review", "incompatible")
+KNOWN_KEYS = {"spark-version", "include", "exclude", "select", "ignore", "severity",
+              "overrides"}
+OVERRIDE_KEYS = {"paths", "spark-version", "select", "ignore", "severity"}
+
+
+@record
+class Override:
+    """Settings for the files that match `paths`."""
+
+    paths: tuple[str, ...]
+    spark_version: str | None = None
+    select: tuple[str, ...] | None = None
+    ignore: tuple[str, ...] = ()
+    severity: tuple[tuple[str, str], ...] = ()
 
 
 @record
 class Config:
     spark_version: str | None = None
     path: str | None = None
+    include: tuple[str, ...] = ("*.py",)
+    exclude: tuple[str, ...] = ()
+    select: tuple[str, ...] | None = None  # None: every rule
+    ignore: tuple[str, ...] = ()
+    severity: tuple[tuple[str, str], ...] = ()
+    overrides: tuple[Override, ...] = ()
+
+    @property
+    def root(self) -> Path | None:
+        """The folder globs are relative to."""
+        return Path(self.path).parent if self.path else None
+
+    def for_path(self, path: str) -> Config:
+        """The settings that hold for one file (repository- or config-relative path)."""
+        merged = self
+        for override in self.overrides:
+            if matches(path, override.paths):
+                merged = Config(
+                    spark_version=override.spark_version or merged.spark_version,
+                    path=merged.path, include=merged.include, exclude=merged.exclude,
+                    select=override.select if override.select is not None else merged.select,
+                    ignore=merged.ignore + override.ignore,
+                    severity=merged.severity + override.severity,
+                )
+        return merged
+
+    def wants_file(self, path: str) -> bool:
+        return matches(path, self.include) and not matches(path, self.exclude)
+
+    def wants_code(self, code: str) -> bool:
+        if self.select is not None and not any(code.startswith(s) for s in self.select):
+            return False
+        return not any(code.startswith(i) for i in self.ignore)
+
+    def verdict_for(self, code: str, verdict: str) -> str:
+        for key, value in reversed(self.severity):
+            if code.startswith(key):
+                return value
+        return verdict
+
+
+def matches(path: str, patterns: tuple[str, ...]) -> bool:
+    """True when the path, or a folder above it, matches one of the globs."""
+    pure = PurePosixPath(path.replace("\\", "/"))
+    candidates = [str(pure), *(str(p) for p in pure.parents if str(p) != ".")]
+    return any(fnmatchcase(c, pattern.rstrip("/")) or fnmatchcase(c, pattern)
+               for pattern in patterns for c in candidates)
 
 
 def find_config(start: Path) -> Path | None:
@@ -48,11 +125,74 @@ def load_config(start: Path) -> Config:
     except tomllib.TOMLDecodeError as err:
         raise UsageError(f"{path}: not valid TOML: {err}") from None
     table = data if path.name == "streamlint.toml" else data.get("tool", {}).get("streamlint", {})
+    return parse_config(table, str(path))
+
+
+def parse_config(table: dict[str, Any], path: str) -> Config:
+    _known(table, KNOWN_KEYS, path, "")
+    overrides = table.get("overrides", [])
+    if not isinstance(overrides, list) or not all(isinstance(o, dict) for o in overrides):
+        raise UsageError(f"{path}: `overrides` must be an array of tables "
+                         "([[tool.streamlint.overrides]])")
+    parsed = []
+    for n, raw in enumerate(overrides):
+        where = f"overrides[{n}]."
+        _known(raw, OVERRIDE_KEYS, path, where)
+        if "paths" not in raw:
+            raise UsageError(f"{path}: `{where}paths` is required (the globs it applies to)")
+        parsed.append(Override(
+            paths=_strings(raw, "paths", path, where),
+            spark_version=_version(raw, path, where),
+            select=_strings(raw, "select", path, where) if "select" in raw else None,
+            ignore=_strings(raw, "ignore", path, where),
+            severity=_severity(raw, path, where),
+        ))
+    return Config(
+        spark_version=_version(table, path, ""), path=path,
+        include=_strings(table, "include", path, "") or ("*.py",),
+        exclude=_strings(table, "exclude", path, ""),
+        select=_strings(table, "select", path, "") if "select" in table else None,
+        ignore=_strings(table, "ignore", path, ""),
+        severity=_severity(table, path, ""), overrides=tuple(parsed),
+    )
+
+
+def _known(table: dict[str, Any], known: set[str], path: str, where: str) -> None:
     for key in table:
-        if key not in KNOWN_KEYS:
-            raise UsageError(f"{path}: unknown key `{key}` in streamlint's configuration "
-                             f"(known: {', '.join(sorted(KNOWN_KEYS))})")
+        if key not in known:
+            raise UsageError(f"{path}: unknown key `{where}{key}` in streamlint's configuration "
+                             f"(known: {', '.join(sorted(known))})")
+
+
+def _strings(table: dict[str, Any], key: str, path: str, where: str) -> tuple[str, ...]:
+    value = table.get(key, [])
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise UsageError(f"{path}: `{where}{key}` must be a list of strings")
+    return tuple(value)
+
+
+def _version(table: dict[str, Any], path: str, where: str) -> str | None:
     version = table.get("spark-version")
-    if version is not None and not isinstance(version, str):
-        raise UsageError(f"{path}: `spark-version` must be a string such as \"3.5\"")
-    return Config(spark_version=version, path=str(path))
+    if version is None:
+        return None
+    if not isinstance(version, str):
+        raise UsageError(f"{path}: `{where}spark-version` must be a string such as \"3.5\"")
+    from streamlint.rules import parse_version
+
+    try:
+        parse_version(version)
+    except UsageError:
+        raise UsageError(f"{path}: `{where}spark-version` = {version!r} is not a Spark "
+                         "version (e.g. \"3.5\")") from None
+    return version
+
+
+def _severity(table: dict[str, Any], path: str, where: str) -> tuple[tuple[str, str], ...]:
+    value = table.get("severity", {})
+    if not isinstance(value, dict):
+        raise UsageError(f"{path}: `{where}severity` must be a table of CODE = \"verdict\"")
+    for code, verdict in value.items():
+        if verdict not in VERDICTS:
+            raise UsageError(f"{path}: `{where}severity.{code}` = {verdict!r} must be one of "
+                             f"{', '.join(VERDICTS)}")
+    return tuple(value.items())

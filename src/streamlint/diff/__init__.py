@@ -20,6 +20,10 @@ class Report:
     findings: tuple  # tuple[Finding, ...]
     verdict: str
     spark_version: str
+    # In git mode: how the file changed ("modified", "renamed", "added", "deleted"), and the
+    # findings that `# streamlint: ignore[CODE] reason` comments silenced.
+    status: str = "modified"
+    suppressed: tuple = ()  # tuple[Finding, ...]
 
 
 def diff_jobs(old: JobFile, new: JobFile, spark_version: str = DEFAULT_SPARK_VERSION) -> Report:

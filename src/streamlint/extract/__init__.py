@@ -29,6 +29,11 @@ def read_text(path: str) -> str:
         raise InputError(path, 1, 0, "is a directory, not a Python file") from None
     except OSError as err:
         raise InputError(path, 1, 0, f"cannot read: {err.strerror}") from None
+    return decode_source(data, path)
+
+
+def decode_source(data: bytes, path: str) -> str:
+    """Source bytes as text, honouring a PEP 263 coding cookie (git blobs come as bytes)."""
     if len(data) > MAX_BYTES:
         raise InputError(path, 1, 0, f"{len(data) // 1_000_000} MB is larger than a job file "
                          f"({MAX_BYTES // 1_000_000} MB at most); is this generated code?")

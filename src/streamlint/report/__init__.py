@@ -1,1 +1,55 @@
-"""Formatters: pure functions from one report to text, each format in its own module."""
+"""Formatters: pure functions from reports to text, each format in its own module.
+
+`diff` renders one report, `check` several; the pull-request formats (github, sarif,
+markdown) take the list either way, so both commands print the same thing for one file.
+"""
+
+from __future__ import annotations
+
+import os
+
+from streamlint.diff import Report
+from streamlint.model import Loc
+
+FORMATS = ("text", "json", "github", "sarif", "markdown")
+LEVEL = {"incompatible": "error", "review": "warning", "compatible": "note"}
+
+
+def repo_path(path: str, root: str | None) -> str:
+    """A path as the pull request shows it: relative to the repository root, with `/`."""
+    if root is not None:
+        path = os.path.relpath(os.path.abspath(path), root)
+    return path.replace(os.sep, "/")
+
+
+def where(finding: object, report: Report, root: str | None) -> tuple[str, int, int]:
+    """(path, line, 1-based column) in the new file; a finding about a query that is gone
+    points at the top of the file that lost it."""
+    loc: Loc | None = getattr(finding, "new", None)
+    if loc is None:
+        return repo_path(report.new.path, root), 1, 1
+    return repo_path(loc.path, root), loc.line, loc.column + 1
+
+
+def render(fmt: str, reports: list[Report], errors: tuple[str, ...] = (),
+           root: str | None = None, single: bool = False) -> str:
+    """Dispatch to a format; `single` keeps `diff`'s own text and JSON layout."""
+    if fmt == "text":
+        from streamlint.report import text
+
+        return text.render(reports[0]) if single else text.render_all(reports, errors)
+    if fmt == "json":
+        from streamlint.report import json
+
+        return json.render(reports[0]) if single else json.render_all(reports, errors)
+    if fmt == "github":
+        from streamlint.report import github
+
+        return github.render(reports, errors, root)
+    if fmt == "sarif":
+        from streamlint.report import sarif
+
+        return sarif.render(reports, errors, root)
+    from streamlint.report import markdown
+
+    return markdown.render(reports, errors, root)

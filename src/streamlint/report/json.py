@@ -36,7 +36,27 @@ def _plain(value: Any) -> Any:
 
 
 def render(report: Report) -> str:
-    data = {
+    return json.dumps(_data(report), indent=2) + "\n"
+
+
+def render_all(reports: list[Report], errors: tuple[str, ...] = ()) -> str:
+    """Git mode: one object per changed job file under `files`, one verdict over all."""
+    from streamlint.rules import worst
+
+    files = []
+    for report in reports:
+        data = _data(report)
+        del data["version"]
+        files.append({"path": report.new.path, "old_path": report.old.path,
+                      "status": report.status,
+                      "suppressed": [f.code for f in report.suppressed], **data})
+    out = {"version": 1, "verdict": worst([r.verdict for r in reports]), "files": files,
+           "errors": list(errors)}
+    return json.dumps(out, indent=2) + "\n"
+
+
+def _data(report: Report) -> dict[str, Any]:
+    return {
         "version": 1,
         "verdict": report.verdict,
         "queries": [{"old": _query(old), "new": _query(new)} for old, new in report.pairs],
@@ -52,4 +72,3 @@ def render(report: Report) -> str:
             for f in report.findings
         ],
     }
-    return json.dumps(data, indent=2) + "\n"

@@ -21,11 +21,14 @@ def _source_line(text: str, loc: Loc) -> str:
     return ""
 
 
-def render(report: Report) -> str:
+ORDER = {"incompatible": 0, "review": 1, "compatible": 2}
+STATUS = {"added": "new job", "deleted": "deleted job", "renamed": "renamed",
+          "modified": "changed"}
+
+
+def _findings(report: Report) -> list[str]:
     out: list[str] = []
-    order = {"incompatible": 0, "review": 1, "compatible": 2}
-    findings = sorted(report.findings, key=lambda f: order[f.verdict])
-    for finding in findings:
+    for finding in sorted(report.findings, key=lambda f: ORDER[f.verdict]):
         where = finding.new or finding.old
         prefix = f"{where}: " if where else ""
         out.append(f"{prefix}{SEVERITY[finding.verdict]}[{finding.code}] {finding.name}: "
@@ -43,13 +46,53 @@ def render(report: Report) -> str:
         if finding.docs:
             out.append(f"  see: {finding.docs}")
         out.append("")
+    return out
+
+
+def _counts(reports: list[Report]) -> dict[str, int]:
+    return {v: sum(1 for r in reports for f in r.findings if f.verdict == v) for v in ORDER}
+
+
+def render(report: Report) -> str:
+    out = _findings(report)
     if not report.old.queries and not report.new.queries:
         out.append(f"no streaming query found in {report.old.path} or {report.new.path}")
     else:
-        counts = {v: sum(1 for f in report.findings if f.verdict == v) for v in order}
+        counts = _counts([report])
         n = len(report.pairs)
         out.append(f"{n} {'query' if n == 1 else 'queries'} compared "
                    f"(Spark {report.spark_version}): {counts['incompatible']} incompatible, "
                    f"{counts['review']} to review, {counts['compatible']} compatible changes")
+    if report.suppressed:
+        out.append(f"{len(report.suppressed)} suppressed by `# streamlint: ignore` comments")
     out.append(VERDICT_LINE[report.verdict])
+    return "\n".join(out) + "\n"
+
+
+def render_all(reports: list[Report], errors: tuple[str, ...] = ()) -> str:
+    """Several files (git mode): each file's findings, then one summary and one verdict."""
+    out: list[str] = []
+    for report in reports:
+        if report.status in ("added", "deleted", "renamed"):
+            queries = report.new.queries if report.status != "deleted" else report.old.queries
+            what = STATUS[report.status]
+            if report.status == "renamed":
+                what += f" from {report.old.path}"
+            out.append(f"{report.new.path}: {what} ({len(queries)} streaming "
+                       f"{'query' if len(queries) == 1 else 'queries'})")
+            out.append("")
+        out.extend(_findings(report))
+    for error in errors:
+        out.append(f"{error}")
+    counts = _counts(reports)
+    suppressed = sum(len(r.suppressed) for r in reports)
+    out.append(f"{len(reports)} job {'file' if len(reports) == 1 else 'files'} compared: "
+               f"{counts['incompatible']} incompatible, {counts['review']} to review, "
+               f"{counts['compatible']} compatible changes"
+               + (f", {suppressed} suppressed" if suppressed else "")
+               + (f"; {len(errors)} {'file' if len(errors) == 1 else 'files'} could not be "
+                  "read" if errors else ""))
+    verdict = max((r.verdict for r in reports), key=list(reversed(ORDER)).index,
+                  default="compatible")
+    out.append(VERDICT_LINE[verdict])
     return "\n".join(out) + "\n"

@@ -1,0 +1,224 @@
+"""`streamlint check`: every streaming job changed between two git refs, one verdict.
+
+Discovery asks git what changed (renames followed), keeps the files the configuration
+includes, reads old versions with `git cat-file` (nothing checked out), drops files that
+mention neither `readStream` nor `writeStream` on either side without parsing them, and
+diffs the rest over a process pool. Each report then passes through the configuration
+(select, ignore, severity) and the file's `# streamlint: ignore[...]` comments.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Iterable
+from pathlib import Path
+
+from streamlint.config import Config, load_config
+from streamlint.diff import Report, diff_jobs
+from streamlint.errors import InputError, UsageError
+from streamlint.extract import _STREAMING_RE, decode_source, extract_text
+from streamlint.git import changed_files, repo_root, run_git, show_many, verify_ref
+from streamlint.model import JobFile
+from streamlint.records import record, replace
+from streamlint.rules import DEFAULT_SPARK_VERSION, parse_version, worst
+
+# Below this many files a pool costs more to start than it saves.
+POOL_THRESHOLD = 8
+
+
+@record
+class Pair:
+    """One changed file, both versions as text, ready to be diffed in any process."""
+
+    status: str
+    path: str  # in the repository: the new path, or the old one for a deleted file
+    old_path: str | None  # shown as REF:path
+    new_path: str | None
+    old_text: str | None
+    new_text: str | None
+    spark_version: str
+    config: Config
+
+
+@record
+class Outcome:
+    """A multi-file result: the reports of changed jobs, the files that could not be read."""
+
+    reports: tuple[Report, ...]
+    errors: tuple[str, ...]
+    verdict: str
+    root: str
+    files_changed: int = 0
+
+
+def settle(report: Report, config: Config, suppress: bool = True) -> Report:
+    """The report as the team configured it: codes selected, severities, suppressions."""
+    from streamlint.suppress import apply_suppressions
+
+    findings = tuple(
+        replace(f, verdict=config.verdict_for(f.code, f.verdict))
+        for f in report.findings if config.wants_code(f.code)
+    )
+    suppressed: tuple = ()
+    if suppress and report.new.text:
+        findings, suppressed = apply_suppressions(findings, report.new.text, report.new.path)
+        findings = tuple(f for f in findings if config.wants_code(f.code))
+    return replace(report, findings=findings, suppressed=suppressed,
+                   verdict=worst([f.verdict for f in findings]))
+
+
+def diff_pair(pair: Pair) -> Report | str:
+    """A changed file's settled report, or its error line (`path:line:col: message`)."""
+    try:
+        old = (extract_text(pair.old_text, pair.old_path or pair.path)
+               if pair.old_text is not None else JobFile(pair.path, "", ()))
+        new = (extract_text(pair.new_text, pair.path) if pair.new_text is not None
+               else JobFile(pair.path, "", ()))
+        report = diff_jobs(old, new, pair.spark_version)
+    except InputError as err:
+        return str(err)
+    return settle(replace(report, status=pair.status), pair.config)
+
+
+def _relative(root: Path, config: Config, path: str) -> str:
+    """A repository path as the configuration's globs see it (relative to its folder)."""
+    if config.root is None:
+        return path
+    try:
+        return os.path.relpath(root / path, config.root)
+    except ValueError:  # another drive on Windows
+        return path
+
+
+def _under(path: str, prefixes: list[str]) -> bool:
+    return any(path == p or path.startswith(p.rstrip("/") + "/") or p in ("", ".")
+               for p in prefixes)
+
+
+def collect(root: Path, base: str, head: str | None, paths: list[str] | None,
+            config: Config, spark_version: str | None) -> tuple[list[Pair], list[str], int]:
+    """The pairs worth diffing, the errors met while reading, and how many files changed."""
+    verify_ref(root, base)
+    if head is not None:
+        verify_ref(root, head)
+    changes = changed_files(root, base, head)
+    n_changed = len(changes)
+    if paths is not None:
+        changes = [c for c in changes
+                   if _under(c.new_path or "", paths) or _under(c.old_path or "", paths)]
+    changes = [c for c in changes
+               if config.wants_file(_relative(root, config, c.new_path or c.old_path or ""))]
+    old_blobs = show_many(root, base, [c.old_path for c in changes if c.old_path])
+    new_blobs = (show_many(root, head, [c.new_path for c in changes if c.new_path])
+                 if head is not None else {})
+    pairs: list[Pair] = []
+    errors: list[str] = []
+    for change in changes:
+        try:
+            old_text = (decode_source(old_blobs[change.old_path], f"{base}:{change.old_path}")
+                        if change.old_path and change.old_path in old_blobs else None)
+            new_text = None
+            if change.new_path:
+                if head is not None:
+                    data = new_blobs.get(change.new_path)
+                else:
+                    try:
+                        data = (root / change.new_path).read_bytes()
+                    except OSError:
+                        data = None  # a broken symlink, a path that is not a file
+                if data is not None:
+                    new_text = decode_source(data, change.new_path)
+        except InputError as err:
+            errors.append(str(err))
+            continue
+        if old_text is None and new_text is None:
+            continue
+        # The cheap pre-filter: most Python files in a repository are not streaming jobs.
+        if not any(t is not None and _STREAMING_RE.search(t) for t in (old_text, new_text)):
+            continue
+        path_config = config.for_path(_relative(root, config, change.new_path
+                                                or change.old_path or ""))
+        version = spark_version or path_config.spark_version or DEFAULT_SPARK_VERSION
+        parse_version(version)
+        pairs.append(Pair(
+            status=change.status, path=change.new_path or change.old_path or "",
+            old_path=f"{base}:{change.old_path}" if change.old_path else None,
+            new_path=change.new_path, old_text=old_text, new_text=new_text,
+            spark_version=version, config=path_config,
+        ))
+    return pairs, errors, n_changed
+
+
+def run_pairs(pairs: list[Pair], progress: bool) -> list[Report | str]:
+    """Diff every pair, over processes when there are enough to pay for them."""
+    workers = min(len(pairs), os.cpu_count() or 1)
+    if len(pairs) < POOL_THRESHOLD or workers < 2:
+        results = []
+        for n, pair in enumerate(pairs, 1):
+            results.append(diff_pair(pair))
+            if progress:
+                _progress(n, len(pairs))
+        return results
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    # fork: workers start with streamlint and libcst already imported (Linux, macOS can't).
+    method = "fork" if sys.platform == "linux" else None
+    context = multiprocessing.get_context(method)
+    with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
+        results = []
+        for n, result in enumerate(pool.map(diff_pair, pairs, chunksize=4), 1):
+            results.append(result)
+            if progress:
+                _progress(n, len(pairs))
+    return results
+
+
+def _progress(done: int, total: int) -> None:
+    width = 30
+    filled = width * done // total
+    sys.stderr.write(f"\rstreamlint: [{'#' * filled}{' ' * (width - filled)}] "
+                     f"{done}/{total} jobs")
+    if done == total:
+        sys.stderr.write("\r" + " " * (width + 40) + "\r")
+    sys.stderr.flush()
+
+
+def show_progress() -> bool:
+    """A progress bar only for a person at a terminal: never piped, never in CI."""
+    return sys.stderr.isatty() and not os.environ.get("CI")
+
+
+def check(base: str, head: str | None = None, paths: Iterable[str] | None = None,
+          spark_version: str | None = None, cwd: Path | None = None,
+          progress: bool = False) -> Outcome:
+    cwd = (cwd or Path.cwd()).resolve()
+    root = repo_root(cwd)
+    config = load_config(cwd)
+    relative: list[str] | None = None
+    if paths is not None:
+        relative = []
+        for path in paths:
+            absolute = (cwd / path).resolve()
+            try:
+                relative.append(absolute.relative_to(root.resolve()).as_posix())
+            except ValueError:
+                raise UsageError(f"{path}: not inside the repository at {root}") from None
+    pairs, errors, n_changed = collect(root, base, head, relative, config, spark_version)
+    reports: list[Report] = []
+    for result in run_pairs(pairs, progress):
+        if isinstance(result, str):
+            errors.append(result)
+        else:
+            reports.append(result)
+    return Outcome(tuple(reports), tuple(errors), worst([r.verdict for r in reports]),
+                   str(root), n_changed)
+
+
+def head_exists(root: Path) -> bool:
+    try:
+        run_git(root, "rev-parse", "--verify", "--quiet", "HEAD")
+    except UsageError:
+        return False
+    return True

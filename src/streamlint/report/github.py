@@ -1,0 +1,43 @@
+"""GitHub Actions workflow commands: an annotation on the new file's line per finding.
+
+`::error` for incompatible, `::warning` for review, `::notice` for compatible changes worth
+knowing; the rule code and name are the annotation's title.
+https://docs.github.com/actions/reference/workflow-commands-for-github-actions
+"""
+
+from __future__ import annotations
+
+from streamlint.diff import Report
+from streamlint.report import LEVEL, where
+
+COMMAND = {"error": "error", "warning": "warning", "note": "notice"}
+
+
+def _data(text: str) -> str:
+    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def _property(text: str) -> str:
+    return _data(text).replace(":", "%3A").replace(",", "%2C")
+
+
+def render(reports: list[Report], errors: tuple[str, ...] = (), root: str | None = None) -> str:
+    from streamlint.rules import worst
+
+    out: list[str] = []
+    for report in reports:
+        for finding in report.findings:
+            path, line, column = where(finding, report, root)
+            message = finding.message + (f" — {finding.fix}" if finding.fix
+                                         and finding.verdict != "compatible" else "")
+            if finding.docs:
+                message += f" (see {finding.docs})"
+            out.append(f"::{COMMAND[LEVEL[finding.verdict]]} file={_property(path)},"
+                       f"line={line},col={column},"
+                       f"title={_property(f'{finding.code} {finding.name}')}::{_data(message)}")
+    for error in errors:
+        out.append(f"::error title=streamlint could not read a file::{_data(error)}")
+    verdict = worst([r.verdict for r in reports])
+    out.append(f"streamlint: {verdict} ({sum(len(r.findings) for r in reports)} findings in "
+               f"{len(reports)} job {'file' if len(reports) == 1 else 'files'})")
+    return "\n".join(out) + "\n"

@@ -1,0 +1,61 @@
+"""A Markdown summary to post as a pull-request comment (or to $GITHUB_STEP_SUMMARY)."""
+
+from __future__ import annotations
+
+from streamlint.diff import Report
+from streamlint.report import where
+
+ICON = {"incompatible": "❌", "review": "⚠️", "compatible": "✅"}
+HEADLINE = {
+    "incompatible": "the changed jobs cannot safely restart from their checkpoints",
+    "review": "the changed jobs may restart from their checkpoints; please review",
+    "compatible": "the changed jobs can restart from their checkpoints",
+}
+STATUS = {"added": "new job", "deleted": "deleted job", "renamed": "renamed"}
+
+
+def _cell(text: str) -> str:
+    return text.replace("|", "\\|").replace("\n", " ")
+
+
+def render(reports: list[Report], errors: tuple[str, ...] = (), root: str | None = None) -> str:
+    from streamlint.rules import worst
+
+    verdict = worst([r.verdict for r in reports])
+    counts = {v: sum(1 for r in reports for f in r.findings if f.verdict == v) for v in ICON}
+    out = [f"### {ICON[verdict]} streamlint: {verdict}", "",
+           f"{HEADLINE[verdict].capitalize()}. {len(reports)} job "
+           f"{'file' if len(reports) == 1 else 'files'} compared: "
+           f"{counts['incompatible']} incompatible, {counts['review']} to review, "
+           f"{counts['compatible']} compatible changes.", ""]
+    moved = [r for r in reports if r.status in STATUS]
+    for report in moved:
+        line = f"- `{report.new.path}`: {STATUS[report.status]}"
+        if report.status == "renamed":
+            line += f" (from `{report.old.path}`)"
+        out.append(line)
+    if moved:
+        out.append("")
+    rows = [(r, f) for r in reports for f in r.findings]
+    order = list(ICON)
+    rows.sort(key=lambda rf: order.index(rf[1].verdict))
+    if rows:
+        out += ["| | Where | Rule | Finding |", "|---|---|---|---|"]
+        for report, finding in rows:
+            path, line, _ = where(finding, report, root)
+            rule = (f"[{finding.code}]({finding.docs})" if finding.docs else finding.code)
+            out.append(f"| {ICON[finding.verdict]} | `{path}:{line}` | {rule} "
+                       f"{finding.name} | {_cell(finding.message)} |")
+        out.append("")
+        fixes = {(f.code, f.fix) for _, f in rows if f.fix and f.verdict != "compatible"}
+        if fixes:
+            out += ["<details><summary>How to fix</summary>", ""]
+            out += [f"- **{code}**: {_cell(fix)}" for code, fix in sorted(fixes)]
+            out += ["", "</details>", ""]
+    suppressed = sum(len(r.suppressed) for r in reports)
+    if suppressed:
+        out += [f"{suppressed} finding(s) suppressed by `# streamlint: ignore[...]` comments.",
+                ""]
+    for error in errors:
+        out.append(f"- could not read: `{_cell(error)}`")
+    return "\n".join(out).rstrip("\n") + "\n"

@@ -1,0 +1,77 @@
+"""SARIF 2.1.0 for code-scanning dashboards (GitHub's `upload-sarif`, GitLab, IDEs).
+
+One run, the rules that fired (with their docs link as helpUri), one result per finding at
+its location in the new file, relative to the repository root (`%SRCROOT%`).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from streamlint import __version__
+from streamlint.diff import Report
+from streamlint.report import LEVEL, where
+
+SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
+HOME = "https://github.com/streamlint/streamlint"
+
+
+def _rule(finding: Any, known: dict[str, Any]) -> dict[str, Any]:
+    rule = known.get(finding.code)
+    data: dict[str, Any] = {
+        "id": finding.code,
+        "name": finding.name,
+        "shortDescription": {"text": rule.message if rule else finding.name},
+        "defaultConfiguration": {"level": LEVEL[rule.verdict if rule else finding.verdict]},
+    }
+    if rule is not None and rule.why:
+        data["fullDescription"] = {"text": rule.why}
+    fix = rule.fix if rule is not None else finding.fix
+    if fix:
+        data["help"] = {"text": fix}
+    if finding.docs:
+        data["helpUri"] = finding.docs
+    return data
+
+
+def render(reports: list[Report], errors: tuple[str, ...] = (), root: str | None = None) -> str:
+    from streamlint.rules import load_rules
+
+    known = {rule.code: rule for rule in load_rules()}
+    rules: list[dict[str, Any]] = []
+    index: dict[str, int] = {}
+    results: list[dict[str, Any]] = []
+    for report in reports:
+        for finding in report.findings:
+            if finding.code not in index:
+                index[finding.code] = len(rules)
+                rules.append(_rule(finding, known))
+            path, line, column = where(finding, report, root)
+            message = finding.message
+            if finding.old is not None:
+                message += f" (before: {finding.old})"
+            results.append({
+                "ruleId": finding.code,
+                "ruleIndex": index[finding.code],
+                "level": LEVEL[finding.verdict],
+                "message": {"text": message},
+                "locations": [{"physicalLocation": {
+                    "artifactLocation": {"uri": path, "uriBaseId": "%SRCROOT%"},
+                    "region": {"startLine": line, "startColumn": column},
+                }}],
+                "properties": {"verdict": finding.verdict, "query": finding.query},
+            })
+    run: dict[str, Any] = {
+        "tool": {"driver": {"name": "streamlint", "version": __version__,
+                            "informationUri": HOME, "rules": rules}},
+        "results": results,
+        "columnKind": "unicodeCodePoints",
+    }
+    if errors:
+        run["invocations"] = [{
+            "executionSuccessful": False,
+            "toolExecutionNotifications": [
+                {"level": "error", "message": {"text": error}} for error in errors],
+        }]
+    return json.dumps({"$schema": SCHEMA, "version": "2.1.0", "runs": [run]}, indent=2) + "\n"
