@@ -121,7 +121,8 @@ class _Differ:
         old, new = self.old.sink, self.new.sink
         if old.checkpoint != new.checkpoint:
             self.add("query.checkpoint", "checkpointLocation", old.checkpoint, new.checkpoint,
-                     old.checkpoint_loc or old.loc, new.checkpoint_loc or new.loc)
+                     old.checkpoint_loc or old.loc, new.checkpoint_loc or new.loc,
+                     reset="explicit" if _deliberate_reset(self.old, self.new) else "no")
 
     def unresolved(self) -> None:
         """Notes on code streamlint could not read. Code from another module is always worth a
@@ -635,3 +636,33 @@ def _trigger(trigger: tuple[str, Any]) -> str:
     if value is True:
         return Code(f"{kind}=True")
     return Code(f"{kind}={show(value)}")
+
+
+# Options that pin where a fresh query starts reading: a position, not a policy.
+START_OPTIONS = ("startingOffsets", "startingOffsetsByTimestamp", "startingTimestamp",
+                 "startingVersion")
+START_POLICIES = ("latest", "earliest")
+
+
+def _start(source: Source) -> tuple:
+    return tuple((key, option(source.options, key)) for key in START_OPTIONS
+                 if option(source.options, key) is not None)
+
+
+def _deliberate_reset(old: Query, new: Query) -> bool:
+    """A new checkpoint whose query is told where to start: every streaming source of the new
+    query names an explicit position (Kafka offsets as JSON, a Delta version or timestamp)
+    set in this very change. That is the documented way to move a checkpoint without
+    skipping or re-reading data, so it is a decision to note, not an accident to stop."""
+    streaming = [s for s in new.sources if s.streaming]
+    if not streaming:
+        return False
+    for source in streaming:
+        start = _start(source)
+        if not start or not all(is_known(v) for _, v in start):
+            return False
+        if all(str(v).strip().lower() in START_POLICIES for _, v in start):
+            return False
+    before = [_start(s) for s in old.sources if s.streaming]
+    return before != [_start(s) for s in streaming]
+
