@@ -1,0 +1,211 @@
+"""`streamlint check --base REF`: changed jobs in a real git repository, one verdict.
+
+Expected codes are looked up by the rule's name in rules/*.toml, never copied from output.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+from gitrepo import Repo
+
+from streamlint.cli import main
+from streamlint.rules import load_rules
+
+ROOT = Path(__file__).resolve().parents[1]
+EXAMPLES = ROOT / "examples"
+JOBS = ROOT / "tests" / "jobs"
+
+
+def code(name: str) -> str:
+    return next(rule.code for rule in load_rules() if rule.name == name)
+
+
+@pytest.fixture
+def repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Repo:
+    repo = Repo(tmp_path)
+    repo.put("jobs/orders.py", EXAMPLES / "orders" / "old.py")
+    repo.put("jobs/revenue.py", JOBS / "kafka_revenue.py")
+    repo.put("jobs/inventory.py", JOBS / "inventory_delta.py")
+    repo.put("lib/util.py", "def helper(x):\n    return x + 1\n")
+    repo.put("README.md", "# jobs\n")
+    repo.commit("jobs as they run today")
+    monkeypatch.chdir(tmp_path)
+    return repo
+
+
+def run_json(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, dict]:
+    status = main(["check", *args, "--format", "json"])
+    return status, json.loads(capsys.readouterr().out)
+
+
+def codes(data: dict) -> list[str]:
+    return [f["code"] for file in data["files"] for f in file["findings"]]
+
+
+def test_incompatible_change_in_working_tree(repo: Repo, capsys) -> None:
+    shutil.copy(EXAMPLES / "orders" / "new.py", repo.path / "jobs" / "orders.py")
+    status, data = run_json(capsys, "--base", "HEAD")
+    assert status == 1
+    assert data["verdict"] == "incompatible"
+    assert [f["path"] for f in data["files"]] == ["jobs/orders.py"]
+    assert code("window-changed") in codes(data)
+    assert data["files"][0]["old_path"] == "HEAD:jobs/orders.py"
+    # Nothing was checked out or written: the working tree still holds the change.
+    assert "M jobs/orders.py" in repo.git("status", "--porcelain")
+
+
+def test_compatible_change_exits_0(repo: Repo, capsys) -> None:
+    repo.edit("jobs/revenue.py", '.trigger(processingTime="1 minute")',
+              '.trigger(processingTime="30 seconds")')
+    status, data = run_json(capsys, "--base", "HEAD")
+    assert status == 0
+    assert codes(data) == [code("trigger-changed")]
+
+
+def test_rename_is_followed_not_reported_as_new_and_deleted(repo: Repo, capsys) -> None:
+    repo.move("jobs/revenue.py", "pipelines/revenue_job.py")
+    repo.commit("move")
+    status, data = run_json(capsys, "--base", "HEAD~1", "--head", "HEAD")
+    assert status == 0
+    [file] = data["files"]
+    assert (file["status"], file["path"], file["old_path"]) == (
+        "renamed", "pipelines/revenue_job.py", "HEAD~1:jobs/revenue.py")
+    assert file["findings"] == []
+
+
+def test_renamed_and_changed_job_is_compared_with_its_old_self(repo: Repo, capsys) -> None:
+    repo.move("jobs/revenue.py", "pipelines/revenue_job.py")
+    repo.edit("pipelines/revenue_job.py", 'F.window("paid_at", "10 minutes")',
+              'F.window("paid_at", "5 minutes")')
+    status, data = run_json(capsys, "--base", "HEAD")
+    assert status == 1
+    [file] = data["files"]
+    assert file["status"] == "renamed"
+    assert code("window-changed") in codes(data)
+    assert code("query-added") not in codes(data)
+
+
+def test_new_and_deleted_jobs_are_reported(repo: Repo, capsys) -> None:
+    repo.put("jobs/fraud.py", JOBS / "fraud_state.py")  # untracked: still a new job
+    (repo.path / "jobs" / "inventory.py").unlink()
+    status, data = run_json(capsys, "--base", "HEAD")
+    by_status = {f["status"]: f for f in data["files"]}
+    assert set(by_status) == {"added", "deleted"}
+    added = {f["code"] for f in by_status["added"]["findings"]}
+    removed = {f["code"] for f in by_status["deleted"]["findings"]}
+    assert added == {code("query-added")} and removed == {code("query-removed")}
+    # A deleted job leaves its checkpoint behind: to review, which fails only with --strict.
+    assert status == 0
+    capsys.readouterr()
+    assert main(["check", "--base", "HEAD", "--strict"]) == 1
+
+
+def test_files_without_streaming_are_never_parsed(repo: Repo, capsys) -> None:
+    # Not even valid Python: parsing it would be an error, so exit 0 proves the pre-filter.
+    repo.put("lib/util.py", "def helper(x:\n")
+    repo.put("scripts/notes.py", "this is not python {{{\n")
+    status, data = run_json(capsys, "--base", "HEAD")
+    assert (status, data["files"], data["errors"]) == (0, [], [])
+
+
+def test_unreadable_job_is_exit_2_and_others_still_checked(repo: Repo, capsys) -> None:
+    shutil.copy(EXAMPLES / "orders" / "new.py", repo.path / "jobs" / "orders.py")
+    repo.put("jobs/broken.py", "df = spark.readStream.load(\n")
+    status = main(["check", "--base", "HEAD"])
+    captured = capsys.readouterr()
+    assert status == 2
+    assert captured.err.startswith("jobs/broken.py:") and "Traceback" not in captured.err
+    assert f"error[{code('window-changed')}]" in captured.out
+
+
+def test_paths_limit_the_check(repo: Repo, capsys) -> None:
+    shutil.copy(EXAMPLES / "orders" / "new.py", repo.path / "jobs" / "orders.py")
+    repo.edit("jobs/revenue.py", '"1 minute"', '"30 seconds"')
+    status, data = run_json(capsys, "--base", "HEAD", "jobs/revenue.py")
+    assert status == 0 and [f["path"] for f in data["files"]] == ["jobs/revenue.py"]
+    status, data = run_json(capsys, "--base", "HEAD", "jobs")
+    assert status == 1 and len(data["files"]) == 2
+
+
+def test_paths_from_a_subfolder(repo: Repo, capsys, monkeypatch) -> None:
+    shutil.copy(EXAMPLES / "orders" / "new.py", repo.path / "jobs" / "orders.py")
+    monkeypatch.chdir(repo.path / "jobs")
+    status, data = run_json(capsys, "--base", "HEAD", "orders.py")
+    assert status == 1 and [f["path"] for f in data["files"]] == ["jobs/orders.py"]
+
+
+def test_exclude_from_config(repo: Repo, capsys) -> None:
+    shutil.copy(EXAMPLES / "orders" / "new.py", repo.path / "jobs" / "orders.py")
+    repo.put("pyproject.toml", '[tool.streamlint]\nexclude = ["jobs/orders.py"]\n')
+    status, data = run_json(capsys, "--base", "HEAD")
+    assert (status, data["files"]) == (0, [])
+
+
+def test_include_from_config(repo: Repo, capsys) -> None:
+    repo.edit("jobs/revenue.py", '"1 minute"', '"30 seconds"')
+    repo.put("streamlint.toml", 'include = ["pipelines"]\n')
+    status, data = run_json(capsys, "--base", "HEAD")
+    assert (status, data["files"]) == (0, [])
+    repo.put("pipelines/revenue.py", JOBS / "kafka_revenue.py")
+    status, data = run_json(capsys, "--base", "HEAD")
+    assert [f["path"] for f in data["files"]] == ["pipelines/revenue.py"]
+
+
+def test_head_ref_compares_two_commits_ignoring_the_working_tree(repo: Repo, capsys) -> None:
+    shutil.copy(EXAMPLES / "orders" / "new.py", repo.path / "jobs" / "orders.py")
+    repo.commit("bigger window")
+    repo.git("checkout", "-q", "HEAD~1", "--", "jobs/orders.py")  # tree back to the old job
+    status, data = run_json(capsys, "--base", "HEAD~1", "--head", "HEAD")
+    assert status == 1 and code("window-changed") in codes(data)
+    status, data = run_json(capsys, "--base", "HEAD~1")
+    assert (status, data["files"]) == (0, [])
+
+
+def test_many_files_use_the_process_pool_and_agree(repo: Repo, capsys) -> None:
+    for n in range(10):
+        repo.put(f"jobs/gen/revenue_{n}.py", JOBS / "kafka_revenue.py")
+    repo.commit("ten more jobs")
+    for n in range(10):
+        repo.edit(f"jobs/gen/revenue_{n}.py", '"10 minutes"', f'"{n + 11} minutes"')
+    status, data = run_json(capsys, "--base", "HEAD")
+    assert status == 1 and len(data["files"]) == 10
+    assert all(code("window-changed") in [f["code"] for f in file["findings"]]
+               for file in data["files"])
+
+
+def test_unknown_ref_is_a_usage_error(repo: Repo, capsys) -> None:
+    assert main(["check", "--base", "origin/nope"]) == 2
+    err = capsys.readouterr().err
+    assert "origin/nope" in err and "Traceback" not in err
+
+
+def test_outside_a_repository_is_a_usage_error(tmp_path: Path, monkeypatch, capsys) -> None:
+    outside = tmp_path / "plain"
+    outside.mkdir()
+    monkeypatch.chdir(outside)
+    monkeypatch.setenv("GIT_CEILING_DIRECTORIES", str(tmp_path))
+    assert main(["check", "--base", "HEAD"]) == 2
+    assert "not inside a git repository" in capsys.readouterr().err
+
+
+def test_no_progress_bar_when_piped(repo: Repo) -> None:
+    shutil.copy(EXAMPLES / "orders" / "new.py", repo.path / "jobs" / "orders.py")
+    result = subprocess.run(["streamlint", "check", "--base", "HEAD"], cwd=repo.path,
+                            capture_output=True, text=True, check=False,
+                            env={**_env(), "CI": ""})
+    assert result.returncode == 1
+    assert result.stderr == ""
+
+
+def _env() -> dict[str, str]:
+    import os
+    import sys
+
+    env = dict(os.environ)
+    env["PATH"] = str(Path(sys.executable).parent) + os.pathsep + env.get("PATH", "")
+    return env
