@@ -1,0 +1,158 @@
+"""What a team configures and records: select/ignore/severity/overrides, suppressions.
+
+Codes are looked up by rule name in rules/*.toml; lines are found in the job files.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from streamlint.cli import main
+from streamlint.rules import load_rules
+
+ROOT = Path(__file__).resolve().parents[1]
+ORDERS = ROOT / "examples" / "orders"
+CODES = {rule.name: rule.code for rule in load_rules()}
+WINDOW, AGGREGATES = CODES["window-changed"], CODES["aggregates-changed"]
+WINDOW_CALL = 'F.window("event_time", "10 minutes")'
+
+
+@pytest.fixture
+def pair(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    (tmp_path / "jobs").mkdir()
+    shutil.copy(ORDERS / "old.py", tmp_path / "jobs" / "old.py")
+    shutil.copy(ORDERS / "new.py", tmp_path / "jobs" / "new.py")
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+def diff_json(capsys: pytest.CaptureFixture[str], *extra: str) -> tuple[int, dict]:
+    status = main(["diff", "jobs/old.py", "jobs/new.py", "--format", "json", *extra])
+    return status, json.loads(capsys.readouterr().out)
+
+
+def codes(data: dict) -> set[str]:
+    return {f["code"] for f in data["findings"]}
+
+
+def annotate(path: Path, marker: str, comment: str) -> None:
+    lines = path.read_text().splitlines()
+    n = next(i for i, line in enumerate(lines) if marker in line)
+    lines[n] += f"  {comment}"
+    path.write_text("\n".join(lines) + "\n")
+
+
+# -- configuration ---------------------------------------------------------------------------
+
+
+def test_ignore_and_select(pair: Path, capsys) -> None:
+    status, full = diff_json(capsys)
+    assert status == 1 and {WINDOW, AGGREGATES} <= codes(full)
+    (pair / "pyproject.toml").write_text(
+        f'[tool.streamlint]\nignore = ["{WINDOW}", "{AGGREGATES}"]\n')
+    status, data = diff_json(capsys)
+    assert codes(data) == codes(full) - {WINDOW, AGGREGATES}
+    assert status == 0  # what remains is to review or compatible
+    (pair / "pyproject.toml").write_text('[tool.streamlint]\nselect = ["AG"]\n')
+    status, data = diff_json(capsys)
+    assert status == 1 and codes(data) == {c for c in codes(full) if c.startswith("AG")}
+
+
+def test_severity_override(pair: Path, capsys) -> None:
+    (pair / "streamlint.toml").write_text(
+        f'[severity]\n{WINDOW} = "review"\n{AGGREGATES} = "review"\n')
+    status, data = diff_json(capsys)
+    assert status == 0 and data["verdict"] == "review"
+    assert {f["verdict"] for f in data["findings"] if f["code"] == WINDOW} == {"review"}
+
+
+def test_per_path_override(pair: Path, capsys) -> None:
+    (pair / "pyproject.toml").write_text(
+        '[tool.streamlint]\n\n[[tool.streamlint.overrides]]\npaths = ["jobs/*"]\n'
+        f'ignore = ["{WINDOW}"]\n\n[[tool.streamlint.overrides]]\npaths = ["other/**"]\n'
+        f'ignore = ["{AGGREGATES}"]\n')
+    _, data = diff_json(capsys)
+    assert WINDOW not in codes(data) and AGGREGATES in codes(data)
+
+
+@pytest.mark.parametrize(("text", "named"), [
+    ('[tool.streamlint]\nexlcude = ["x"]\n', "`exlcude`"),
+    ('[tool.streamlint]\n[[tool.streamlint.overrides]]\npaths = ["a"]\nignroe = ["X"]\n',
+     "`overrides[0].ignroe`"),
+    ('[tool.streamlint]\n[[tool.streamlint.overrides]]\nignore = ["X"]\n', "`overrides[0].paths`"),
+    ('[tool.streamlint]\nseverity = { AG04 = "fatal" }\n', "`severity.AG04`"),
+    ('[tool.streamlint]\ninclude = "jobs/*"\n', "`include`"),
+    ('[tool.streamlint]\nspark-version = "three"\n', "`spark-version`"),
+])
+def test_bad_configuration_names_file_and_key(pair: Path, capsys, text: str, named: str) -> None:
+    (pair / "pyproject.toml").write_text(text)
+    assert main(["diff", "jobs/old.py", "jobs/new.py"]) == 2
+    err = capsys.readouterr().err
+    assert "pyproject.toml" in err and named in err and "Traceback" not in err
+
+
+def test_bad_configuration_fails_check_too(tmp_path: Path, monkeypatch, capsys) -> None:
+    from gitrepo import Repo
+
+    repo = Repo(tmp_path)
+    repo.put("streamlint.toml", 'selcet = ["AG"]\n')
+    repo.commit()
+    monkeypatch.chdir(tmp_path)
+    assert main(["check", "--base", "HEAD"]) == 2
+    assert "streamlint.toml" in capsys.readouterr().err
+
+
+# -- suppressions ----------------------------------------------------------------------------
+
+
+def test_suppression_with_codes_and_reason(pair: Path, capsys) -> None:
+    annotate(pair / "jobs" / "new.py", WINDOW_CALL,
+             f"# streamlint: ignore[{WINDOW}, {AGGREGATES}] new checkpoint from offsets "
+             "planned in OPS-1234")
+    status, data = diff_json(capsys)
+    assert WINDOW not in codes(data) and AGGREGATES not in codes(data)
+    assert status == 0
+    main(["diff", "jobs/old.py", "jobs/new.py"])
+    assert "2 suppressed" in capsys.readouterr().out
+
+
+def test_suppression_of_one_code_leaves_the_other(pair: Path, capsys) -> None:
+    annotate(pair / "jobs" / "new.py", WINDOW_CALL,
+             f"# streamlint: ignore[{WINDOW}] wider window agreed with finance")
+    status, data = diff_json(capsys)
+    assert status == 1 and AGGREGATES in codes(data) and WINDOW not in codes(data)
+
+
+@pytest.mark.parametrize("comment", [
+    "# streamlint: ignore[{code}]",            # no reason
+    "# streamlint: ignore wider window, on purpose",  # no code
+])
+def test_malformed_suppression_silences_nothing_and_is_reported(pair: Path, capsys,
+                                                                comment: str) -> None:
+    annotate(pair / "jobs" / "new.py", WINDOW_CALL, comment.format(code=WINDOW))
+    status, data = diff_json(capsys)
+    assert status == 1 and WINDOW in codes(data)
+    [bad] = [f for f in data["findings"] if f["name"] == "malformed-suppression"]
+    assert bad["new"]["line"] == 1 + next(
+        n for n, line in enumerate((pair / "jobs/new.py").read_text().splitlines())
+        if WINDOW_CALL in line)
+
+
+def test_unused_suppression_is_reported(pair: Path, capsys) -> None:
+    annotate(pair / "jobs" / "new.py", "def main", f"# streamlint: ignore[{WINDOW}] old note")
+    status, data = diff_json(capsys)
+    assert WINDOW in codes(data)
+    [unused] = [f for f in data["findings"] if f["name"] == "unused-suppression"]
+    assert unused["verdict"] == "review" and WINDOW in unused["message"]
+
+
+def test_a_comment_in_a_string_is_not_a_suppression(pair: Path, capsys) -> None:
+    annotate(pair / "jobs" / "new.py", WINDOW_CALL, "")
+    path = pair / "jobs" / "new.py"
+    path.write_text(path.read_text() + f'\nNOTE = "# streamlint: ignore[{WINDOW}] nope"\n')
+    status, data = diff_json(capsys)
+    assert status == 1 and "unused-suppression" not in {f["name"] for f in data["findings"]}
