@@ -10,6 +10,7 @@ from pathlib import Path
 class Repo:
     def __init__(self, path: Path) -> None:
         self.path = path
+        path.mkdir(parents=True, exist_ok=True)
         self.git("init", "-q", "-b", "main")
         self.git("config", "user.email", "dev@example.com")
         self.git("config", "user.name", "dev")

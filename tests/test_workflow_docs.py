@@ -1,0 +1,170 @@
+"""The README's integration snippets work: each is parsed and its commands are run.
+
+A bare repository plays the remote (`origin`), a clone holds a feature branch with an
+incompatible job change; the GitHub workflow's, action.yml's, GitLab's and plain CI's
+streamlint commands run in it with the CI variables they use (network steps such as
+`pip install` are the only ones left out).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import jsonschema
+import pytest
+import yaml
+from gitrepo import Repo
+
+from streamlint.cli import build_parser
+
+ROOT = Path(__file__).resolve().parents[1]
+README = (ROOT / "README.md").read_text(encoding="utf-8")
+SECTION = README.split("## In the workflow", 1)[1].split("\n## ", 1)[0]
+SCHEMA = json.loads((ROOT / "tests" / "data" / "sarif-schema-2.1.0.json").read_text())
+ORDERS = ROOT / "examples" / "orders"
+
+
+def blocks(language: str, text: str = SECTION) -> list[str]:
+    return re.findall(rf"```{language}\n(.*?)```", text, re.S)
+
+
+def block_after(heading: str, language: str) -> str:
+    return blocks(language, SECTION.split(heading, 1)[1])[0]
+
+
+@pytest.fixture
+def workspace(tmp_path: Path) -> Path:
+    """A clone of `origin` on a feature branch that widens a window (incompatible)."""
+    origin = tmp_path / "origin.git"
+    subprocess.run(["git", "init", "-q", "--bare", "-b", "main", str(origin)], check=True)
+    repo = Repo(tmp_path / "work")
+    repo.put("jobs/orders.py", ORDERS / "old.py")
+    repo.commit("jobs as they run")
+    repo.git("remote", "add", "origin", str(origin))
+    repo.git("push", "-q", "origin", "main")
+    repo.git("checkout", "-q", "-b", "feature")
+    shutil.copy(ORDERS / "new.py", repo.path / "jobs" / "orders.py")
+    repo.commit("wider window")
+    repo.git("update-ref", "-d", "refs/remotes/origin/main")  # as after a shallow checkout
+    return repo.path
+
+
+def substitute(command: str, values: dict[str, str]) -> str:
+    return re.sub(r"\$\{\{\s*([\w.]+)\s*\}\}", lambda m: values[m.group(1)], command)
+
+
+def run(command: str, cwd: Path, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    path = str(Path(sys.executable).parent) + os.pathsep + os.environ.get("PATH", "")
+    return subprocess.run(["bash", "-c", command], cwd=cwd, capture_output=True, text=True,
+                          check=False, env={**os.environ, "PATH": path, **env})
+
+
+def assert_parses(command: str) -> None:
+    import shlex
+
+    argv = shlex.split(command.split(">", 1)[0])
+    assert argv[0] == "streamlint"
+    build_parser().parse_args(argv[1:])
+
+
+def test_github_workflow(workspace: Path, tmp_path: Path) -> None:
+    workflow = yaml.safe_load(block_after("### GitHub Actions", "yaml"))
+    assert workflow.get("on", workflow.get(True)) == "pull_request"  # YAML 1.1: `on` is True
+    steps = workflow["jobs"]["streamlint"]["steps"]
+    assert steps[0]["with"]["fetch-depth"] == 0
+    assert any(s.get("uses", "").startswith("github/codeql-action/upload-sarif") for s in steps)
+    summary = tmp_path / "summary.md"
+    run("git fetch -q origin main:refs/remotes/origin/main", workspace, {})
+    results = {}
+    for step in steps:
+        command = step.get("run", "")
+        if not command.startswith("streamlint"):
+            continue
+        command = substitute(command, {"github.base_ref": "main"})
+        assert_parses(command)
+        results[step["name"]] = run(command, workspace, {"GITHUB_STEP_SUMMARY": str(summary)})
+    annotate = results["Annotate the pull request"]
+    assert annotate.returncode == 1 and "::error file=jobs/orders.py," in annotate.stdout
+    assert results["SARIF for code scanning"].returncode == 0
+    jsonschema.validate(json.loads((workspace / "streamlint.sarif").read_text()), SCHEMA)
+    assert summary.read_text().startswith("### ❌ streamlint: incompatible")
+
+
+def test_action_yml(workspace: Path, tmp_path: Path) -> None:
+    action = yaml.safe_load((ROOT / "action.yml").read_text())
+    assert action["runs"]["using"] == "composite"
+    inputs = {f"inputs.{k}": v.get("default", "") for k, v in action["inputs"].items()}
+    inputs["inputs.base"] = substitute(inputs["inputs.base"], {"github.base_ref": "main"})
+    values = {**inputs, "runner.temp": str(tmp_path), "github.action_path": str(ROOT)}
+    summary = tmp_path / "summary.md"
+    run("git fetch -q origin main:refs/remotes/origin/main", workspace, {})
+    codes = []
+    for step in action["runs"]["steps"]:
+        command = step.get("run", "")
+        if not command.startswith("streamlint"):
+            continue
+        command = substitute(command, values)
+        assert_parses(command)
+        codes.append(run(command, workspace, {"GITHUB_STEP_SUMMARY": str(summary)}).returncode)
+    assert codes == [0, 0, 1]  # SARIF and summary never fail the job; the annotations do
+    jsonschema.validate(json.loads((tmp_path / "streamlint.sarif").read_text()), SCHEMA)
+
+
+def test_gitlab_ci(workspace: Path) -> None:
+    config = yaml.safe_load(block_after("### GitLab CI", "yaml"))
+    job = config["streamlint"]
+    env = {"CI_MERGE_REQUEST_TARGET_BRANCH_NAME": "main"}
+    statuses = []
+    for command in job["script"]:
+        if command.startswith("pip install"):
+            continue
+        if command.startswith("streamlint"):
+            assert_parses(command.replace('"', "").replace("$CI_MERGE_REQUEST_TARGET_BRANCH_NAME",
+                                                          "main"))
+        statuses.append(run(command, workspace, env).returncode)
+    assert statuses == [0, 0, 1]  # fetch, SARIF, the verdict
+    jsonschema.validate(json.loads((workspace / "streamlint.sarif").read_text()), SCHEMA)
+
+
+def test_plain_ci(workspace: Path) -> None:
+    script = block_after("### Any other CI", "bash")
+    assert run(script, workspace, {}).returncode == 1
+    shutil.copy(ORDERS / "old.py", workspace / "jobs" / "orders.py")
+    assert run(script, workspace, {}).returncode == 0
+
+
+def test_check_usage_lines_parse() -> None:
+    for line in block_after("### `streamlint check`", "bash").splitlines():
+        if line.strip():
+            assert_parses(line.split("#", 1)[0])
+
+
+def test_pre_commit_snippet_names_the_shipped_hook() -> None:
+    config = yaml.safe_load(blocks("yaml", README.split("### Pre-commit", 1)[1])[0])
+    hooks = yaml.safe_load((ROOT / ".pre-commit-hooks.yaml").read_text())
+    assert config["repos"][0]["hooks"][0]["id"] in {hook["id"] for hook in hooks}
+
+
+def test_configuration_example_is_valid() -> None:
+    import tomllib
+
+    from streamlint.config import parse_config
+
+    table = tomllib.loads(block_after("### Configuration", "toml"))["tool"]["streamlint"]
+    config = parse_config(table, "pyproject.toml")
+    assert config.for_path("jobs/legacy/old_job.py").spark_version == "3.4"
+    assert not config.wants_file("jobs/scratch/try.py") and config.wants_file("jobs/a.py")
+
+
+def test_suppression_example_is_a_suppression() -> None:
+    from streamlint.suppress import find_suppressions
+
+    line = block_after("### Suppressions", "python").strip()
+    good, bad = find_suppressions(f"df = (spark.readStream.load()\n{line}\n)\n", "job.py")
+    assert bad == [] and good[0].codes == ("AG04", "AG02") and good[0].reason
