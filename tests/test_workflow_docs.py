@@ -152,9 +152,12 @@ def test_pre_commit_snippet_names_the_shipped_hook() -> None:
 
 
 def test_configuration_example_is_valid() -> None:
-    import tomllib
-
     from streamlint.config import parse_config
+
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:  # pragma: no cover
+        import tomli as tomllib
 
     table = tomllib.loads(block_after("### Configuration", "toml"))["tool"]["streamlint"]
     config = parse_config(table, "pyproject.toml")

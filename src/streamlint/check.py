@@ -17,8 +17,8 @@ from pathlib import Path
 from streamlint.config import Config, load_config
 from streamlint.diff import Report, diff_jobs
 from streamlint.errors import InputError, UsageError
-from streamlint.extract import _STREAMING_RE, decode_source, extract_text
-from streamlint.git import changed_files, repo_root, run_git, show_many, verify_ref
+from streamlint.extract import decode_source, extract_text, mentions_streaming
+from streamlint.git import changed_files, repo_root, show_many, verify_ref
 from streamlint.model import JobFile
 from streamlint.records import record, replace
 from streamlint.rules import DEFAULT_SPARK_VERSION, parse_version, worst
@@ -135,7 +135,7 @@ def collect(root: Path, base: str, head: str | None, paths: list[str] | None,
         if old_text is None and new_text is None:
             continue
         # The cheap pre-filter: most Python files in a repository are not streaming jobs.
-        if not any(t is not None and _STREAMING_RE.search(t) for t in (old_text, new_text)):
+        if not any(t is not None and mentions_streaming(t) for t in (old_text, new_text)):
             continue
         path_config = config.for_path(_relative(root, config, change.new_path
                                                 or change.old_path or ""))
@@ -215,10 +215,3 @@ def check(base: str, head: str | None = None, paths: Iterable[str] | None = None
     return Outcome(tuple(reports), tuple(errors), worst([r.verdict for r in reports]),
                    str(root), n_changed)
 
-
-def head_exists(root: Path) -> bool:
-    try:
-        run_git(root, "rev-parse", "--verify", "--quiet", "HEAD")
-    except UsageError:
-        return False
-    return True

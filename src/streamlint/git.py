@@ -12,8 +12,6 @@ from pathlib import Path
 from streamlint.errors import UsageError
 from streamlint.records import record
 
-WORKTREE = None  # `--head` not given: the files on disk are the new versions
-
 
 @record
 class Change:
@@ -59,15 +57,13 @@ def verify_ref(root: Path, ref: str) -> str:
     return out.stdout.decode().strip()
 
 
-def changed_files(root: Path, base: str, head: str | None, staged: bool = False) -> list[Change]:
-    """Paths changed from `base` to `head` (a ref, the index, or the working tree).
+def changed_files(root: Path, base: str, head: str | None) -> list[Change]:
+    """Paths changed from `base` to `head` (a ref, or the working tree when None).
 
     Renames follow git's own similarity detection (`-M`), so a job moved to another folder
     is compared with its old self instead of reported as one job deleted and one added.
     """
     args = ["diff", "--name-status", "-z", "-M", "--no-ext-diff", "--no-textconv"]
-    if staged:
-        args.append("--cached")
     args.append(base)
     if head is not None:
         args.append(head)
@@ -90,7 +86,7 @@ def changed_files(root: Path, base: str, head: str | None, staged: bool = False)
             changes.append(Change("deleted", path, None))
         elif letter in "MT":
             changes.append(Change("modified", path, path))
-    if head is None and not staged:
+    if head is None:
         # `git diff base` leaves out files git does not track yet; a new job is still a job.
         others = run_git(root, "ls-files", "--others", "--exclude-standard", "-z")
         for path in others.decode("utf-8", errors="surrogateescape").split("\0"):
@@ -99,9 +95,11 @@ def changed_files(root: Path, base: str, head: str | None, staged: bool = False)
     return changes
 
 
-def show(root: Path, ref: str, path: str) -> bytes:
-    """A file's bytes at `ref` (`:` alone for the index), read without checking anything out."""
-    return run_git(root, "show", f"{ref}:{path}")
+def head_exists(root: Path) -> bool:
+    """False before the first commit."""
+    out = subprocess.run(["git", "rev-parse", "--verify", "--quiet", "HEAD"], cwd=root,
+                         capture_output=True, check=False)
+    return out.returncode == 0
 
 
 def show_many(root: Path, ref: str, paths: list[str]) -> dict[str, bytes]:

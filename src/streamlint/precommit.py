@@ -16,8 +16,8 @@ from streamlint.errors import InputError, UsageError
 
 
 def main(argv: list[str] | None = None) -> int:
-    from streamlint.check import check, head_exists
-    from streamlint.git import repo_root
+    from streamlint.check import check
+    from streamlint.git import head_exists, repo_root
     from streamlint.report.text import render_all
 
     paths = sys.argv[1:] if argv is None else argv

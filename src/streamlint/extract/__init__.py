@@ -50,6 +50,11 @@ def decode_source(data: bytes, path: str) -> str:
                          f"0x{data[err.start]:02x})") from None
 
 
+def mentions_streaming(text: str) -> bool:
+    """The cheap test every file passes before any parsing."""
+    return _STREAMING_RE.search(text) is not None
+
+
 def extract_file(path: str) -> JobFile:
     return extract_text(read_text(path), path)
 
