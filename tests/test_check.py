@@ -209,3 +209,47 @@ def _env() -> dict[str, str]:
     env = dict(os.environ)
     env["PATH"] = str(Path(sys.executable).parent) + os.pathsep + env.get("PATH", "")
     return env
+
+
+def test_deliberate_checkpoint_reset_is_a_note(repo: Repo, capsys) -> None:
+    # A new checkpoint plus the old checkpoint's committed offsets: the documented way out.
+    repo.edit("jobs/revenue.py", 'f"{CHECKPOINTS}/revenue"', 'f"{CHECKPOINTS}/revenue_v2"')
+    repo.edit("jobs/revenue.py", '"startingOffsets": "earliest"',
+              '"startingOffsets": """{"payments.v1":{"0":91234,"1":90876}}"""')
+    repo.edit("jobs/revenue.py", 'F.window("paid_at", "10 minutes")',
+              'F.window("paid_at", "15 minutes")')
+    status, data = run_json(capsys, "--base", "HEAD")
+    found = codes(data)
+    assert code("checkpoint-reset-with-offsets") in found
+    assert code("checkpoint-location-changed") not in found
+    # On a new checkpoint the state starts empty, so the wider window is no longer a break.
+    assert code("window-changed") not in found
+    assert status == 0 and data["verdict"] == "compatible"
+
+
+def test_new_checkpoint_without_positions_stays_an_error(repo: Repo, capsys) -> None:
+    repo.edit("jobs/revenue.py", 'f"{CHECKPOINTS}/revenue"', 'f"{CHECKPOINTS}/revenue_v2"')
+    status, data = run_json(capsys, "--base", "HEAD")
+    assert status == 1 and code("checkpoint-location-changed") in codes(data)
+
+
+def test_per_path_spark_version(repo: Repo, capsys) -> None:
+    old = ('a = spark.readStream.schema("id LONG").name("events_a").json("/in/a")\n'
+           'a.writeStream.format("delta").option("checkpointLocation", "/chk/n").start("/t/n")\n')
+    new = ('a = spark.readStream.schema("id LONG").name("events_a").json("/in/a")\n'
+           'b = spark.readStream.schema("id LONG").name("events_b").json("/in/b")\n'
+           'a.unionByName(b).writeStream.format("delta")'
+           '.option("checkpointLocation", "/chk/n").start("/t/n")\n')
+    repo.put("jobs/v4/named.py", old)
+    repo.put("jobs/v3/named.py", old)
+    repo.commit("named sources")
+    repo.put("jobs/v4/named.py", new)
+    repo.put("jobs/v3/named.py", new)
+    repo.put("pyproject.toml", '[tool.streamlint]\nspark-version = "3.5"\n\n'
+             '[[tool.streamlint.overrides]]\npaths = ["jobs/v4"]\nspark-version = "4.2"\n')
+    status, data = run_json(capsys, "--base", "HEAD")
+    verdicts = {f["path"]: f["verdict"] for f in data["files"]}
+    # Spark 4.2 names sources, so adding a named one keeps the checkpoint (see test_config).
+    on_4_2 = next(r.verdict for r in load_rules() if r.name == "named-source-added")
+    assert on_4_2 != "incompatible"
+    assert verdicts == {"jobs/v3/named.py": "incompatible", "jobs/v4/named.py": on_4_2}

@@ -52,6 +52,13 @@ STRUCTURAL = {
     "stateful.replaced", "agg.method", "dedup.kind", "state.api", "query.added",
     "query.removed",
 }
+# What a deliberate reset (a new checkpoint with explicit starting positions) leaves to judge:
+# the sink the new query writes into is the same table, topic or folder as before.
+STILL_MATTERS_AFTER_RESET = frozenset({
+    "query.checkpoint", "unresolved", "sink.format", "sink.path", "sink.topic", "sink.table",
+    "sink.foreach_code", "sink.option", "sink.partition_by", "output_mode",
+    "projection.columns",
+})
 # The note the extractor leaves for a DataFrame built by code in another module.
 EXTERNAL_NOTE = "which streamlint cannot follow"
 
@@ -113,6 +120,11 @@ class _Differ:
         self.filters_and_projections()
         self.sink()
         self.config()
+        if any(c.kind == "query.checkpoint" and c.facts.get("reset") == "explicit"
+               for c in self.changes):
+            # A fresh checkpoint carries no state, offsets or settings from the old one:
+            # only what the new query does to its sink (and what could not be read) remains.
+            return [c for c in self.changes if c.kind in STILL_MATTERS_AFTER_RESET]
         return self.changes
 
     # -- query level ------------------------------------------------------------------------
