@@ -156,3 +156,26 @@ def test_a_comment_in_a_string_is_not_a_suppression(pair: Path, capsys) -> None:
     path.write_text(path.read_text() + f'\nNOTE = "# streamlint: ignore[{WINDOW}] nope"\n')
     status, data = diff_json(capsys)
     assert status == 1 and "unused-suppression" not in {f["name"] for f in data["findings"]}
+
+
+def test_suppression_for_an_ignored_code_is_not_unused(pair: Path, capsys) -> None:
+    annotate(pair / "jobs" / "new.py", WINDOW_CALL,
+             f"# streamlint: ignore[{WINDOW}] agreed with the on-call team")
+    (pair / "pyproject.toml").write_text(f'[tool.streamlint]\nignore = ["{WINDOW}"]\n')
+    _, data = diff_json(capsys)
+    assert "unused-suppression" not in {f["name"] for f in data["findings"]}
+
+
+def test_suppressed_findings_are_suppressed_results_in_sarif(pair: Path, capsys) -> None:
+    import jsonschema
+
+    annotate(pair / "jobs" / "new.py", WINDOW_CALL,
+             f"# streamlint: ignore[{WINDOW}] agreed with the on-call team")
+    main(["diff", "jobs/old.py", "jobs/new.py", "--format", "sarif"])
+    data = json.loads(capsys.readouterr().out)
+    schema = json.loads((ROOT / "tests" / "data" / "sarif-schema-2.1.0.json").read_text())
+    jsonschema.validate(data, schema)
+    results = data["runs"][0]["results"]
+    assert [r.get("suppressions") for r in results if r["ruleId"] == WINDOW] == [
+        [{"kind": "inSource"}]]
+    assert all("suppressions" not in r for r in results if r["ruleId"] != WINDOW)

@@ -48,22 +48,19 @@ class Outcome:
     reports: tuple[Report, ...]
     errors: tuple[str, ...]
     verdict: str
-    root: str
-    files_changed: int = 0
 
 
-def settle(report: Report, config: Config, suppress: bool = True) -> Report:
+def settle(report: Report, config: Config) -> Report:
     """The report as the team configured it: codes selected, severities, suppressions."""
     from streamlint.suppress import apply_suppressions
 
-    findings = tuple(
-        replace(f, verdict=config.verdict_for(f.code, f.verdict))
-        for f in report.findings if config.wants_code(f.code)
-    )
-    suppressed: tuple = ()
-    if suppress and report.new.text:
+    findings, suppressed = report.findings, ()
+    if report.new.text:
+        # Before the configuration, so that a comment for a code the team ignores is not
+        # "unused", and so that SL01/SL02 themselves can be ignored or re-graded.
         findings, suppressed = apply_suppressions(findings, report.new.text, report.new.path)
-        findings = tuple(f for f in findings if config.wants_code(f.code))
+    findings = tuple(replace(f, verdict=config.verdict_for(f.code, f.verdict))
+                     for f in findings if config.wants_code(f.code))
     return replace(report, findings=findings, suppressed=suppressed,
                    verdict=worst([f.verdict for f in findings]))
 
@@ -97,13 +94,12 @@ def _under(path: str, prefixes: list[str]) -> bool:
 
 
 def collect(root: Path, base: str, head: str | None, paths: list[str] | None,
-            config: Config, spark_version: str | None) -> tuple[list[Pair], list[str], int]:
-    """The pairs worth diffing, the errors met while reading, and how many files changed."""
+            config: Config, spark_version: str | None) -> tuple[list[Pair], list[str]]:
+    """The pairs worth diffing, and the errors met while reading them."""
     verify_ref(root, base)
     if head is not None:
         verify_ref(root, head)
     changes = changed_files(root, base, head)
-    n_changed = len(changes)
     if paths is not None:
         changes = [c for c in changes
                    if _under(c.new_path or "", paths) or _under(c.old_path or "", paths)]
@@ -147,7 +143,7 @@ def collect(root: Path, base: str, head: str | None, paths: list[str] | None,
             new_path=change.new_path, old_text=old_text, new_text=new_text,
             spark_version=version, config=path_config,
         ))
-    return pairs, errors, n_changed
+    return pairs, errors
 
 
 def run_pairs(pairs: list[Pair], progress: bool) -> list[Report | str]:
@@ -205,13 +201,12 @@ def check(base: str, head: str | None = None, paths: Iterable[str] | None = None
                 relative.append(absolute.relative_to(root.resolve()).as_posix())
             except ValueError:
                 raise UsageError(f"{path}: not inside the repository at {root}") from None
-    pairs, errors, n_changed = collect(root, base, head, relative, config, spark_version)
+    pairs, errors = collect(root, base, head, relative, config, spark_version)
     reports: list[Report] = []
     for result in run_pairs(pairs, progress):
         if isinstance(result, str):
             errors.append(result)
         else:
             reports.append(result)
-    return Outcome(tuple(reports), tuple(errors), worst([r.verdict for r in reports]),
-                   str(root), n_changed)
+    return Outcome(tuple(reports), tuple(errors), worst([r.verdict for r in reports]))
 

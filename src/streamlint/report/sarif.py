@@ -1,7 +1,8 @@
 """SARIF 2.1.0 for code-scanning dashboards (GitHub's `upload-sarif`, GitLab, IDEs).
 
 One run, the rules that fired (with their docs link as helpUri), one result per finding at
-its location in the new file, relative to the repository root (`%SRCROOT%`).
+its location in the new file, relative to the repository root (`%SRCROOT%`); findings silenced
+by `# streamlint: ignore[...]` are results with an in-source suppression.
 """
 
 from __future__ import annotations
@@ -43,7 +44,8 @@ def render(reports: list[Report], errors: tuple[str, ...] = (), root: str | None
     index: dict[str, int] = {}
     results: list[dict[str, Any]] = []
     for report in reports:
-        for finding in report.findings:
+        silenced = {id(f) for f in report.suppressed}
+        for finding in (*report.findings, *report.suppressed):
             if finding.code not in index:
                 index[finding.code] = len(rules)
                 rules.append(_rule(finding, known))
@@ -51,7 +53,7 @@ def render(reports: list[Report], errors: tuple[str, ...] = (), root: str | None
             message = finding.message
             if finding.old is not None:
                 message += f" (before: {finding.old})"
-            results.append({
+            result: dict[str, Any] = {
                 "ruleId": finding.code,
                 "ruleIndex": index[finding.code],
                 "level": LEVEL[finding.verdict],
@@ -61,7 +63,10 @@ def render(reports: list[Report], errors: tuple[str, ...] = (), root: str | None
                     "region": {"startLine": line, "startColumn": column},
                 }}],
                 "properties": {"verdict": finding.verdict, "query": finding.query},
-            })
+            }
+            if id(finding) in silenced:  # shown as dismissed by code-scanning dashboards
+                result["suppressions"] = [{"kind": "inSource"}]
+            results.append(result)
     run: dict[str, Any] = {
         "tool": {"driver": {"name": "streamlint", "version": __version__,
                             "informationUri": HOME, "rules": rules}},
