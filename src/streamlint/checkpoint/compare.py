@@ -194,7 +194,8 @@ class CheckpointComparison:
         if new.kind == "join":
             if len(keys) != len(stored_key):
                 self.change("join.keys", "the equi-join keys",
-                            Code(f"{len(stored_key)} key(s) in the checkpoint"), keys,
+                            Code(f"{len(stored_key)} key(s) in the checkpoint"),
+                            Code(", ".join(keys)),
                             self.op_loc(old), new.loc)
             return
         names = [_key_name(k) for k in keys]
@@ -204,7 +205,8 @@ class CheckpointComparison:
         if len(keys) != len(stored_key) or (
                 new.kind in ("aggregation", "deduplication") and None not in names
                 and tuple(names) != stored_names):
-            self.change(kind, "the state key", Code(", ".join(stored_names)), keys,
+            shown = ", ".join(n or k for n, k in zip(names, keys, strict=True))
+            self.change(kind, "the state key", Code(", ".join(stored_names)), Code(shown),
                         self.op_loc(old), new.loc)
 
     # -- pinned settings -------------------------------------------------------------------
