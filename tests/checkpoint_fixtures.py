@@ -6,15 +6,19 @@ import json
 from pathlib import Path
 
 FIXTURES = Path(__file__).parent / "fixtures" / "checkpoints"
+# Written by tests/make_checkpoint_fixtures.py (real Spark) for shapes the shared set lacks.
+GENERATED = Path(__file__).parent / "fixtures" / "checkpoints-generated"
 
 
 def fixture_dirs() -> list[Path]:
     """Every `spark-<version>/<query>/` that holds a checkpoint Spark wrote."""
-    return sorted(p.parent for p in FIXTURES.glob("spark-*/*/checkpoint"))
+    return sorted(p.parent for root in (FIXTURES, GENERATED)
+                  for p in root.glob("spark-*/*/checkpoint"))
 
 
 def fixture_id(path: Path) -> str:
-    return f"{path.parent.name}/{path.name}"
+    mark = "+" if path.is_relative_to(GENERATED) else ""
+    return f"{path.parent.name}/{mark}{path.name}"
 
 
 def expected(path: Path) -> dict:

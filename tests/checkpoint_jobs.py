@@ -2,12 +2,13 @@
 
 query.py holds the function the fixture generator ran (`def q_<name>(spark, ctx): ...
 return df.writeStream...`). Here its body becomes a module-level job: `ctx.path("input")`
-becomes the absolute input path Spark recorded (`/fixtures/spark-<v>/<name>/input`), and the
+becomes the absolute input path Spark recorded (query.json `paths.root` + `/input`), and the
 returned writer gets the checkpoint location and `.start()`.
 """
 
 from __future__ import annotations
 
+import json
 import re
 import textwrap
 from pathlib import Path
@@ -26,7 +27,7 @@ def standalone_job(fixture: Path, checkpoint: str | None = None) -> str:
     match = re.search(r"^def q_\w+\(spark, ctx\):\n((?:    .*\n|\n)+)", text, re.MULTILINE)
     assert match, f"{fixture}/query.py: no query function"
     body = textwrap.dedent(match.group(1))
-    root = f"/fixtures/{fixture.parent.name}/{fixture.name}"
+    root = json.loads((fixture / "query.json").read_text())["paths"]["root"]
     body = re.sub(r'ctx\.path\("(\w+)"\)', lambda m: repr(f"{root}/{m.group(1)}"), body)
     location = checkpoint or str(fixture / "checkpoint")
     head, sep, returned = body.rstrip().rpartition("\nreturn ")

@@ -23,7 +23,9 @@ FIXTURES = fixture_dirs()
 
 
 def by_name(name: str) -> list[Path]:
-    return [f for f in FIXTURES if f.name == name]
+    found = [f for f in FIXTURES if f.name == name]
+    assert found, f"no fixture {name}"
+    return found
 
 
 def diff(capsys: pytest.CaptureFixture[str], checkpoint: Path, job: Path,
@@ -77,6 +79,11 @@ EDITS = [
     ("dedup", '.dropDuplicates(["id", "ts"])', "", "ST02"),
     ("dedup_within_watermark", "dropDuplicatesWithinWatermark([\"id\"])",
      'groupBy("id").count()', "ST03"),
+    # Two stateful operators: Spark numbers them from the sink (state/0 is the aggregation,
+    # state/1 the deduplication before it, as Spark's state-metadata reader reports).
+    ("dedup_then_agg", '.dropDuplicates(["id"])', "", "ST02"),
+    ("dedup_then_agg", 'dropDuplicates(["id"])', 'dropDuplicates(["id", "key"])', "DD01"),
+    ("dedup_then_agg", 'groupBy("key")', 'groupBy("id")', "AG01"),
 ]
 
 
