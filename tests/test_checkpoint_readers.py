@@ -170,3 +170,17 @@ def test_spark_3_5_operators_inferred_without_metadata(fixture: Path) -> None:
     assert got == want
     assert (_schemas_as_streamlint_reads_them(fixture)
             == _schemas_as_spark_reads_them(_same_query_in_spark_4(fixture)))
+
+
+@pytest.mark.parametrize("fixture", [f for f in FIXTURES if (f / "checkpoint" / "state").exists()],
+                         ids=fixture_id)
+def test_every_partition_holds_the_committed_state_version(fixture: Path) -> None:
+    """Batch N commits state version N + 1 (FORMAT.md §1), in every partition and store."""
+    want = expected(fixture)["last_committed_batch"] + 1
+    for op in read_checkpoint(str(fixture / "checkpoint")).operators:
+        for store in op.stores:
+            assert store.files.committed_version == want
+            assert store.files.partitions_checked == op.partitions
+            assert store.files.missing == ()
+            assert store.files.kinds
+            assert store.files.latest_version >= want

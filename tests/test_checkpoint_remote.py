@@ -85,6 +85,13 @@ def test_show_and_offsets_on_s3(version: str, query: str, s3_env: str,
         p["endOffset"] for p in want["last_committed_progress_sources"]]
     # Everything else equals the local reading of the same checkpoint, but for the paths.
     mine = run_json(capsys, "checkpoint", "show", str(local))
+    # Remotely only partition 0's state files are listed (one request per directory).
+    for data in (remote, mine):
+        for op in data["operators"]:
+            for store in op["stores"]:
+                files = store.pop("state_files")
+                assert files["partitions_missing_committed_version"] == []
+                assert files["committed_version"] == want["last_committed_batch"] + 1
     assert json.dumps(remote).replace(url, "<root>") == json.dumps(mine).replace(
         str(local), "<root>")
     offsets = run_json(capsys, "checkpoint", "offsets", url)

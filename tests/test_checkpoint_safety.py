@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import shutil
 import subprocess
@@ -168,3 +169,45 @@ def test_errors_without_traceback_from_the_script(tmp_path: Path) -> None:
     assert result.returncode == 2
     assert result.stderr.startswith(f"{path}: ")
     assert "Traceback" not in result.stderr
+
+
+def state_copy(tmp_path: Path, name: str) -> tuple[Path, int]:
+    copy, want = broken_copy(tmp_path, name)
+    return copy, want["last_committed_batch"] + 1
+
+
+def test_missing_state_of_the_committed_batch_is_reported(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    copy, version = state_copy(tmp_path, "agg_hdfs")
+    deleted = list((copy / "state" / "0" / "1").glob(f"{version}.*"))  # delta and snapshot
+    assert deleted
+    for path in deleted:
+        path.unlink()
+    assert main(["checkpoint", "show", str(copy)]) == 0
+    out = capsys.readouterr().out
+    assert f"partition(s) 1 hold no state version {version}" in out
+
+
+def test_checkpoint_format_v2_needs_the_committed_unique_id(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    copy, version = state_copy(tmp_path, "agg_rocksdb_ckpt_v2")
+    part0 = copy / "state" / "0" / "0"
+    [committed] = part0.glob(f"{version}_*.changelog")
+    committed.rename(part0 / f"{version}_00000000-0000-4000-8000-000000000000.changelog")
+    assert main(["checkpoint", "show", str(copy)]) == 0
+    assert f"partition(s) 0 hold no state version {version}" in capsys.readouterr().out
+
+
+def test_json_checksum_sidecars_are_not_state_versions(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Spark 4.1 writes `<v>.delta.crc` JSON checksums next to state files (FORMAT.md §8.7)."""
+    copy, version = state_copy(tmp_path, "agg_hdfs")
+    for part in (copy / "state" / "0").glob("[0-9]*"):
+        (part / f"{version + 5}.delta.crc").write_text(
+            '{"algorithm":"CRC32C","value":1,"mainFileSize":103,"timestampMs":1}')
+        (part / f".{version + 5}.delta.crc.crc").write_bytes(b"crc\x00")
+    assert main(["checkpoint", "show", str(copy), "--format", "json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    files = data["operators"][0]["stores"][0]["state_files"]
+    assert files["latest_version_partition_0"] == version
+    assert data["warnings"] == []

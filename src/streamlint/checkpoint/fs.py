@@ -30,9 +30,13 @@ class CheckpointFS(Protocol):
 
     def is_dir(self, path: str) -> bool: ...
 
+    cheap_listing: bool
+
 
 class LocalFS:
     """The local filesystem (and `file://` URLs)."""
+
+    cheap_listing = True  # listing every state partition costs microseconds here
 
     def join(self, *parts: str) -> str:
         return os.path.join(*parts)
@@ -62,6 +66,8 @@ class LocalFS:
 
 class RemoteFS:
     """Any fsspec filesystem (s3://, gs://, abfss://, ...); needs `streamlint[remote]`."""
+
+    cheap_listing = False  # one request per directory: check partition 0 only
 
     def __init__(self, url: str, protocol: str) -> None:
         try:

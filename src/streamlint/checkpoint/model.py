@@ -65,6 +65,7 @@ class Store:
     name: str
     schemas: tuple[StateSchema, ...]  # one for ordinary stores, one per family for TWS
     schema_path: str | None
+    files: object = None  # streamlint.checkpoint.state_files.StoreFiles
 
 
 @record

@@ -13,8 +13,10 @@ import json
 from streamlint.checkpoint.errors import CheckpointError
 from streamlint.checkpoint.fs import CheckpointFS
 from streamlint.checkpoint.logs import batch_ids, parse_object, read_text, split_version
-from streamlint.checkpoint.model import StatefulOperator, StateSchema, Store
+from streamlint.checkpoint.model import CommitEntry, StatefulOperator, StateSchema, Store
+from streamlint.checkpoint.state_files import check_store
 from streamlint.checkpoint.state_schema import parse_state_schema
+from streamlint.records import replace
 
 METADATA_MAX_VERSION = 2
 JOIN_STORES = ("left-keyToNumValues", "left-keyWithIndexToValue",
@@ -44,13 +46,36 @@ def operator_kind(name: str | None) -> str:
     return KIND_BY_NAME.get(name or "", "unknown")
 
 
-def read_operators(fs: CheckpointFS, root: str) -> tuple[StatefulOperator, ...]:
+def read_operators(fs: CheckpointFS, root: str, commit: CommitEntry | None = None
+                   ) -> tuple[StatefulOperator, ...]:
     state = fs.join(root, "state")
     names = fs.list_names(state)
     if not names:
         return ()
-    return tuple(_read_operator(fs, fs.join(state, str(op)), op)
+    operators = (_read_operator(fs, fs.join(state, str(op)), op)
                  for op in sorted(int(n) for n in names if n.isdigit()))
+    return tuple(_with_files(fs, fs.join(state, str(op.id)), op, commit) for op in operators)
+
+
+def _with_files(fs: CheckpointFS, directory: str, op: StatefulOperator,
+                commit: CommitEntry | None) -> StatefulOperator:
+    """Each store's state files checked against the last committed batch."""
+    partitions = sorted(int(n) for n in fs.list_names(directory) or [] if n.isdigit())
+    if not partitions:
+        return op
+    if not fs.cheap_listing:
+        partitions = partitions[:1]
+    ids = (commit.state_unique_ids or {}).get(str(op.id)) if commit else None
+    stores = []
+    for index, store in enumerate(op.stores):
+        unique = None
+        if isinstance(ids, list):
+            unique = [p[index] if isinstance(p, list) and index < len(p) else None
+                      for p in ids]
+        files = check_store(fs, directory, store.name, partitions,
+                            commit.batch_id if commit else None, unique)
+        stores.append(replace(store, files=files))
+    return replace(op, stores=tuple(stores))
 
 
 def _read_operator(fs: CheckpointFS, directory: str, op_id: int) -> StatefulOperator:

@@ -59,6 +59,15 @@ def read_checkpoint_fs(fs: CheckpointFS, root: str, shown: str, *,
     if offset_ids and commit_ids and commit_ids[-1] > offset_ids[-1]:
         warnings.append(f"commits/{commit_ids[-1]} is newer than the newest offsets file "
                         f"(offsets/{offset_ids[-1]})")
+    operators = read_operators(fs, root, last_commit) if with_operators else ()
+    for op in operators:
+        for store in op.stores:
+            if store.files is not None and store.files.missing:
+                warnings.append(
+                    f"state/{op.id} store {store.name}: partition(s) "
+                    f"{_ids(store.files.missing)} hold no state version "
+                    f"{store.files.committed_version} (batch {last_commit.batch_id}'s); "
+                    "a restart cannot load it")
     if offset_ids and query_id is None and "metadata" not in entries:
         warnings.append("no metadata file: Spark would give this checkpoint a new query id")
     return Checkpoint(
@@ -70,7 +79,7 @@ def read_checkpoint_fs(fs: CheckpointFS, root: str, shown: str, *,
         last_commit=last_commit,
         latest_offsets=latest,
         uncommitted_batches=uncommitted,
-        operators=read_operators(fs, root) if with_operators else (),
+        operators=operators,
         warnings=tuple(warnings),
     )
 

@@ -69,6 +69,15 @@ def _operator(op: StatefulOperator) -> dict:
 def _store(store: Store) -> dict:
     data: dict = {"name": store.name, "schema_file": store.schema_path,
                   "key_schema": None, "value_schema": None}
+    files = store.files
+    if files is not None:
+        data["state_files"] = {
+            "committed_version": files.committed_version,
+            "latest_version_partition_0": files.latest_version,
+            "committed_version_kinds_partition_0": list(files.kinds),
+            "partitions_checked": files.partitions_checked,
+            "partitions_missing_committed_version": list(files.missing),
+        }
     if len(store.schemas) == 1:
         schema = store.schemas[0]
         data["key_schema"] = struct_text(schema.key)

@@ -58,6 +58,13 @@ def render_show_text(data: dict) -> str:
             else:
                 out.append(f"      store {store['name']}: key {store['key_schema'] or '?'}, "
                            f"value {store['value_schema'] or '?'}")
+            files = store.get("state_files")
+            if files and files["committed_version"] is not None:
+                kinds = ", ".join(files["committed_version_kinds_partition_0"]) or "none"
+                out.append(f"        state version {files['committed_version']} (last "
+                           f"committed batch): {kinds} in partition 0; "
+                           f"{files['partitions_checked']} partition(s) checked, "
+                           f"{len(files['partitions_missing_committed_version'])} missing it")
     for warning in data["warnings"]:
         out.append(f"warning: {warning}")
     return "\n".join(out) + "\n"
