@@ -34,7 +34,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     diff = commands.add_parser("diff", help="compare two versions of a job file")
     diff.add_argument("old", help="the job as it runs today")
-    diff.add_argument("new", help="the changed job")
+    diff.add_argument("new", nargs="?", help="the changed job")
+    diff.add_argument("--checkpoint", metavar="PATH", default=None,
+                      help="compare the new job (the one file given) with what this "
+                      "checkpoint holds: `diff --checkpoint PATH NEW`")
     diff.add_argument("--format", choices=("text", "json", "github", "sarif", "markdown"),
                       default="text")
     diff.add_argument("--spark-version", default=None,
@@ -56,18 +59,36 @@ def build_parser() -> argparse.ArgumentParser:
 
     explain = commands.add_parser("explain", help="explain one rule")
     explain.add_argument("code", help="a rule code, e.g. AG01")
+
+    checkpoint = commands.add_parser("checkpoint", help="read a streaming checkpoint")
+    checkpoint_commands = checkpoint.add_subparsers(
+        dest="checkpoint_command", metavar="COMMAND", parser_class=_Parser,
+        prog="streamlint checkpoint")
+    show = checkpoint_commands.add_parser("show", help="what the checkpoint holds")
+    show.add_argument("path", help="the checkpointLocation (local, s3://, gs://, abfss://)")
+    show.add_argument("--format", choices=("text", "json"), default="text")
+    offsets = checkpoint_commands.add_parser(
+        "offsets", help="the last committed offsets, ready for startingOffsets")
+    offsets.add_argument("path", help="the checkpointLocation (local, s3://, gs://, abfss://)")
+    offsets.add_argument("--batch", type=int, default=None,
+                         help="another batch than the last committed one")
+    offsets.add_argument("--format", choices=("text", "json"), default="text")
     return parser
 
 
 def main(argv: list[str] | None = None) -> int:
     try:
         args = build_parser().parse_args(argv)
+        if args.command == "diff" and args.checkpoint is not None:
+            return run_checkpoint_diff(args)
         if args.command == "diff":
             return run_diff(args)
         if args.command == "check":
             from streamlint.check_cli import run_check
 
             return run_check(args)
+        if args.command == "checkpoint":
+            return run_checkpoint(args)
         if args.command == "rules":
             return run_rules(args)
         if args.command == "explain":
@@ -91,6 +112,9 @@ def run_diff(args: argparse.Namespace) -> int:
     from streamlint.config import load_config
     from streamlint.diff import diff_files
     from streamlint.report import render
+
+    if args.new is None:
+        raise UsageError("diff: give OLD and NEW job files (or --checkpoint PATH NEW)")
     from streamlint.rules import DEFAULT_SPARK_VERSION, parse_version
 
     config = load_config(Path(args.new).parent)
@@ -126,6 +150,29 @@ def _report_root(path: str) -> str:
     except (FileNotFoundError, NotADirectoryError):
         return os.getcwd()
     return out.stdout.decode().strip() if out.returncode == 0 else os.getcwd()
+
+
+def run_checkpoint(args: argparse.Namespace) -> int:
+    from streamlint.checkpoint.commands import run_checkpoint_offsets, run_checkpoint_show
+
+    if args.checkpoint_command == "show":
+        return run_checkpoint_show(args.path, args.format)
+    if args.checkpoint_command == "offsets":
+        return run_checkpoint_offsets(args.path, args.batch, args.format)
+    raise UsageError("checkpoint: choose a command: show or offsets")
+
+
+def run_checkpoint_diff(args: argparse.Namespace) -> int:
+    from streamlint.checkpoint.commands import run_checkpoint_diff as run
+
+    if args.new is not None:
+        raise UsageError("diff --checkpoint PATH takes one job file, the new one")
+    verdict = run(args.checkpoint, args.old, args.format, args.spark_version)
+    if args.exit_zero:
+        return EXIT_OK
+    if verdict == "incompatible" or (args.strict and verdict == "review"):
+        return EXIT_INCOMPATIBLE
+    return EXIT_OK
 
 
 def run_rules(args: argparse.Namespace) -> int:

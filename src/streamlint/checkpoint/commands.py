@@ -1,0 +1,74 @@
+"""The checkpoint commands behind the CLI: read, render, print; errors stay values."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+
+def run_checkpoint_show(path: str, output_format: str) -> int:
+    from streamlint.checkpoint.reader import read_checkpoint
+    from streamlint.checkpoint.show_data import show_data
+
+    data = show_data(read_checkpoint(path))
+    if output_format == "json":
+        sys.stdout.write(json.dumps(data, indent=2) + "\n")
+    else:
+        from streamlint.checkpoint.show_text import render_show_text
+
+        sys.stdout.write(render_show_text(data))
+    return 0
+
+
+def run_checkpoint_offsets(path: str, batch: int | None, output_format: str) -> int:
+    from streamlint.checkpoint.reader import read_batch_offsets, read_checkpoint
+    from streamlint.checkpoint.starting_offsets import choose_batch, offsets_data
+
+    checkpoint = read_checkpoint(path, with_operators=False)
+    chosen, notes = choose_batch(checkpoint, batch)
+    if checkpoint.last_committed is not None and chosen == checkpoint.last_committed.batch_id:
+        entry = checkpoint.last_committed
+    else:
+        entry = read_batch_offsets(path, chosen)
+    data = offsets_data(checkpoint, entry, notes)
+    if output_format == "json":
+        sys.stdout.write(json.dumps(data, indent=2) + "\n")
+    else:
+        from streamlint.checkpoint.offsets_text import render_offsets_text
+
+        sys.stdout.write(render_offsets_text(data))
+    return 0
+
+
+def run_checkpoint_diff(path: str, new_path: str, output_format: str,
+                        spark_version: str | None = None) -> str:
+    """Print the findings of `diff --checkpoint PATH NEW`; return the verdict."""
+    from pathlib import Path
+
+    from streamlint.checkpoint.compare import CheckpointComparison
+    from streamlint.checkpoint.fs import open_fs
+    from streamlint.checkpoint.job_match import query_for_checkpoint
+    from streamlint.checkpoint.reader import read_checkpoint_fs
+    from streamlint.config import load_config
+    from streamlint.diff import Report
+    from streamlint.extract import extract_file
+    from streamlint.model import JobFile
+    from streamlint.rules import DEFAULT_SPARK_VERSION, parse_version, worst
+
+    version_text = (spark_version or load_config(Path(new_path).parent).spark_version
+                    or DEFAULT_SPARK_VERSION)
+    version = parse_version(version_text)
+    fs, root = open_fs(path)
+    checkpoint = read_checkpoint_fs(fs, root, path)
+    job = extract_file(new_path)
+    query = query_for_checkpoint(job, path)
+    findings = tuple(CheckpointComparison(checkpoint, fs, root, query, version).run())
+    verdict = worst([f.verdict for f in findings])
+    report = Report(JobFile(path, "", ()), job, ((None, query),), findings, verdict,
+                    version_text)
+    if output_format == "json":
+        from streamlint.report.json import render
+    else:
+        from streamlint.report.text import render
+    sys.stdout.write(render(report))
+    return verdict
