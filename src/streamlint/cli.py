@@ -43,6 +43,12 @@ def build_parser() -> argparse.ArgumentParser:
                       help="exit 1 on findings to review, too")
     diff.add_argument("--exit-zero", action="store_true",
                       help="always exit 0 when the files could be read (for demos and reports)")
+    diff.add_argument("--confirm", action="store_true",
+                      help="also RUN both versions on local Spark (synthetic input, nothing "
+                      "external contacted) and report what Spark does on restart; executes "
+                      "the job files' code; needs the spark extra and Java 17")
+    diff.add_argument("--confirm-timeout", type=float, default=120.0, metavar="SECONDS",
+                      help="with --confirm: stop a job run after this long (default 120)")
 
     rules = commands.add_parser("rules", help="list the restart-compatibility rules")
     rules.add_argument("--format", choices=("text", "json", "markdown"), default="text")
@@ -94,6 +100,10 @@ def run_diff(args: argparse.Namespace) -> int:
         from streamlint.report.json import render
     else:
         from streamlint.report.text import render
+    if getattr(args, "confirm", False):
+        from streamlint.spark.command import run_confirm
+
+        return run_confirm(args, report, render(report))
     sys.stdout.write(render(report))
     if args.exit_zero:
         return EXIT_OK

@@ -1,7 +1,8 @@
 """`[tool.streamlint]` in pyproject.toml (or a streamlint.toml): the settings a team pins.
 
-Only `spark-version` exists so far. An unknown key or a bad value is an error that names the
-file and the key, so a typo never silently does nothing.
+`spark-version`, and `tables` (`[tool.streamlint.tables]`: table name or path -> DDL schema,
+used by `diff --confirm` to stand in for Delta and catalog tables). An unknown key or a bad
+value is an error that names the file and the key, so a typo never silently does nothing.
 """
 
 from __future__ import annotations
@@ -12,13 +13,14 @@ from pathlib import Path
 from streamlint.errors import UsageError
 from streamlint.records import record
 
-KNOWN_KEYS = {"spark-version"}
+KNOWN_KEYS = {"spark-version", "tables"}
 
 
 @record
 class Config:
     spark_version: str | None = None
     path: str | None = None
+    tables: tuple[tuple[str, str], ...] = ()  # (table name or path, DDL schema)
 
 
 def find_config(start: Path) -> Path | None:
@@ -55,4 +57,8 @@ def load_config(start: Path) -> Config:
     version = table.get("spark-version")
     if version is not None and not isinstance(version, str):
         raise UsageError(f"{path}: `spark-version` must be a string such as \"3.5\"")
-    return Config(spark_version=version, path=str(path))
+    tables = table.get("tables", {})
+    if not isinstance(tables, dict) or not all(isinstance(v, str) for v in tables.values()):
+        raise UsageError(f"{path}: `tables` must map table names or paths to DDL schema strings "
+                         "such as \"order_id BIGINT, amount DOUBLE\"")
+    return Config(spark_version=version, path=str(path), tables=tuple(tables.items()))

@@ -479,15 +479,17 @@ class _StubEnviron(MutableMapping[str, str]):
             return self.real[key]
         except KeyError:
             # Only the user's code gets placeholders: libraries rely on the KeyError.
-            caller = sys._getframe(1).f_code.co_filename
-            if not str(Path(caller).resolve()).startswith(self.job_dir) or \
-                    "site-packages" in caller:
+            caller = Path(sys._getframe(1).f_code.co_filename)
+            if not caller.is_file() or str(caller.resolve().parent) != self.job_dir:
                 raise
             _sandbox().warn(f"environment variable {key} is not set: stubbed with '{STUB}'")
             return STUB
 
     def __setitem__(self, key: str, value: str) -> None:
         self.real[key] = value
+
+    def __contains__(self, key: object) -> bool:
+        return key in self.real
 
     def __delitem__(self, key: str) -> None:
         del self.real[key]
