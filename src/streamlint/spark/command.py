@@ -6,13 +6,29 @@ Executes the user's job files (in a sandbox, on synthetic input): opt-in only.
 from __future__ import annotations
 
 import argparse
+import contextlib
+import os
 import shlex
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 from streamlint.diff import Report
 
 EXIT_OK, EXIT_INCOMPATIBLE = 0, 1
+
+
+@contextlib.contextmanager
+def _stdout_to_stderr() -> Iterator[None]:
+    sys.stdout.flush()
+    saved = os.dup(1)
+    os.dup2(2, 1)
+    try:
+        yield
+    finally:
+        sys.stdout.flush()
+        os.dup2(saved, 1)
+        os.close(saved)
 
 
 def reproduce_command(args: argparse.Namespace, spark_version: str) -> list[str]:
@@ -39,13 +55,14 @@ def run_confirm(args: argparse.Namespace, report: Report, static_text: str) -> i
 
     tables = dict(load_config(Path(args.new).parent).tables)
     ours = SparkSession.getActiveSession() is None  # a caller's session is left running
-    session = start_session()
-    try:
-        confirmation = confirm_files(Path(args.old), Path(args.new), session, tables,
-                                     timeout=args.confirm_timeout)
-    finally:
-        if ours:
-            session.stop()
+    with _stdout_to_stderr():  # Spark's Python workers print; the report owns stdout
+        session = start_session()
+        try:
+            confirmation = confirm_files(Path(args.old), Path(args.new), session, tables,
+                                         timeout=args.confirm_timeout)
+        finally:
+            if ours:
+                session.stop()
     reproduce = reproduce_command(args, confirmation.spark_version)
     if args.format == "json":
         sys.stdout.write(render_json(report, confirmation, static_text, reproduce))

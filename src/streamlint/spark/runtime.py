@@ -52,5 +52,5 @@ def start_session() -> Any:
         .config("spark.sql.adaptive.enabled", "false")
         .getOrCreate()
     )
-    session.sparkContext.setLogLevel("OFF")
+    session.sparkContext.setLogLevel(os.environ.get("STREAMLINT_SPARK_LOG_LEVEL", "OFF"))
     return session
