@@ -132,7 +132,8 @@ class Sandbox:
         if fmt == "socket":
             return SourceSpec("socket", "socket", self.struct("value STRING"))
         if fmt in TABLE_FORMATS or fmt not in FILE_FORMATS | {"cloudfiles"}:
-            name = path or options.get("path") or options.get("tablename") or fmt
+            name = (path or options.get("path") or options.get("tablename")
+                    or options.get("dbtable") or options.get("table") or fmt)
             configured = self.tables.get(name)
             if configured is None and schema is None:
                 raise CannotConfirm(
@@ -177,6 +178,12 @@ class Sandbox:
         from pyspark.sql.streaming.readwriter import DataStreamWriter
 
         run = QueryRun(key, label)
+        for method in ("foreachBatch", "foreach"):
+            function = (_state(writer).get(method) or (None,))[0]
+            if function is not None:
+                name = getattr(function, "__name__", type(function).__name__)
+                self.warn(f"the {method} function {name} was not run: the rows it would "
+                          "receive are compared instead")
         if key in self.queries:
             raise CannotConfirm(f"two queries share the checkpoint {key}")
         self.queries[key] = run
@@ -306,7 +313,7 @@ def _writer_patches() -> None:
 
     def remember(key: str) -> Callable[..., Any]:
         def method(self: Any, *args: Any, **kwargs: Any) -> Any:
-            _state(self)[key] = args or kwargs
+            _state(self)[key] = args or tuple(kwargs.values())
             return self
         return method
 
