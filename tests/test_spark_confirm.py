@@ -14,12 +14,12 @@ Runs in one local Spark session for the whole test session (Java 17 and the `spa
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
-from spark_harness import RECORDED_ON, Case, error_class, load_cases, observe, start_session
+from spark_harness import RECORDED_ON, Case, error_class, load_cases, observe
 
 from streamlint.diff import diff_jobs
 from streamlint.extract import extract_file
@@ -31,21 +31,6 @@ pytestmark = pytest.mark.spark
 
 CASES = load_cases()
 BY_CASE = [pytest.param(case, id=case.name) for case in CASES]
-
-
-@pytest.fixture(scope="session")
-def spark() -> Iterator[SparkSession]:
-    try:
-        import pyspark
-    except ImportError:  # pragma: no cover - depends on the environment
-        pytest.fail("pyspark is not installed: pip install -e '.[spark]' "
-                    "(or deselect these tests with -m 'not spark')")
-    if not pyspark.__version__.startswith(RECORDED_ON.split(".")[0] + "."):
-        pytest.fail(f"the expected outcomes were recorded on Spark {RECORDED_ON}; "
-                    f"pyspark {pyspark.__version__} reports other error classes")
-    session = start_session()
-    yield session
-    session.stop()
 
 
 def test_cases_cover_every_outcome() -> None:

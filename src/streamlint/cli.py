@@ -47,6 +47,12 @@ def build_parser() -> argparse.ArgumentParser:
                       help="exit 1 on findings to review, too")
     diff.add_argument("--exit-zero", action="store_true",
                       help="always exit 0 when the files could be read (for demos and reports)")
+    diff.add_argument("--confirm", action="store_true",
+                      help="also RUN both versions on local Spark (synthetic input, nothing "
+                      "external contacted) and report what Spark does on restart; executes "
+                      "the job files' code; needs the spark extra and Java 17")
+    diff.add_argument("--confirm-timeout", type=float, default=120.0, metavar="SECONDS",
+                      help="with --confirm: stop a job run after this long (default 120)")
 
     from streamlint.check_cli import add_check_parser
 
@@ -123,7 +129,14 @@ def run_diff(args: argparse.Namespace) -> int:
     parse_version(spark_version)
     report = settle(diff_files(args.old, args.new, spark_version), path_config)
     root = _report_root(args.new) if args.format in ("github", "sarif", "markdown") else None
-    sys.stdout.write(render(args.format, [report], root=root, single=True))
+    rendered = render(args.format, [report], root=root, single=True)
+    if args.confirm:
+        if args.format not in ("text", "json"):
+            raise UsageError("diff --confirm reports in --format text or json")
+        from streamlint.spark.command import run_confirm
+
+        return run_confirm(args, report, rendered)
+    sys.stdout.write(rendered)
     if args.exit_zero:
         return EXIT_OK
     if report.verdict == "incompatible" or (args.strict and report.verdict == "review"):

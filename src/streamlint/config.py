@@ -16,6 +16,9 @@
 An unknown key or a bad value is an error that names the file and the key, so a typo never
 silently does nothing. Globs are relative to the folder of the configuration file; `*`
 matches across folders (fnmatch), and a pattern that matches a folder matches what is in it.
+
+`tables` (`[tool.streamlint.tables]`: table name or path -> DDL schema) is used by
+`diff --confirm` to stand in for Delta and catalog tables.
 """
 
 from __future__ import annotations
@@ -30,7 +33,7 @@ from streamlint.records import record
 
 VERDICTS = ("compatible", "review", "incompatible")
 KNOWN_KEYS = {"spark-version", "include", "exclude", "select", "ignore", "severity",
-              "overrides"}
+              "overrides", "tables"}
 OVERRIDE_KEYS = {"paths", "spark-version", "select", "ignore", "severity"}
 
 
@@ -55,6 +58,7 @@ class Config:
     ignore: tuple[str, ...] = ()
     severity: tuple[tuple[str, str], ...] = ()
     overrides: tuple[Override, ...] = ()
+    tables: tuple[tuple[str, str], ...] = ()  # (table name or path, DDL schema)
 
     @property
     def root(self) -> Path | None:
@@ -71,7 +75,7 @@ class Config:
                     path=merged.path, include=merged.include, exclude=merged.exclude,
                     select=override.select if override.select is not None else merged.select,
                     ignore=merged.ignore + override.ignore,
-                    severity=merged.severity + override.severity,
+                    severity=merged.severity + override.severity, tables=merged.tables,
                 )
         return merged
 
@@ -154,7 +158,16 @@ def parse_config(table: dict[str, Any], path: str) -> Config:
         select=_strings(table, "select", path, "") if "select" in table else None,
         ignore=_strings(table, "ignore", path, ""),
         severity=_severity(table, path, ""), overrides=tuple(parsed),
+        tables=_tables(table, path),
     )
+
+
+def _tables(table: dict[str, Any], path: str) -> tuple[tuple[str, str], ...]:
+    tables = table.get("tables", {})
+    if not isinstance(tables, dict) or not all(isinstance(v, str) for v in tables.values()):
+        raise UsageError(f"{path}: `tables` must map table names or paths to DDL schema strings "
+                         "such as \"order_id BIGINT, amount DOUBLE\"")
+    return tuple(tables.items())
 
 
 def _known(table: dict[str, Any], known: set[str], path: str, where: str) -> None:

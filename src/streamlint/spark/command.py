@@ -1,0 +1,76 @@
+"""`streamlint diff OLD NEW --confirm`: the static report, then Spark's outcome beside it.
+
+Executes the user's job files (in a sandbox, on synthetic input): opt-in only.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import os
+import shlex
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+from streamlint.diff import Report
+
+EXIT_OK, EXIT_INCOMPATIBLE = 0, 1
+
+
+@contextlib.contextmanager
+def _stdout_to_stderr() -> Iterator[None]:
+    sys.stdout.flush()
+    saved = os.dup(1)
+    os.dup2(2, 1)
+    try:
+        yield
+    finally:
+        sys.stdout.flush()
+        os.dup2(saved, 1)
+        os.close(saved)
+
+
+def reproduce_command(args: argparse.Namespace, spark_version: str) -> list[str]:
+    import platform
+
+    command = ["streamlint", "diff", shlex.quote(args.old), shlex.quote(args.new), "--confirm"]
+    if args.spark_version:
+        command += ["--spark-version", args.spark_version]
+    return [*command, f"(pyspark {spark_version}, Python {platform.python_version()}, "
+            "Java 17)"]
+
+
+def run_confirm(args: argparse.Namespace, report: Report, static_text: str) -> int:
+    """Print the combined report; the exit code follows the stricter verdict."""
+    from streamlint.config import load_config
+    from streamlint.spark.runtime import require_spark
+
+    require_spark()
+    from pyspark.sql import SparkSession
+
+    from streamlint.spark.confirm import confirm_files
+    from streamlint.spark.report import final_verdict, render_json, render_text
+    from streamlint.spark.runtime import start_session
+
+    tables = dict(load_config(Path(args.new).parent).tables)
+    ours = SparkSession.getActiveSession() is None  # a caller's session is left running
+    with _stdout_to_stderr():  # Spark's Python workers print; the report owns stdout
+        session = start_session()
+        try:
+            confirmation = confirm_files(Path(args.old), Path(args.new), session, tables,
+                                         timeout=args.confirm_timeout)
+        finally:
+            if ours:
+                session.stop()
+    reproduce = reproduce_command(args, confirmation.spark_version)
+    if args.format == "json":
+        sys.stdout.write(render_json(report, confirmation, static_text, reproduce))
+    else:
+        sys.stdout.write(render_text(report, confirmation, static_text, reproduce))
+    verdict = final_verdict(report, confirmation)
+    if args.exit_zero:
+        return EXIT_OK
+    if verdict == "incompatible" or (args.strict and verdict == "review"):
+        return EXIT_INCOMPATIBLE
+    return EXIT_OK

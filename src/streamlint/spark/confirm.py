@@ -1,0 +1,274 @@
+"""Restart the new job on the old job's checkpoint in a small local run, per query.
+
+The observation follows what an operator would see (as tests/spark_harness.py does for the
+recorded cases, but for any job file, with the sources and sinks stood in by `sandbox`):
+
+1. both files run once in plan mode (no query starts) to learn their sources, the schemas they
+   parse Kafka values with, and their queries;
+2. batch 1 lands in every stand-in source; the old job runs to its checkpoints;
+3. batch 2 lands; the new job restarts on the same checkpoints: per query, Spark refuses
+   (`restart-fails`, with its error class) or runs;
+4. the new job is also deployed from scratch (batch 1, run, batch 2, run); per query the rows
+   it wrote in its batch-2 run are compared with the restarted run's: `same-results` or
+   `results-differ` (Spark accepted the checkpoint, but the results changed).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import tempfile
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from streamlint.records import record
+from streamlint.spark.sandbox import CannotConfirm, JobRun, QueryRun, Sandbox, SourceSpec, run_job
+from streamlint.spark.state_schema import StoreSchema, read_state_schemas
+
+# Spark's answer, as a verdict: a refused restart or changed results are incompatible.
+OUTCOME_VERDICT = {
+    "restart-fails": "incompatible",
+    "results-differ": "incompatible",
+    "same-results": "compatible",
+    "no-output": "compatible",
+    "added": "compatible",
+}
+RUN_TIMEOUT_SECONDS = 120.0
+
+
+@record
+class QueryConfirmation:
+    """What Spark did with one query of the pair."""
+
+    key: str  # how the query was recognised in both files: checkpoint, name or position
+    label: str
+    outcome: str  # restart-fails | results-differ | same-results | no-output | added |
+    #               removed | timed-out | cannot-confirm
+    error_class: str | None = None
+    message: str | None = None
+    old_state: tuple[StoreSchema, ...] = ()
+    new_state: tuple[StoreSchema, ...] = ()
+    restarted_rows: int = 0
+    fresh_rows: int = 0
+    example_difference: str | None = None
+
+    @property
+    def verdict(self) -> str | None:
+        return OUTCOME_VERDICT.get(self.outcome)
+
+
+@record
+class Confirmation:
+    """Spark's outcome for a job pair: per query, plus what the sandbox had to stub."""
+
+    spark_version: str
+    queries: tuple[QueryConfirmation, ...]
+    warnings: tuple[str, ...] = ()
+    problem: str | None = None  # the pair could not be confirmed at all, and why
+
+
+def confirm_files(old: Path, new: Path, session: Any, tables: Mapping[str, str] | None = None,
+                  timeout: float = RUN_TIMEOUT_SECONDS, workdir: Path | None = None
+                  ) -> Confirmation:
+    """Confirm the pair in `session` (a local SparkSession; each job run gets its own
+    newSession() so that settings a job makes do not leak into the next)."""
+    import pyspark
+
+    tables = dict(tables or {})
+    if workdir is not None:
+        return _confirm(old, new, session, tables, timeout, workdir, pyspark.__version__)
+    with tempfile.TemporaryDirectory(prefix="streamlint-confirm-") as tmp:
+        return _confirm(old, new, session, tables, timeout, Path(tmp), pyspark.__version__)
+
+
+def _confirm(old: Path, new: Path, session: Any, tables: dict[str, str], timeout: float,
+             workdir: Path, version: str) -> Confirmation:
+    from streamlint.spark.synthetic import literal_pool
+
+    pool = literal_pool(old.read_text(encoding="utf-8", errors="replace"),
+                        new.read_text(encoding="utf-8", errors="replace"))
+    warnings: list[str] = []
+    plans: dict[str, Sandbox] = {}
+    for side, job in (("old", old), ("new", new)):
+        sandbox = Sandbox(workdir / "plan" / side, tables, pool, plan=True,
+                          session=session.newSession())
+        try:
+            run = run_job(sandbox, job, timeout)
+        except CannotConfirm as err:
+            return Confirmation(version, (), (), f"{job}: cannot confirm: {err}")
+        warnings.extend(w for w in sandbox.warnings if w not in warnings)
+        if run.error is not None:
+            return Confirmation(version, (), tuple(warnings),
+                                f"{job}: the job failed before its queries started: "
+                                f"{error_summary(error_text(run.error))}")
+        plans[side] = sandbox
+    sources = _merged_sources(plans.values())
+    value_schemas = [s for plan in plans.values() for s in plan.json_schemas]
+
+    restarted = _Deployment(workdir / "restarted", tables, pool, sources, value_schemas, session)
+    restarted.land(1)
+    old_run = restarted.run(old, timeout)
+    restarted.land(2)
+    old_states = {key: restarted.state(key) for key in old_run.queries}
+    after = restarted.run(new, timeout)
+
+    fresh = _Deployment(workdir / "fresh", tables, pool, sources, value_schemas, session)
+    fresh.land(1)
+    fresh.run(new, timeout)
+    fresh.land(2)
+    baseline = fresh.run(new, timeout)
+    for deployment in (restarted, fresh):
+        warnings.extend(w for w in deployment.warnings if w not in warnings)
+
+    results: list[QueryConfirmation] = []
+    for key, planned in plans["old"].queries.items():
+        if key not in plans["new"].queries:
+            results.append(QueryConfirmation(key, planned.label, "removed",
+                                             old_state=tuple(old_states.get(key, ()))))
+    for key, planned in plans["new"].queries.items():
+        results.append(_judge(key, planned.label, old_run, after, baseline,
+                              tuple(old_states.get(key, ())), tuple(fresh.state(key))))
+    return Confirmation(version, tuple(results), tuple(warnings))
+
+
+def _judge(key: str, label: str, old_run: JobRun, after: JobRun, baseline: JobRun,
+           old_state: tuple[StoreSchema, ...], new_state: tuple[StoreSchema, ...]
+           ) -> QueryConfirmation:
+    def result(outcome: str, error: BaseException | None = None, **extra: Any
+               ) -> QueryConfirmation:
+        message = error_text(error) if error is not None else None
+        return QueryConfirmation(key, label, outcome,
+                                 error_class(message) if message else None,
+                                 error_summary(message) if message else None,
+                                 old_state, new_state, **extra)
+
+    existed = key in old_run.queries
+    if existed:
+        old_error = _query_error(old_run, key)
+        if old_error is not None:
+            return result("cannot-confirm", old_error) if not old_run.timed_out else \
+                result("timed-out")
+    if after.timed_out or baseline.timed_out:
+        return result("timed-out")
+    restart_error = _query_error(after, key)
+    if restart_error is not None:
+        if not existed:
+            return result("cannot-confirm", restart_error)
+        fresh_error = _query_error(baseline, key)
+        if fresh_error is not None:  # not the checkpoint's doing: the new job fails anyway
+            return result("cannot-confirm", fresh_error)
+        return result("restart-fails", restart_error)
+    if not existed:
+        return result("added")
+    restarted_rows = after.queries[key].rows()
+    fresh_rows = baseline.queries[key].rows() if key in baseline.queries else []
+    counts = {"restarted_rows": len(restarted_rows), "fresh_rows": len(fresh_rows)}
+    if restarted_rows == fresh_rows:
+        return result("same-results" if fresh_rows else "no-output", **counts)
+    return result("results-differ", example_difference=_difference(restarted_rows, fresh_rows),
+                  **counts)
+
+
+def _query_error(run: JobRun, key: str) -> BaseException | None:
+    query: QueryRun | None = run.queries.get(key)
+    if query is None:
+        return run.error or RuntimeError("the query did not start")
+    if query.start_error is not None:
+        return query.start_error
+    if query.handle is not None:
+        try:
+            return query.handle.exception()
+        except Exception as err:  # the JVM side is gone: report what it said
+            return err
+    return None
+
+
+def _difference(restarted: list[tuple], fresh: list[tuple]) -> str:
+    only_restarted = [r for r in restarted if r not in fresh]
+    only_fresh = [r for r in fresh if r not in restarted]
+
+    def show(row: tuple) -> str:
+        return "{" + ", ".join(f"{k}={v}" for k, v in row) + "}"
+
+    parts = []
+    if only_restarted:
+        parts.append(f"restarted wrote {show(only_restarted[0])}")
+    if only_fresh:
+        parts.append(f"a fresh run wrote {show(only_fresh[0])}")
+    return "; ".join(parts)
+
+
+def _merged_sources(plans: Any) -> dict[str, SourceSpec]:
+    """Each source once; a file read with more columns by one version gets them all."""
+    from pyspark.sql.types import StructType
+
+    merged: dict[str, SourceSpec] = {}
+    for plan in plans:
+        for identity, spec in plan.sources.items():
+            if identity not in merged:
+                merged[identity] = spec
+                continue
+            known = {f.name for f in merged[identity].schema.fields}
+            extra = [f for f in spec.schema.fields if f.name not in known]
+            if extra:
+                fields = [*merged[identity].schema.fields, *extra]
+                merged[identity] = SourceSpec(identity, spec.kind, StructType(fields),
+                                              spec.topic)
+    return merged
+
+
+class _Deployment:
+    """Stand-in source directories and checkpoints shared by the runs of one deployment."""
+
+    def __init__(self, root: Path, tables: Mapping[str, str], pool: tuple[str, ...],
+                 sources: Mapping[str, SourceSpec], value_schemas: list[Any],
+                 session: Any) -> None:
+        self.root, self.tables, self.pool = root, tables, pool
+        self.sources, self.value_schemas, self.session = sources, value_schemas, session
+        self.warnings: list[str] = []
+        self._layout = Sandbox(root, tables, pool)
+
+    def land(self, batch: int) -> None:
+        from streamlint.spark.synthetic import kafka_rows, rows
+
+        value_schema = Sandbox(self.root, self.tables, self.pool,
+                               json_schemas=list(self.value_schemas)).value_schema()
+        for identity, spec in self.sources.items():
+            directory = self._layout.source_dir(identity)
+            directory.mkdir(parents=True, exist_ok=True)
+            data = (kafka_rows(spec.topic, value_schema, batch, self.pool)
+                    if spec.kind == "kafka" else rows(spec.schema, batch, self.pool))
+            (directory / f"batch-{batch}.json").write_text(
+                "".join(json.dumps(row) + "\n" for row in data))
+
+    def run(self, job: Path, timeout: float) -> JobRun:
+        sandbox = Sandbox(self.root, self.tables, self.pool, session=self.session.newSession())
+        result = run_job(sandbox, job, timeout)
+        self.warnings.extend(w for w in sandbox.warnings if w not in self.warnings)
+        return result
+
+    def state(self, key: str) -> list[StoreSchema]:
+        return read_state_schemas(self._layout.checkpoint(key))
+
+
+_ERROR_CLASS = re.compile(r"\[([A-Z][A-Z0-9_]+(?:\.[A-Z0-9_]+)*)\]")
+
+
+def error_text(err: BaseException) -> str:
+    """The message of a (Py4J-wrapped) Spark error, without the JVM stack trace."""
+    text = str(err) or type(err).__name__
+    for marker in ("\nJVM stacktrace:", "\n\tat "):
+        text = text.split(marker, 1)[0]
+    return text.strip()
+
+
+def error_class(message: str) -> str | None:
+    """The innermost error class on the first line (`[STREAM_FAILED] ... [X] ...` gives X)."""
+    classes = _ERROR_CLASS.findall(message.split("\n", 1)[0])
+    return classes[-1] if classes else None
+
+
+def error_summary(message: str) -> str:
+    first = message.split("\n", 1)[0]
+    return first.split("terminated with exception: ", 1)[-1]

@@ -1,0 +1,192 @@
+"""The static verdict and Spark's outcome in one report (text and JSON).
+
+Each static query pair is matched to the query Spark ran by its checkpoint, then its name, then
+its position. Where the static verdict and Spark's disagree the report says so, and the final
+verdict (and exit code) is the stricter of the two.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import Any
+
+from streamlint.diff import Report
+from streamlint.model import Query
+from streamlint.spark.confirm import Confirmation, QueryConfirmation
+
+VERDICTS = ("compatible", "review", "incompatible")
+OUTCOME_TEXT = {
+    "restart-fails": "Spark refused the restart",
+    "results-differ": "Spark restarted, but the results differ from a fresh run of the new "
+                      "code (silent corruption)",
+    "same-results": "Spark restarted, and the results equal a fresh run of the new code",
+    "no-output": "Spark restarted; neither run wrote rows to compare",
+    "added": "a new query: it started on its own new checkpoint",
+    "removed": "the query is gone from the new code; its checkpoint stays behind",
+    "timed-out": "the run did not finish in time: no outcome",
+    "cannot-confirm": "cannot confirm",
+}
+
+
+def stricter(*verdicts: str | None) -> str:
+    return max((v for v in verdicts if v), key=VERDICTS.index, default="compatible")
+
+
+def _keys(query: Query, position: int) -> list[str]:
+    keys = []
+    if isinstance(query.sink.checkpoint, str):
+        keys.append(f"checkpoint:{query.sink.checkpoint}")
+    if isinstance(query.sink.query_name, str):
+        keys.append(f"name:{query.sink.query_name}")
+    keys.append(f"position:{position}")
+    return keys
+
+
+def pair_confirmations(report: Report, confirmation: Confirmation
+                       ) -> list[QueryConfirmation | None]:
+    """For each static pair, the query Spark ran for it (None when none matches)."""
+    by_key = {q.key: q for q in confirmation.queries}
+    used: set[str] = set()
+    out: list[QueryConfirmation | None] = []
+    for old, new in report.pairs:
+        found = None
+        for side, queries in ((new, report.new.queries), (old, report.old.queries)):
+            if side is None:
+                continue
+            for key in _keys(side, queries.index(side)):
+                if key in by_key and key not in used:
+                    found = by_key[key]
+                    break
+            if found:
+                break
+        if found is not None:
+            used.add(found.key)
+        out.append(found)
+    return out
+
+
+def static_verdict(report: Report, old: Query | None, new: Query | None) -> str:
+    labels = {q.label for q in (old, new) if q is not None}
+    verdicts = [f.verdict for f in report.findings
+                if labels & {part.strip() for part in f.query.split(",")}]
+    return stricter(*verdicts)
+
+
+def final_verdict(report: Report, confirmation: Confirmation) -> str:
+    spark = [q.verdict for q in confirmation.queries]
+    return stricter(report.verdict, *spark)
+
+
+def disagreements(report: Report, confirmation: Confirmation) -> list[str]:
+    out = []
+    for (old, new), confirmed in zip(report.pairs, pair_confirmations(report, confirmation),
+                                     strict=True):
+        if confirmed is None or confirmed.verdict is None:
+            continue
+        static = static_verdict(report, old, new)
+        label = (new or old).label  # type: ignore[union-attr]
+        if confirmed.verdict == "incompatible" and static != "incompatible":
+            out.append(f"query {label}: the static verdict is {static}, but "
+                       f"{OUTCOME_TEXT[confirmed.outcome].lower()}: Spark is stricter")
+        elif static == "incompatible" and confirmed.verdict == "compatible" and \
+                confirmed.outcome == "same-results":
+            out.append(f"query {label}: the static verdict is incompatible, but Spark restarted "
+                       "and wrote the same rows as a fresh run on this synthetic input: the "
+                       "static rule is stricter (a rule may be wrong, or the input too small "
+                       "to show the difference)")
+    return out
+
+
+def _state_lines(confirmed: QueryConfirmation) -> list[str]:
+    lines = []
+    old = {(s.operator, s.store): s for s in confirmed.old_state}
+    new = {(s.operator, s.store): s for s in confirmed.new_state}
+    for op, store in sorted(old.keys() | new.keys()):
+        before, after = old.get((op, store)), new.get((op, store))
+        lines.append(f"    state operator {op} ({store}):")
+        for part in ("key", "value"):
+            was = getattr(before, part) if before else "-"
+            now = getattr(after, part) if after else "-"
+            mark = "" if was == now else "   <- changed"
+            lines.append(f"      {part}: old {was}")
+            lines.append(f"      {' ' * len(part)}  new {now}{mark}")
+    return lines
+
+
+def render_text(report: Report, confirmation: Confirmation, static_text: str,
+                reproduce: Sequence[str]) -> str:
+    out = [static_text.rstrip("\n"), "",
+           f"Spark {confirmation.spark_version} confirmation (a local run of both versions on "
+           "synthetic input; see `streamlint diff --help`):"]
+    if confirmation.problem:
+        out.append(f"  {confirmation.problem}")
+    for (old, new), confirmed in zip(report.pairs, pair_confirmations(report, confirmation),
+                                     strict=True):
+        label = (new or old).label  # type: ignore[union-attr]
+        if confirmed is None:
+            out.append(f"  query {label}: not run")
+            continue
+        what = OUTCOME_TEXT[confirmed.outcome]
+        if confirmed.message:
+            what += f": {confirmed.message}"
+        out.append(f"  query {label}: {what}")
+        if confirmed.example_difference:
+            out.append(f"    e.g. {confirmed.example_difference}")
+        if confirmed.outcome in ("same-results", "results-differ"):
+            out.append(f"    rows written after the restart: {confirmed.restarted_rows}, by a "
+                       f"fresh run: {confirmed.fresh_rows}")
+        out.extend(_state_lines(confirmed))
+        static = static_verdict(report, old, new)
+        out.append(f"    static: {static}; Spark: {confirmed.verdict or 'no outcome'}")
+    for warning in confirmation.warnings:
+        out.append(f"  warning: {warning}")
+    disagree = disagreements(report, confirmation)
+    for line in disagree:
+        out.append(f"DISAGREEMENT: {line}")
+    final = final_verdict(report, confirmation)
+    if disagree or final != report.verdict:
+        out.append(f"reproduce: {' '.join(reproduce)}")
+    out.append(f"verdict (stricter of static and Spark): {final}")
+    return "\n".join(out) + "\n"
+
+
+def _confirmation_json(confirmed: QueryConfirmation | None) -> dict[str, Any] | None:
+    if confirmed is None:
+        return None
+
+    def schemas(items: Sequence[Any]) -> list[dict[str, Any]]:
+        return [{"operator": s.operator, "store": s.store, "key": s.key, "value": s.value}
+                for s in items]
+
+    return {
+        "outcome": confirmed.outcome,
+        "verdict": confirmed.verdict,
+        "error_class": confirmed.error_class,
+        "message": confirmed.message,
+        "rows_after_restart": confirmed.restarted_rows,
+        "rows_fresh": confirmed.fresh_rows,
+        "example_difference": confirmed.example_difference,
+        "state_schemas": {"old": schemas(confirmed.old_state),
+                          "new": schemas(confirmed.new_state)},
+    }
+
+
+def render_json(report: Report, confirmation: Confirmation, static_json: str,
+                reproduce: Sequence[str]) -> str:
+    data = json.loads(static_json)
+    for entry, (old, new), confirmed in zip(
+            data["queries"], report.pairs, pair_confirmations(report, confirmation), strict=True):
+        entry["confirmation"] = _confirmation_json(confirmed)
+        if entry["confirmation"] is not None:
+            entry["confirmation"]["static_verdict"] = static_verdict(report, old, new)
+    data["static_verdict"] = report.verdict
+    data["verdict"] = final_verdict(report, confirmation)
+    data["spark"] = {
+        "version": confirmation.spark_version,
+        "problem": confirmation.problem,
+        "warnings": list(confirmation.warnings),
+        "disagreements": disagreements(report, confirmation),
+        "reproduce": list(reproduce),
+    }
+    return json.dumps(data, indent=2) + "\n"

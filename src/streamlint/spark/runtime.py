@@ -1,0 +1,56 @@
+"""The local Spark that confirms: what it needs (pyspark, Java) and its one session."""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import shutil
+import sys
+from pathlib import Path
+from typing import Any
+
+from streamlint.errors import UsageError
+
+INSTALL_PYSPARK = ("--confirm needs pyspark, pandas and pyarrow: "
+                   "pip install 'streamlint[spark]'")
+INSTALL_JAVA = ("--confirm needs Java 17 (Spark runs on the JVM): install a JDK or JRE 17, "
+                "e.g. `apt-get install openjdk-17-jre-headless`, or set JAVA_HOME")
+
+
+def java_executable() -> str | None:
+    home = os.environ.get("JAVA_HOME")
+    if home and (Path(home) / "bin" / "java").is_file():
+        return str(Path(home) / "bin" / "java")
+    return shutil.which("java")
+
+
+def require_spark() -> None:
+    """A UsageError naming what to install when pyspark or Java is missing."""
+    missing = [name for name in ("pyspark", "pandas", "pyarrow")
+               if importlib.util.find_spec(name) is None]
+    if missing:
+        raise UsageError(f"{INSTALL_PYSPARK} (missing: {', '.join(missing)})")
+    if java_executable() is None:
+        raise UsageError(INSTALL_JAVA)
+
+
+def start_session() -> Any:
+    """local[2] with 2 shuffle partitions, no UI, UTC, quiet: one JVM for the invocation."""
+    from pyspark.sql import SparkSession
+
+    # pandas UDF workers (applyInPandasWithState) must run the interpreter that has pandas.
+    os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
+    os.environ.setdefault("PYSPARK_DRIVER_PYTHON", sys.executable)
+    session = (
+        SparkSession.builder.master("local[2]")
+        .appName("streamlint-confirm")
+        .config("spark.sql.shuffle.partitions", "2")
+        .config("spark.ui.enabled", "false")
+        .config("spark.ui.showConsoleProgress", "false")
+        .config("spark.sql.session.timeZone", "UTC")
+        .config("spark.driver.extraJavaOptions", "-Duser.timezone=UTC")
+        .config("spark.sql.adaptive.enabled", "false")
+        .getOrCreate()
+    )
+    session.sparkContext.setLogLevel(os.environ.get("STREAMLINT_SPARK_LOG_LEVEL", "OFF"))
+    return session

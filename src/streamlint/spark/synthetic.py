@@ -1,0 +1,119 @@
+"""Synthetic input rows for a schema, so that rows survive a job's parsing, joins and filters.
+
+Every row is deterministic in (batch, row index). All string columns of a row share one value
+from a small pool (the short literals of the job files first), so equi-joins between sources
+match and `status == 'paid'` style filters let some rows through; integer columns count rows
+(unique per row, equal across sources, so `order_id = paid_order_id` matches); event times of
+batch 2 are days after batch 1, so any realistic watermark passes the first batch's windows.
+The last row of a batch re-delivers the first, as a real at-least-once source does.
+"""
+
+from __future__ import annotations
+
+import ast
+import base64
+import datetime as dt
+import json
+import re
+from typing import Any
+
+EPOCH = dt.datetime(2024, 1, 1, tzinfo=dt.timezone.utc)
+BATCH_STEP = dt.timedelta(days=3)
+ROWS_PER_BATCH = 16  # twice the largest pool: every string key gets two rows a batch
+_WORD = re.compile(r"^[A-Za-z][\w.-]{0,23}$")
+_QUOTED = re.compile(r"'([A-Za-z][\w.-]{0,23})'")
+_DEFAULT_POOL = ("a", "b", "c")
+# Literals that name Spark things, never data values.
+_NOT_DATA = {"append", "update", "complete", "kafka", "delta", "json", "parquet", "csv",
+             "string", "value", "key", "inner", "left", "leftOuter", "left_outer", "outer",
+             "right", "rightOuter", "full", "__main__", "orc", "text", "console", "memory"}
+
+
+def literal_pool(*sources: str, limit: int = 8) -> tuple[str, ...]:
+    """Short word-like string literals of the job files (also quoted inside SQL strings)."""
+    found: list[str] = []
+    for text in sources:
+        try:
+            tree = ast.parse(text)
+        except SyntaxError:
+            continue
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Constant) and isinstance(node.value, str):
+                candidates = [node.value] if _WORD.match(node.value) else []
+                candidates += _QUOTED.findall(node.value)
+                for word in candidates:
+                    if word not in _NOT_DATA and not _looks_like_setting(word) and \
+                            word not in found:
+                        found.append(word)
+    # Literals compared in filters are usually short codes; prefer them over column names.
+    found.sort(key=lambda w: (not (w.isupper() or w.islower()) or "_" in w, len(w)))
+    pool = [*found[: limit - len(_DEFAULT_POOL)], *_DEFAULT_POOL]
+    return tuple(pool)
+
+
+def _looks_like_setting(word: str) -> bool:
+    return word.startswith(("spark.", "kafka.")) or word.count(".") > 1
+
+
+def event_time(batch: int, row: int) -> dt.datetime:
+    return EPOCH + (batch - 1) * BATCH_STEP + dt.timedelta(seconds=row)
+
+
+def rows(schema: Any, batch: int, pool: tuple[str, ...]) -> list[dict[str, Any]]:
+    """ROWS_PER_BATCH rows of `schema` (a pyspark StructType) as JSON-ready dicts, plus a
+    re-delivery of the first row."""
+    out = [_struct(schema, batch, j, pool) for j in range(ROWS_PER_BATCH)]
+    return [*out, dict(out[0])]
+
+
+def _struct(schema: Any, batch: int, row: int, pool: tuple[str, ...]) -> dict[str, Any]:
+    return {field.name: _value(field.dataType, batch, row, pool) for field in schema.fields}
+
+
+def _value(dtype: Any, batch: int, row: int, pool: tuple[str, ...]) -> Any:
+    from pyspark.sql import types as T
+
+    if isinstance(dtype, T.StructType):
+        return _struct(dtype, batch, row, pool)
+    if isinstance(dtype, T.ArrayType):
+        return [_value(dtype.elementType, batch, row, pool)]
+    if isinstance(dtype, T.MapType):
+        return {str(pool[row % len(pool)]): _value(dtype.valueType, batch, row, pool)}
+    if isinstance(dtype, T.StringType):
+        return pool[row % len(pool)]
+    if isinstance(dtype, T.BooleanType):
+        return row % 2 == 0
+    if isinstance(dtype, (T.ByteType, T.ShortType)):
+        return (batch * ROWS_PER_BATCH + row) % 100
+    if isinstance(dtype, (T.IntegerType, T.LongType)):
+        return batch * ROWS_PER_BATCH + row
+    if isinstance(dtype, (T.FloatType, T.DoubleType, T.DecimalType)):
+        return float(batch * ROWS_PER_BATCH + row) + 0.5
+    if isinstance(dtype, (T.TimestampType, T.TimestampNTZType)):
+        return event_time(batch, row).strftime("%Y-%m-%dT%H:%M:%S.000Z")
+    if isinstance(dtype, T.DateType):
+        return event_time(batch, row).date().isoformat()
+    if isinstance(dtype, T.BinaryType):
+        return base64.b64encode(pool[row % len(pool)].encode()).decode()
+    return None
+
+
+def kafka_rows(topic: str, value_schema: Any, batch: int,
+               pool: tuple[str, ...]) -> list[dict[str, Any]]:
+    """Kafka records of `topic` whose `value` is the JSON of a row of `value_schema` (the
+    fields the job parses with from_json), base64-encoded as the JSON reader wants binary."""
+    values = rows(value_schema, batch, pool)
+    out = []
+    for j, value in enumerate(values):
+        row = j if j < ROWS_PER_BATCH else 0
+        text = json.dumps(value)
+        out.append({
+            "key": base64.b64encode(pool[row % len(pool)].encode()).decode(),
+            "value": base64.b64encode(text.encode()).decode(),
+            "topic": topic,
+            "partition": 0,
+            "offset": (batch - 1) * (ROWS_PER_BATCH + 1) + j,
+            "timestamp": event_time(batch, row).strftime("%Y-%m-%dT%H:%M:%S.000Z"),
+            "timestampType": 0,
+        })
+    return out

@@ -1,0 +1,189 @@
+"""`streamlint diff --confirm` on real Spark, for realistic job files (Kafka, Delta, JDBC,
+foreachBatch, dbutils, several queries per file) that know nothing of streamlint.
+
+Each pair in `tests/confirm_jobs/<name>/` has `case.toml`: what Spark does on restart
+(`spark`: restart-fails | results-differ | same-results), for restart-fails a substring of
+Spark's error (`error`), and `why` (the Spark guide's rule or the measured case behind it). The
+expected outcomes come from Spark's guide and from tests/spark_cases (measured with the
+harness), never from streamlint's output. All pairs run in the one session of conftest.py.
+"""
+
+from __future__ import annotations
+
+import json
+import socket
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import pytest
+
+from streamlint.cli import main
+from streamlint.diff import diff_files
+from streamlint.spark.confirm import Confirmation, confirm_files
+from streamlint.spark.report import disagreements, final_verdict
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover
+    import tomli as tomllib
+
+if TYPE_CHECKING:
+    from pyspark.sql import SparkSession
+
+JOBS = Path(__file__).parent / "confirm_jobs"
+CASES = {d.name: tomllib.loads((d / "case.toml").read_text()) for d in sorted(JOBS.iterdir())
+         if (d / "case.toml").is_file()}
+TABLES = {
+    "customers": "customer_id STRING, segment STRING",
+    "finance.refunds": "refund_id STRING, order_id STRING, amount DOUBLE, refunded_at TIMESTAMP",
+}
+
+
+def _confirm(spark: SparkSession, name: str, tables: dict[str, str] | None = None
+             ) -> Confirmation:
+    return confirm_files(JOBS / name / "old.py", JOBS / name / "new.py", spark, tables or TABLES)
+
+
+def test_cases_cover_every_stateful_family() -> None:
+    families = {case["family"] for case in CASES.values()}
+    assert {"aggregation", "windowed aggregation", "dedup", "dropDuplicatesWithinWatermark",
+            "stream-stream join", "applyInPandasWithState", "transformWithStateInPandas",
+            "source count", "compatible refactor", "aggregation in SQL"} <= families
+
+
+@pytest.mark.spark
+@pytest.mark.parametrize("name", [n for n in CASES if n != "platform_stubs"])
+def test_spark_outcome(spark: SparkSession, name: str) -> None:
+    case = CASES[name]
+    confirmation = _confirm(spark, name)
+    assert confirmation.problem is None, confirmation.problem
+    assert len(confirmation.queries) == 1
+    (query,) = confirmation.queries
+    assert query.outcome == case["spark"], query
+    if "error" in case:
+        assert case["error"] in (query.message or ""), query.message
+    # The schemas Spark wrote say the same as its error: a key schema error means the key
+    # schemas differ, a value schema error the value schemas.
+    assert query.old_state and query.new_state, "every case has a stateful operator"
+    old = {(s.operator, s.store): s for s in query.old_state}
+    new = {(s.operator, s.store): s for s in query.new_state}
+    key_changed = any(old[k].key != new[k].key for k in old.keys() & new.keys())
+    value_changed = any(old[k].value != new[k].value for k in old.keys() & new.keys())
+    assert key_changed == ("KEY_SCHEMA" in case.get("error", ""))
+    if "VALUE_SCHEMA" in case.get("error", ""):
+        assert value_changed
+    if case["spark"] == "same-results":
+        assert query.restarted_rows > 0, "rows must reach the sink, or the comparison is empty"
+
+
+@pytest.fixture
+def no_outside_connections() -> Iterator[list[Any]]:
+    """Every connect() the Python side makes to a non-loopback address during the test."""
+    seen: list[Any] = []
+    active = [True]
+
+    def hook(event: str, args: tuple) -> None:
+        if active[0] and event == "socket.connect":
+            address = args[1]
+            host = address[0] if isinstance(address, tuple) else str(address)
+            if not (isinstance(address, str) or host in ("localhost", "::1")
+                    or host.startswith("127.")):
+                seen.append(address)
+
+    sys.addaudithook(hook)  # hooks cannot be removed: `active` switches it off
+    try:
+        yield seen
+    finally:
+        active[0] = False
+
+
+@pytest.mark.spark
+def test_platform_job_runs_without_contacting_anything(
+        spark: SparkSession, no_outside_connections: list[Any]) -> None:
+    """Unreachable brokers and databases, dbutils secrets and fs, a missing environment
+    variable, required command-line arguments, a JDBC dimension table and a Delta table
+    source: both queries still confirm, with a warning for each stub."""
+    socket.getaddrinfo  # noqa: B018 - the audit hook sees connects, not lookups
+    confirmation = _confirm(spark, "platform_stubs")
+    assert confirmation.problem is None, confirmation.problem
+    outcomes = {q.label: q.outcome for q in confirmation.queries}
+    assert outcomes == {"dbfs:/checkpoints/segment_revenue": "same-results",
+                        "dbfs:/checkpoints/refunds_to_kafka": "same-results"}
+    warnings = "\n".join(confirmation.warnings)
+    for stubbed in ("dbutils.secrets.get", "dbutils.fs.rm", "CUSTOMERS_JDBC_URL",
+                    "command-line argument env", "write_segments was not run"):
+        assert stubbed in warnings
+    assert no_outside_connections == []
+
+
+@pytest.mark.spark
+def test_table_without_schema_cannot_be_confirmed(spark: SparkSession) -> None:
+    confirmation = _confirm(spark, "platform_stubs", tables={"finance.refunds": "id STRING"})
+    assert confirmation.queries == ()
+    assert confirmation.problem is not None
+    assert "no schema for table customers" in confirmation.problem
+    assert "[tool.streamlint.tables]" in confirmation.problem
+
+
+@pytest.mark.spark
+def test_spark_sees_what_static_analysis_cannot(
+        spark: SparkSession, capsys: pytest.CaptureFixture[str]) -> None:
+    """A grouping key added inside a SQL string: static says review at most, Spark refuses the
+    restart; the report names the disagreement and exits with the stricter verdict."""
+    case = JOBS / "sql_grouping_key_added"
+    static = diff_files(str(case / "old.py"), str(case / "new.py"), "4.3")
+    assert static.verdict != "incompatible"
+
+    code = main(["diff", str(case / "old.py"), str(case / "new.py"), "--confirm",
+                 "--format", "json", "--spark-version", "4.3"])
+    data = json.loads(capsys.readouterr().out)
+    assert code == 1
+    assert data["static_verdict"] == static.verdict
+    assert data["verdict"] == "incompatible"
+    (query,) = data["queries"]
+    assert query["confirmation"]["outcome"] == "restart-fails"
+    assert query["confirmation"]["error_class"] == "STATE_STORE_KEY_SCHEMA_NOT_COMPATIBLE"
+    assert query["confirmation"]["static_verdict"] == static.verdict
+    assert "Spark is stricter" in data["spark"]["disagreements"][0]
+    assert data["spark"]["reproduce"][:2] == ["streamlint", "diff"]
+
+
+def test_disagreement_rules_without_spark() -> None:
+    """The report's arithmetic, on records: stricter verdict wins, both directions named."""
+    from streamlint.spark.confirm import QueryConfirmation
+
+    case = JOBS / "refactor_helper_extracted"
+    static = diff_files(str(case / "old.py"), str(case / "new.py"), "4.3")
+    assert static.verdict == "compatible"
+    corrupt = Confirmation("4.3.0", (QueryConfirmation(
+        "checkpoint:s3://ads/_chk/campaign_spend", "q", "results-differ"),))
+    assert final_verdict(static, corrupt) == "incompatible"
+    assert "Spark is stricter" in disagreements(static, corrupt)[0]
+    fine = Confirmation("4.3.0", (QueryConfirmation(
+        "checkpoint:s3://ads/_chk/campaign_spend", "q", "same-results"),))
+    assert final_verdict(static, fine) == "compatible"
+    assert disagreements(static, fine) == []
+
+
+def test_missing_pyspark_names_what_to_install(monkeypatch: pytest.MonkeyPatch,
+                                               capsys: pytest.CaptureFixture[str]) -> None:
+    import importlib.util
+
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec",
+                        lambda name, *a: None if name == "pyspark" else real(name, *a))
+    case = JOBS / "refactor_helper_extracted"
+    assert main(["diff", str(case / "old.py"), str(case / "new.py"), "--confirm"]) == 2
+    err = capsys.readouterr().err
+    assert "pip install 'streamlint[spark]'" in err and "pyspark" in err
+
+
+def test_missing_java_names_what_to_install(monkeypatch: pytest.MonkeyPatch,
+                                            capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.delenv("JAVA_HOME", raising=False)
+    monkeypatch.setenv("PATH", "/nonexistent")
+    case = JOBS / "refactor_helper_extracted"
+    assert main(["diff", str(case / "old.py"), str(case / "new.py"), "--confirm"]) == 2
+    assert "Java 17" in capsys.readouterr().err
