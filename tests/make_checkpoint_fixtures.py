@@ -157,9 +157,13 @@ def state_readers(spark, checkpoint: Path) -> dict:  # noqa: ANN001
         reader = spark.read.format("statestore").option("operatorId", row["operatorId"])
         for key, value in option.items():
             reader = reader.option(key, value)
-        read = reader.load(str(checkpoint))
-        stores.append({"operatorId": row["operatorId"], "option": option,
-                       "schema": read.schema.simpleString(), "count": read.count()})
+        try:
+            read = reader.load(str(checkpoint))
+            stores.append({"operatorId": row["operatorId"], "option": option,
+                           "schema": read.schema.simpleString(), "count": read.count()})
+        except Exception as err:  # noqa: BLE001 - e.g. 4.0's reader on checkpoint format v2
+            stores.append({"operatorId": row["operatorId"], "option": option,
+                           "schema": None, "error": str(err).splitlines()[0][:300]})
     return {"state-metadata": {"schema": metadata.schema.simpleString(), "rows": rows_},
             "statestore": stores}
 
