@@ -11,6 +11,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+from checkpoint_fixtures import FIXTURES as SHARED
 from checkpoint_fixtures import fixture_dirs, fixture_id
 from checkpoint_jobs import standalone_job, write_job
 from test_checkpoint_cli import kafka_checkpoint
@@ -160,8 +161,8 @@ def test_kafka_topics_against_the_offsets(topics: str, code: str | None, tmp_pat
 
 
 def test_which_query_of_a_job_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    fixture = by_name("agg_hdfs")[-1]
-    other = fixture.parent / "dedup"
+    fixture = SHARED / "spark-4.3.0" / "agg_hdfs"
+    other = SHARED / "spark-4.3.0" / "dedup"
     text = standalone_job(fixture) + "\n" + standalone_job(other).split("\n\n", 2)[2]
     job = write_job(tmp_path, fixture, text)
     assert diff(capsys, fixture / "checkpoint", job)[1]["findings"] == []

@@ -57,8 +57,10 @@ def source_start(source: SourceOffset) -> dict:
                   "offset": source.offset, "option": None, "value": None, "note": None}
     if source.kind == "kafka":
         offsets = kafka_offsets(source.offset)
+        ordered = {topic: dict(sorted(parts.items(), key=lambda item: int(item[0])))
+                   for topic, parts in sorted(offsets.items())}
         data["option"] = "startingOffsets"
-        data["value"] = json.dumps(offsets, separators=(",", ":"), sort_keys=True)
+        data["value"] = json.dumps(ordered, separators=(",", ":"))
         data["note"] = ("startingOffsets must name every partition the query is assigned: add "
                         "partitions created since (use -2 for earliest) and remove topics no "
                         "longer read")
