@@ -253,3 +253,41 @@ def test_per_path_spark_version(repo: Repo, capsys) -> None:
     on_4_2 = next(r.verdict for r in load_rules() if r.name == "named-source-added")
     assert on_4_2 != "incompatible"
     assert verdicts == {"jobs/v3/named.py": "incompatible", "jobs/v4/named.py": on_4_2}
+
+
+class _Terminal:
+    def __init__(self, tty: bool) -> None:
+        self.tty = tty
+        self.text = ""
+
+    def isatty(self) -> bool:
+        return self.tty
+
+    def write(self, text: str) -> int:
+        self.text += text
+        return len(text)
+
+    def flush(self) -> None:
+        pass
+
+
+def test_progress_bar_only_on_a_terminal_outside_ci(repo: Repo, monkeypatch) -> None:
+    from streamlint import check as check_module
+
+    monkeypatch.delenv("CI", raising=False)
+    terminal = _Terminal(tty=True)
+    monkeypatch.setattr("sys.stderr", terminal)
+    assert check_module.show_progress()
+    monkeypatch.setenv("CI", "true")
+    assert not check_module.show_progress()
+    monkeypatch.delenv("CI")
+    monkeypatch.setattr("sys.stderr", _Terminal(tty=False))
+    assert not check_module.show_progress()
+
+    monkeypatch.setattr("sys.stderr", terminal)
+    shutil.copy(EXAMPLES / "orders" / "new.py", repo.path / "jobs" / "orders.py")
+    repo.edit("jobs/revenue.py", '"1 minute"', '"30 seconds"')
+    outcome = check_module.check("HEAD", progress=True)
+    assert len(outcome.reports) == 2
+    assert "] 1/2 jobs" in terminal.text and "] 2/2 jobs" in terminal.text
+    assert terminal.text.endswith("\r")  # the bar erases itself before the report prints
