@@ -291,3 +291,13 @@ def test_progress_bar_only_on_a_terminal_outside_ci(repo: Repo, monkeypatch) -> 
     assert len(outcome.reports) == 2
     assert "] 1/2 jobs" in terminal.text and "] 2/2 jobs" in terminal.text
     assert terminal.text.endswith("\r")  # the bar erases itself before the report prints
+
+
+def test_unreadable_file_in_the_pool_is_reported_with_its_line(repo: Repo, capsys) -> None:
+    for n in range(9):
+        repo.put(f"jobs/gen/revenue_{n}.py", JOBS / "kafka_revenue.py")
+    repo.put("jobs/gen/broken.py", "q = spark.readStream.load()\nq.writeStream.start(\n")
+    status, data = run_json(capsys, "--base", "HEAD")
+    assert status == 2 and len(data["files"]) == 9
+    [error] = data["errors"]
+    assert (error["path"], error["line"]) == ("jobs/gen/broken.py", 2)
