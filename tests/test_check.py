@@ -301,3 +301,22 @@ def test_unreadable_file_in_the_pool_is_reported_with_its_line(repo: Repo, capsy
     assert status == 2 and len(data["files"]) == 9
     [error] = data["errors"]
     assert (error["path"], error["line"]) == ("jobs/gen/broken.py", 2)
+
+
+def test_a_crash_on_one_file_is_an_error_for_that_file_only(repo: Repo, capsys,
+                                                              monkeypatch) -> None:
+    from streamlint import check as check_module
+
+    real = check_module.extract_text
+
+    def flaky(text: str, path: str):
+        if path == "jobs/revenue.py":
+            raise RuntimeError("boom")
+        return real(text, path)
+
+    monkeypatch.setattr(check_module, "extract_text", flaky)
+    shutil.copy(EXAMPLES / "orders" / "new.py", repo.path / "jobs" / "orders.py")
+    repo.edit("jobs/revenue.py", '"1 minute"', '"30 seconds"')
+    status, data = run_json(capsys, "--base", "HEAD")
+    assert status == 2 and [f["path"] for f in data["files"]] == ["jobs/orders.py"]
+    assert "RuntimeError: boom" in data["errors"][0]["message"]

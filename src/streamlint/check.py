@@ -75,6 +75,9 @@ def diff_pair(pair: Pair) -> Report | FileError:
         report = diff_jobs(old, new, pair.spark_version)
     except InputError as err:
         return FileError.of(err)
+    except Exception as err:  # noqa: BLE001 - a bug on one file must not hide the others
+        return FileError(pair.path, 1, 0, f"streamlint failed on this file "
+                         f"({type(err).__name__}: {err}); please report it")
     return settle(replace(report, status=pair.status), pair.config)
 
 
