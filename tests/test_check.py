@@ -253,3 +253,70 @@ def test_per_path_spark_version(repo: Repo, capsys) -> None:
     on_4_2 = next(r.verdict for r in load_rules() if r.name == "named-source-added")
     assert on_4_2 != "incompatible"
     assert verdicts == {"jobs/v3/named.py": "incompatible", "jobs/v4/named.py": on_4_2}
+
+
+class _Terminal:
+    def __init__(self, tty: bool) -> None:
+        self.tty = tty
+        self.text = ""
+
+    def isatty(self) -> bool:
+        return self.tty
+
+    def write(self, text: str) -> int:
+        self.text += text
+        return len(text)
+
+    def flush(self) -> None:
+        pass
+
+
+def test_progress_bar_only_on_a_terminal_outside_ci(repo: Repo, monkeypatch) -> None:
+    from streamlint import check as check_module
+
+    monkeypatch.delenv("CI", raising=False)
+    terminal = _Terminal(tty=True)
+    monkeypatch.setattr("sys.stderr", terminal)
+    assert check_module.show_progress()
+    monkeypatch.setenv("CI", "true")
+    assert not check_module.show_progress()
+    monkeypatch.delenv("CI")
+    monkeypatch.setattr("sys.stderr", _Terminal(tty=False))
+    assert not check_module.show_progress()
+
+    monkeypatch.setattr("sys.stderr", terminal)
+    shutil.copy(EXAMPLES / "orders" / "new.py", repo.path / "jobs" / "orders.py")
+    repo.edit("jobs/revenue.py", '"1 minute"', '"30 seconds"')
+    outcome = check_module.check("HEAD", progress=True)
+    assert len(outcome.reports) == 2
+    assert "] 1/2 jobs" in terminal.text and "] 2/2 jobs" in terminal.text
+    assert terminal.text.endswith("\r")  # the bar erases itself before the report prints
+
+
+def test_unreadable_file_in_the_pool_is_reported_with_its_line(repo: Repo, capsys) -> None:
+    for n in range(9):
+        repo.put(f"jobs/gen/revenue_{n}.py", JOBS / "kafka_revenue.py")
+    repo.put("jobs/gen/broken.py", "q = spark.readStream.load()\nq.writeStream.start(\n")
+    status, data = run_json(capsys, "--base", "HEAD")
+    assert status == 2 and len(data["files"]) == 9
+    [error] = data["errors"]
+    assert (error["path"], error["line"]) == ("jobs/gen/broken.py", 2)
+
+
+def test_a_crash_on_one_file_is_an_error_for_that_file_only(repo: Repo, capsys,
+                                                              monkeypatch) -> None:
+    from streamlint import check as check_module
+
+    real = check_module.extract_text
+
+    def flaky(text: str, path: str):
+        if path == "jobs/revenue.py":
+            raise RuntimeError("boom")
+        return real(text, path)
+
+    monkeypatch.setattr(check_module, "extract_text", flaky)
+    shutil.copy(EXAMPLES / "orders" / "new.py", repo.path / "jobs" / "orders.py")
+    repo.edit("jobs/revenue.py", '"1 minute"', '"30 seconds"')
+    status, data = run_json(capsys, "--base", "HEAD")
+    assert status == 2 and [f["path"] for f in data["files"]] == ["jobs/orders.py"]
+    assert "RuntimeError: boom" in data["errors"][0]["message"]

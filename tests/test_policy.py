@@ -179,3 +179,19 @@ def test_suppressed_findings_are_suppressed_results_in_sarif(pair: Path, capsys)
     assert [r.get("suppressions") for r in results if r["ruleId"] == WINDOW] == [
         [{"kind": "inSource"}]]
     assert all("suppressions" not in r for r in results if r["ruleId"] != WINDOW)
+
+
+@pytest.mark.parametrize(("path", "patterns", "expected"), [
+    ("jobs/orders.py", ("jobs",), True),           # a folder matches what is in it
+    ("jobs/orders.py", ("jobs/",), True),
+    ("jobs/deep/orders.py", ("jobs/*",), True),    # `*` crosses folders (fnmatch)
+    ("orders.py", ("**/*.py",), True),             # `**/` also matches at the top
+    ("jobs/orders.py", ("**/*.py",), True),
+    ("jobsx/orders.py", ("jobs",), False),
+    ("lib/orders.py", ("jobs/**",), False),
+    ("jobs/orders.txt", ("*.py",), False),
+])
+def test_globs(path: str, patterns: tuple[str, ...], expected: bool) -> None:
+    from streamlint.config import matches
+
+    assert matches(path, patterns) is expected

@@ -95,7 +95,16 @@ def test_sarif_with_no_findings_and_with_errors_validates(repo: Repo, capsys) ->
     status, data = sarif(capsys, "check", "--base", "HEAD")
     assert status == 2
     [note] = data["runs"][0]["invocations"][0]["toolExecutionNotifications"]
-    assert note["message"]["text"].startswith("jobs/broken.py:")
+    where = note["locations"][0]["physicalLocation"]
+    assert where["artifactLocation"]["uri"] == "jobs/broken.py"
+    assert where["region"]["startLine"] == 1 and "syntax error" in note["message"]["text"]
+
+
+def test_github_annotates_an_unreadable_file_on_its_line(repo: Repo, capsys) -> None:
+    repo.put("jobs/broken.py", "q = spark.readStream.load()\nq.writeStream.start(\n")
+    assert main(["check", "--base", "HEAD", "--format", "github"]) == 2
+    out = capsys.readouterr().out
+    assert "::error file=jobs/broken.py,line=2," in out
 
 
 ANNOTATION = re.compile(r"^::(error|warning|notice) file=([^,]+),line=(\d+),col=(\d+),"

@@ -97,23 +97,40 @@ def test_github_workflow(workspace: Path, tmp_path: Path) -> None:
 
 
 def test_action_yml(workspace: Path, tmp_path: Path) -> None:
+    """Every `run` step of the composite action, the install into its own virtualenv too;
+    the check steps then use that virtualenv's streamlint, as on a runner."""
     action = yaml.safe_load((ROOT / "action.yml").read_text())
     assert action["runs"]["using"] == "composite"
     inputs = {f"inputs.{k}": v.get("default", "") for k, v in action["inputs"].items()}
     inputs["inputs.base"] = substitute(inputs["inputs.base"], {"github.base_ref": "main"})
-    values = {**inputs, "runner.temp": str(tmp_path), "github.action_path": str(ROOT)}
-    summary = tmp_path / "summary.md"
+    runner = tmp_path / "runner"
+    runner.mkdir()
+    values = {**inputs, "runner.temp": str(runner), "github.action_path": str(ROOT)}
+    github_path, summary = tmp_path / "path", tmp_path / "summary.md"
+    github_path.touch()
     run("git fetch -q origin main:refs/remotes/origin/main", workspace, {})
     codes = []
     for step in action["runs"]["steps"]:
-        command = step.get("run", "")
-        if not command.startswith("streamlint"):
+        if "run" not in step:
             continue
-        command = substitute(command, values)
-        assert_parses(command)
-        codes.append(run(command, workspace, {"GITHUB_STEP_SUMMARY": str(summary)}).returncode)
-    assert codes == [0, 0, 1]  # SARIF and summary never fail the job; the annotations do
-    jsonschema.validate(json.loads((tmp_path / "streamlint.sarif").read_text()), SCHEMA)
+        command = substitute(step["run"], values)
+        if command.startswith("streamlint"):
+            assert_parses(command)
+        # The runner's PATH: what earlier steps added, not this test's own virtualenv.
+        path = github_path.read_text().split() + [
+            p for p in os.environ.get("PATH", "").split(os.pathsep)
+            if p and Path(p).resolve() != Path(sys.executable).parent.resolve()]
+        env = {"GITHUB_PATH": str(github_path), "GITHUB_STEP_SUMMARY": str(summary),
+               "PATH": os.pathsep.join(path)}
+        result = subprocess.run(["bash", "-c", command], cwd=workspace, capture_output=True,
+                                text=True, check=False, env={**os.environ, **env})
+        codes.append(result.returncode)
+    # Install, SARIF and summary never fail the job; the annotations carry the verdict.
+    assert codes == [0, 0, 0, 1]
+    assert (runner / "streamlint-venv" / "bin" / "streamlint").exists()
+    assert not list((runner / "streamlint-venv").glob("lib/*/site-packages/pyspark"))
+    jsonschema.validate(json.loads((runner / "streamlint.sarif").read_text()), SCHEMA)
+    assert summary.read_text().startswith("### ❌ streamlint: incompatible")
 
 
 def test_gitlab_ci(workspace: Path) -> None:

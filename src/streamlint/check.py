@@ -16,7 +16,7 @@ from pathlib import Path
 
 from streamlint.config import Config, load_config
 from streamlint.diff import Report, diff_jobs
-from streamlint.errors import InputError, UsageError
+from streamlint.errors import FileError, InputError, UsageError
 from streamlint.extract import decode_source, extract_text, mentions_streaming
 from streamlint.git import changed_files, repo_root, show_many, verify_ref
 from streamlint.model import JobFile
@@ -46,7 +46,7 @@ class Outcome:
     """A multi-file result: the reports of changed jobs, the files that could not be read."""
 
     reports: tuple[Report, ...]
-    errors: tuple[str, ...]
+    errors: tuple[FileError, ...]
     verdict: str
 
 
@@ -65,8 +65,8 @@ def settle(report: Report, config: Config) -> Report:
                    verdict=worst([f.verdict for f in findings]))
 
 
-def diff_pair(pair: Pair) -> Report | str:
-    """A changed file's settled report, or its error line (`path:line:col: message`)."""
+def diff_pair(pair: Pair) -> Report | FileError:
+    """A changed file's settled report, or why it could not be read."""
     try:
         old = (extract_text(pair.old_text, pair.old_path or pair.path)
                if pair.old_text is not None else JobFile(pair.path, "", ()))
@@ -74,7 +74,10 @@ def diff_pair(pair: Pair) -> Report | str:
                else JobFile(pair.path, "", ()))
         report = diff_jobs(old, new, pair.spark_version)
     except InputError as err:
-        return str(err)
+        return FileError.of(err)
+    except Exception as err:  # noqa: BLE001 - a bug on one file must not hide the others
+        return FileError(pair.path, 1, 0, f"streamlint failed on this file "
+                         f"({type(err).__name__}: {err}); please report it")
     return settle(replace(report, status=pair.status), pair.config)
 
 
@@ -94,7 +97,7 @@ def _under(path: str, prefixes: list[str]) -> bool:
 
 
 def collect(root: Path, base: str, head: str | None, paths: list[str] | None,
-            config: Config, spark_version: str | None) -> tuple[list[Pair], list[str]]:
+            config: Config, spark_version: str | None) -> tuple[list[Pair], list[FileError]]:
     """The pairs worth diffing, and the errors met while reading them."""
     verify_ref(root, base)
     if head is not None:
@@ -109,7 +112,7 @@ def collect(root: Path, base: str, head: str | None, paths: list[str] | None,
     new_blobs = (show_many(root, head, [c.new_path for c in changes if c.new_path])
                  if head is not None else {})
     pairs: list[Pair] = []
-    errors: list[str] = []
+    errors: list[FileError] = []
     for change in changes:
         try:
             old_text = (decode_source(old_blobs[change.old_path], f"{base}:{change.old_path}")
@@ -126,7 +129,7 @@ def collect(root: Path, base: str, head: str | None, paths: list[str] | None,
                 if data is not None:
                     new_text = decode_source(data, change.new_path)
         except InputError as err:
-            errors.append(str(err))
+            errors.append(FileError.of(err))
             continue
         if old_text is None and new_text is None:
             continue
@@ -146,7 +149,7 @@ def collect(root: Path, base: str, head: str | None, paths: list[str] | None,
     return pairs, errors
 
 
-def run_pairs(pairs: list[Pair], progress: bool) -> list[Report | str]:
+def run_pairs(pairs: list[Pair], progress: bool) -> list[Report | FileError]:
     """Diff every pair, over processes when there are enough to pay for them."""
     workers = min(len(pairs), os.cpu_count() or 1)
     if len(pairs) < POOL_THRESHOLD or workers < 2:
@@ -204,7 +207,7 @@ def check(base: str, head: str | None = None, paths: Iterable[str] | None = None
     pairs, errors = collect(root, base, head, relative, config, spark_version)
     reports: list[Report] = []
     for result in run_pairs(pairs, progress):
-        if isinstance(result, str):
+        if isinstance(result, FileError):
             errors.append(result)
         else:
             reports.append(result)

@@ -1,10 +1,14 @@
-"""The `check` subcommand's arguments and exit code (cli.py registers it with one call)."""
+"""The `check` subcommand's arguments and exit code (cli.py registers it with one call), and
+what `diff` shares with it: the configuration, suppressions and the pull-request formats."""
 
 from __future__ import annotations
 
 import argparse
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from streamlint.diff import Report
 
 FORMATS = ("text", "json", "github", "sarif", "markdown")
 
@@ -47,3 +51,43 @@ def run_check(args: argparse.Namespace) -> int:
     if outcome.verdict == "incompatible" or (args.strict and outcome.verdict == "review"):
         return 1
     return 0
+
+
+def diff_report(old: str, new: str, spark_version: str | None) -> Report:
+    """`diff`'s report as the configuration found from the new file says (codes, severities,
+    per-path Spark version) and with the new file's suppressions applied."""
+    import os
+    from pathlib import Path
+
+    from streamlint.check import settle
+    from streamlint.config import load_config
+    from streamlint.diff import diff_files
+    from streamlint.rules import DEFAULT_SPARK_VERSION, parse_version
+
+    config = load_config(Path(new).parent)
+    if config.root is not None:
+        config = config.for_path(os.path.relpath(os.path.abspath(new), config.root))
+    version = spark_version or config.spark_version or DEFAULT_SPARK_VERSION
+    parse_version(version)
+    return settle(diff_files(old, new, version), config)
+
+
+def render_report(fmt: str, report: Report, new: str) -> str:
+    from streamlint.report import render
+
+    root = _repository_root(new) if fmt in ("github", "sarif", "markdown") else None
+    return render(fmt, [report], root=root, single=True)
+
+
+def _repository_root(path: str) -> str:
+    """Where the pull-request formats' paths start: the git repository, else the cwd."""
+    import os
+    import subprocess
+
+    folder = os.path.dirname(os.path.abspath(path))
+    try:
+        out = subprocess.run(["git", "rev-parse", "--show-toplevel"], cwd=folder,
+                             capture_output=True, check=False)
+    except (FileNotFoundError, NotADirectoryError):
+        return os.getcwd()
+    return out.stdout.decode().strip() if out.returncode == 0 else os.getcwd()

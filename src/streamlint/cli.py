@@ -112,57 +112,23 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def run_diff(args: argparse.Namespace) -> int:
-    from pathlib import Path
-
-    from streamlint.check import settle
-    from streamlint.config import load_config
-    from streamlint.diff import diff_files
-    from streamlint.report import render
+    from streamlint.check_cli import diff_report, render_report
 
     if args.new is None:
         raise UsageError("diff: give OLD and NEW job files (or --checkpoint PATH NEW)")
-    from streamlint.rules import DEFAULT_SPARK_VERSION, parse_version
-
-    config = load_config(Path(args.new).parent)
-    path_config = config.for_path(_config_relative(args.new, config))
-    spark_version = args.spark_version or path_config.spark_version or DEFAULT_SPARK_VERSION
-    parse_version(spark_version)
-    report = settle(diff_files(args.old, args.new, spark_version), path_config)
-    root = _report_root(args.new) if args.format in ("github", "sarif", "markdown") else None
-    rendered = render(args.format, [report], root=root, single=True)
+    report = diff_report(args.old, args.new, args.spark_version)
     if args.confirm:
         if args.format not in ("text", "json"):
             raise UsageError("diff --confirm reports in --format text or json")
         from streamlint.spark.command import run_confirm
 
-        return run_confirm(args, report, rendered)
-    sys.stdout.write(rendered)
+        return run_confirm(args, report, render_report(args.format, report, args.new))
+    sys.stdout.write(render_report(args.format, report, args.new))
     if args.exit_zero:
         return EXIT_OK
     if report.verdict == "incompatible" or (args.strict and report.verdict == "review"):
         return EXIT_INCOMPATIBLE
     return EXIT_OK
-
-
-def _config_relative(path: str, config: object) -> str:
-    import os
-
-    root = getattr(config, "root", None)
-    return os.path.relpath(os.path.abspath(path), root) if root is not None else path
-
-
-def _report_root(path: str) -> str:
-    """Where the pull-request formats' paths start: the git repository, else the cwd."""
-    import os
-    import subprocess
-
-    folder = os.path.dirname(os.path.abspath(path))
-    try:
-        out = subprocess.run(["git", "rev-parse", "--show-toplevel"], cwd=folder,
-                             capture_output=True, check=False)
-    except (FileNotFoundError, NotADirectoryError):
-        return os.getcwd()
-    return out.stdout.decode().strip() if out.returncode == 0 else os.getcwd()
 
 
 def run_checkpoint(args: argparse.Namespace) -> int:

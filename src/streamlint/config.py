@@ -98,8 +98,10 @@ def matches(path: str, patterns: tuple[str, ...]) -> bool:
     """True when the path, or a folder above it, matches one of the globs."""
     pure = PurePosixPath(path.replace("\\", "/"))
     candidates = [str(pure), *(str(p) for p in pure.parents if str(p) != ".")]
-    return any(fnmatchcase(c, pattern.rstrip("/")) or fnmatchcase(c, pattern)
-               for pattern in patterns for c in candidates)
+    # `**/x` also matches `x` at the top, as in .gitignore and ruff.
+    globs = [p.rstrip("/") for p in patterns]
+    globs += [p[3:].rstrip("/") for p in patterns if p.startswith("**/")]
+    return any(fnmatchcase(c, glob) for glob in globs for c in candidates)
 
 
 def find_config(start: Path) -> Path | None:

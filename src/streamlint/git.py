@@ -1,7 +1,8 @@
 """Git as a read-only source of file versions: changed paths between two refs, and old text.
 
-Old versions are read with `git show REF:path`; nothing is ever checked out, stashed or
-written, so the check runs on a dirty working tree and in CI's detached checkouts alike.
+Old versions are read with `git cat-file --batch` (`REF:path`, all in one process); nothing
+is ever checked out, stashed or written, so the check runs on a dirty working tree and in
+CI's detached checkouts alike.
 """
 
 from __future__ import annotations

@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 
 from streamlint.diff import Report
+from streamlint.errors import FileError
 from streamlint.model import Loc
 
 FORMATS = ("text", "json", "github", "sarif", "markdown")
@@ -31,7 +32,7 @@ def where(finding: object, report: Report, root: str | None) -> tuple[str, int, 
     return repo_path(loc.path, root), loc.line, loc.column + 1
 
 
-def render(fmt: str, reports: list[Report], errors: tuple[str, ...] = (),
+def render(fmt: str, reports: list[Report], errors: tuple[FileError, ...] = (),
            root: str | None = None, single: bool = False) -> str:
     """Dispatch to a format; `single` keeps `diff`'s own text and JSON layout."""
     if fmt == "text":

@@ -8,6 +8,7 @@ https://docs.github.com/actions/reference/workflow-commands-for-github-actions
 from __future__ import annotations
 
 from streamlint.diff import Report
+from streamlint.errors import FileError
 from streamlint.report import LEVEL, where
 
 COMMAND = {"error": "error", "warning": "warning", "note": "notice"}
@@ -21,7 +22,8 @@ def _property(text: str) -> str:
     return _data(text).replace(":", "%3A").replace(",", "%2C")
 
 
-def render(reports: list[Report], errors: tuple[str, ...] = (), root: str | None = None) -> str:
+def render(reports: list[Report], errors: tuple[FileError, ...] = (),
+           root: str | None = None) -> str:
     from streamlint.rules import worst
 
     out: list[str] = []
@@ -36,7 +38,9 @@ def render(reports: list[Report], errors: tuple[str, ...] = (), root: str | None
                        f"line={line},col={column},"
                        f"title={_property(f'{finding.code} {finding.name}')}::{_data(message)}")
     for error in errors:
-        out.append(f"::error title=streamlint could not read a file::{_data(error)}")
+        out.append(f"::error file={_property(error.path)},line={error.line},"
+                   f"col={error.column + 1},title=streamlint could not read this file::"
+                   f"{_data(error.message)}")
     verdict = worst([r.verdict for r in reports])
     out.append(f"streamlint: {verdict} ({sum(len(r.findings) for r in reports)} findings in "
                f"{len(reports)} job {'file' if len(reports) == 1 else 'files'})")

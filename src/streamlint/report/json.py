@@ -6,6 +6,7 @@ import json
 from typing import Any
 
 from streamlint.diff import Report
+from streamlint.errors import FileError
 from streamlint.model import Loc, Query
 
 
@@ -39,7 +40,7 @@ def render(report: Report) -> str:
     return json.dumps(_data(report), indent=2) + "\n"
 
 
-def render_all(reports: list[Report], errors: tuple[str, ...] = ()) -> str:
+def render_all(reports: list[Report], errors: tuple[FileError, ...] = ()) -> str:
     """Git mode: one object per changed job file under `files`, one verdict over all."""
     from streamlint.rules import worst
 
@@ -51,7 +52,8 @@ def render_all(reports: list[Report], errors: tuple[str, ...] = ()) -> str:
                       "status": report.status,
                       "suppressed": [f.code for f in report.suppressed], **data})
     out = {"version": 1, "verdict": worst([r.verdict for r in reports]), "files": files,
-           "errors": list(errors)}
+           "errors": [{"path": e.path, "line": e.line, "column": e.column + 1,
+                       "message": e.message} for e in errors]}
     return json.dumps(out, indent=2) + "\n"
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from streamlint.diff import Report
+from streamlint.errors import FileError
 from streamlint.report import where
 
 ICON = {"incompatible": "❌", "review": "⚠️", "compatible": "✅"}
@@ -18,7 +19,8 @@ def _cell(text: str) -> str:
     return text.replace("|", "\\|").replace("\n", " ")
 
 
-def render(reports: list[Report], errors: tuple[str, ...] = (), root: str | None = None) -> str:
+def render(reports: list[Report], errors: tuple[FileError, ...] = (),
+           root: str | None = None) -> str:
     from streamlint.rules import worst
 
     verdict = worst([r.verdict for r in reports])
@@ -57,5 +59,5 @@ def render(reports: list[Report], errors: tuple[str, ...] = (), root: str | None
         out += [f"{suppressed} finding(s) suppressed by `# streamlint: ignore[...]` comments.",
                 ""]
     for error in errors:
-        out.append(f"- could not read: `{_cell(error)}`")
+        out.append(f"- could not read `{error.path}:{error.line}`: {_cell(error.message)}")
     return "\n".join(out).rstrip("\n") + "\n"

@@ -12,6 +12,7 @@ from typing import Any
 
 from streamlint import __version__
 from streamlint.diff import Report
+from streamlint.errors import FileError
 from streamlint.report import LEVEL, where
 
 SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
@@ -36,7 +37,8 @@ def _rule(finding: Any, known: dict[str, Any]) -> dict[str, Any]:
     return data
 
 
-def render(reports: list[Report], errors: tuple[str, ...] = (), root: str | None = None) -> str:
+def render(reports: list[Report], errors: tuple[FileError, ...] = (),
+           root: str | None = None) -> str:
     from streamlint.rules import load_rules
 
     known = {rule.code: rule for rule in load_rules()}
@@ -77,6 +79,11 @@ def render(reports: list[Report], errors: tuple[str, ...] = (), root: str | None
         run["invocations"] = [{
             "executionSuccessful": False,
             "toolExecutionNotifications": [
-                {"level": "error", "message": {"text": error}} for error in errors],
+                {"level": "error", "message": {"text": error.message},
+                 "locations": [{"physicalLocation": {
+                     "artifactLocation": {"uri": error.path, "uriBaseId": "%SRCROOT%"},
+                     "region": {"startLine": error.line, "startColumn": error.column + 1},
+                 }}]}
+                for error in errors],
         }]
     return json.dumps({"$schema": SCHEMA, "version": "2.1.0", "runs": [run]}, indent=2) + "\n"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from streamlint.diff import Report
+from streamlint.errors import FileError
 from streamlint.model import Loc
 
 SEVERITY = {"incompatible": "error", "review": "warning", "compatible": "note"}
@@ -69,8 +70,9 @@ def render(report: Report) -> str:
     return "\n".join(out) + "\n"
 
 
-def render_all(reports: list[Report], errors: tuple[str, ...] = ()) -> str:
-    """Several files (git mode): each file's findings, then one summary and one verdict."""
+def render_all(reports: list[Report], errors: tuple[FileError, ...] = ()) -> str:
+    """Several files (git mode): each file's findings, then one summary and one verdict.
+    Unreadable files are only counted here: the command prints them on stderr."""
     out: list[str] = []
     for report in reports:
         if report.status in ("added", "deleted", "renamed"):
@@ -82,8 +84,6 @@ def render_all(reports: list[Report], errors: tuple[str, ...] = ()) -> str:
                        f"{'query' if len(queries) == 1 else 'queries'})")
             out.append("")
         out.extend(_findings(report))
-    for error in errors:
-        out.append(f"{error}")
     counts = _counts(reports)
     suppressed = sum(len(r.suppressed) for r in reports)
     out.append(f"{len(reports)} job {'file' if len(reports) == 1 else 'files'} compared: "
