@@ -8,6 +8,7 @@ verdict (and exit code) is the stricter of the two.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -108,10 +109,16 @@ def _state_lines(confirmed: QueryConfirmation) -> list[str]:
         for part in ("key", "value"):
             was = getattr(before, part) if before else "-"
             now = getattr(after, part) if after else "-"
-            mark = "" if was == now else "   <- changed"
+            mark = ("" if was == now else "   <- changed" if _types(was) != _types(now)
+                    else "   (field names only: Spark compares types)")
             lines.append(f"      {part}: old {was}")
             lines.append(f"      {' ' * len(part)}  new {now}{mark}")
     return lines
+
+
+def _types(schema: str) -> str:
+    """A simple string without field names: what Spark's schema check compares."""
+    return re.sub(r"(?<=[<,])[^:<>,]+:", "", schema)
 
 
 def render_text(report: Report, confirmation: Confirmation, static_text: str,

@@ -35,6 +35,8 @@ KAFKA_SCHEMA = ("key BINARY, value BINARY, topic STRING, partition INT, offset L
                 "timestamp TIMESTAMP, timestampType INT")
 FILE_FORMATS = {"json", "parquet", "csv", "orc", "avro", "text", "xml", "binaryfile"}
 TABLE_FORMATS = {"delta", "iceberg", "hudi", "table"}
+# Hundreds of state store partitions would make a run of a few rows take minutes.
+LOCAL_SHUFFLE_PARTITIONS = 2
 
 
 class CannotConfirm(Exception):
@@ -391,6 +393,18 @@ def _session_patches() -> None:
     def table(self: Any, name: str) -> Any:
         return _sandbox().stand_in("table", name, {}, None, streaming=False)
 
+    from pyspark.sql.conf import RuntimeConfig
+
+    def conf_set(self: Any, key: str, value: Any) -> None:
+        if key == "spark.sql.shuffle.partitions" and str(value).isdigit() and \
+                int(value) > LOCAL_SHUFFLE_PARTITIONS:
+            _sandbox().warn(f"spark.sql.shuffle.partitions {value} ran as "
+                            f"{LOCAL_SHUFFLE_PARTITIONS} locally (a checkpoint pins its own "
+                            "value; the results do not depend on it)")
+            value = LOCAL_SHUFFLE_PARTITIONS
+        _ORIGINAL[(RuntimeConfig, "set")](self, key, value)
+
+    _patch(RuntimeConfig, "set", conf_set)
     _patch(SparkSession.Builder, "getOrCreate", get_or_create)
     _patch(SparkSession, "stop", lambda self: None)
     _patch(SparkSession, "table", table)
