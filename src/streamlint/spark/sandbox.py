@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import hashlib
+import importlib.util
 import os
 import re
 import runpy
@@ -572,6 +573,19 @@ def _lenient_parse(original: Callable[..., Any]) -> Callable[..., Any]:
     return parse_known_args
 
 
+def _fake_delta() -> dict[str, types.ModuleType]:
+    """`delta` (delta-spark) where it is not installed: jobs import DeltaTable for the merges
+    in their foreachBatch functions, which the sandbox does not run."""
+    delta = types.ModuleType("delta")
+    tables = types.ModuleType("delta.tables")
+    tables.DeltaTable = _Stub("DeltaTable")  # type: ignore[attr-defined]
+    delta.tables = tables  # type: ignore[attr-defined]
+    delta.DeltaTable = tables.DeltaTable  # type: ignore[attr-defined]
+    delta.configure_spark_with_delta_pip = (  # type: ignore[attr-defined]
+        lambda builder, *args, **kwargs: builder)
+    return {"delta": delta, "delta.tables": tables}
+
+
 @contextlib.contextmanager
 def _platform_stubs(job: Path) -> Iterator[dict[str, Any]]:
     saved_argv, saved_environ = sys.argv, os.environ
@@ -580,6 +594,8 @@ def _platform_stubs(job: Path) -> Iterator[dict[str, Any]]:
     dbutils_module.DBUtils = lambda *a, **k: _Stub("dbutils")  # type: ignore[attr-defined]
     saved_module = sys.modules.get("pyspark.dbutils")
     sys.modules["pyspark.dbutils"] = dbutils_module
+    fake_delta = _fake_delta() if importlib.util.find_spec("delta") is None else {}
+    sys.modules.update(fake_delta)
     sys.argv = [str(job)]
     # Replaced, not cleared: the stub reads through to the real environment.
     os.environ = _StubEnviron(saved_environ, job.parent)  # type: ignore[assignment]  # noqa: B003
@@ -590,6 +606,8 @@ def _platform_stubs(job: Path) -> Iterator[dict[str, Any]]:
     finally:
         sys.argv, os.environ = saved_argv, saved_environ
         argparse.ArgumentParser.parse_known_args = saved_parse  # type: ignore[method-assign]
+        for name in fake_delta:
+            sys.modules.pop(name, None)
         if saved_module is None:
             sys.modules.pop("pyspark.dbutils", None)
         else:
