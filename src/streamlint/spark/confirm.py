@@ -22,7 +22,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from streamlint.records import record
+from streamlint.records import record, replace
 from streamlint.spark.sandbox import CannotConfirm, JobRun, QueryRun, Sandbox, SourceSpec, run_job
 from streamlint.spark.state_schema import StoreSchema, read_state_schemas
 
@@ -66,6 +66,7 @@ class Confirmation:
     queries: tuple[QueryConfirmation, ...]
     warnings: tuple[str, ...] = ()
     problem: str | None = None  # the pair could not be confirmed at all, and why
+    java_version: str = ""
 
 
 def confirm_files(old: Path, new: Path, session: Any, tables: Mapping[str, str] | None = None,
@@ -76,10 +77,14 @@ def confirm_files(old: Path, new: Path, session: Any, tables: Mapping[str, str] 
     import pyspark
 
     tables = dict(tables or {})
+    java = str(session.sparkContext._jvm.java.lang.System.getProperty("java.version"))
     if workdir is not None:
-        return _confirm(old, new, session, tables, timeout, workdir, pyspark.__version__)
-    with tempfile.TemporaryDirectory(prefix="streamlint-confirm-") as tmp:
-        return _confirm(old, new, session, tables, timeout, Path(tmp), pyspark.__version__)
+        result = _confirm(old, new, session, tables, timeout, workdir, pyspark.__version__)
+    else:
+        with tempfile.TemporaryDirectory(prefix="streamlint-confirm-") as tmp:
+            result = _confirm(old, new, session, tables, timeout, Path(tmp),
+                              pyspark.__version__)
+    return replace(result, java_version=java)
 
 
 def _confirm(old: Path, new: Path, session: Any, tables: dict[str, str], timeout: float,
