@@ -114,6 +114,11 @@ def _confirm(old: Path, new: Path, session: Any, tables: dict[str, str], timeout
     restarted = _Deployment(workdir / "restarted", tables, pool, sources, value_schemas, session)
     restarted.land(1)
     old_run = restarted.run(old, timeout)
+    if old_run.timed_out:  # every further run would time out too: say so now
+        return Confirmation(version, (), tuple(warnings + restarted.warnings), (
+            f"{old}: cannot confirm: the old job still ran after {timeout:.0f} s on a few "
+            "rows (a processing-time timeout in applyInPandasWithState, for one, makes an "
+            "availableNow run plan empty batches forever); --confirm-timeout sets the limit"))
     restarted.land(2)
     old_states = {key: restarted.state(key) for key in old_run.queries}
     after = restarted.run(new, timeout)
