@@ -44,7 +44,7 @@ class QueryConfirmation:
     key: str  # how the query was recognised in both files: checkpoint, name or position
     label: str
     outcome: str  # restart-fails | results-differ | same-results | no-output | added |
-    #               removed | timed-out | cannot-confirm
+    #               removed | timed-out | cannot-confirm | fails-from-scratch
     error_class: str | None = None
     message: str | None = None
     old_state: tuple[StoreSchema, ...] = ()
@@ -166,10 +166,10 @@ def _judge(key: str, label: str, old_run: JobRun, after: JobRun, first: JobRun,
     restart_error = _query_error(after, key)
     if restart_error is not None:
         if not existed:
-            return result("cannot-confirm", restart_error)
+            return result("fails-from-scratch", restart_error)
         fresh_error = _query_error(first, key)
         if fresh_error is not None:  # not the checkpoint's doing: the new job fails anyway
-            return result("cannot-confirm", fresh_error)
+            return result("fails-from-scratch", fresh_error)
         return result("restart-fails", restart_error)
     if not existed:
         return result("added")

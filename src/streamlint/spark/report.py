@@ -27,6 +27,7 @@ OUTCOME_TEXT = {
     "removed": "the query is gone from the new code; its checkpoint stays behind",
     "timed-out": "the run did not finish in time: no outcome",
     "cannot-confirm": "cannot confirm",
+    "fails-from-scratch": "the new code fails on this Spark even without the old checkpoint",
 }
 
 
