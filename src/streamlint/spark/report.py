@@ -90,7 +90,7 @@ def disagreements(report: Report, confirmation: Confirmation) -> list[str]:
         label = (new or old).label  # type: ignore[union-attr]
         if confirmed.verdict == "incompatible" and static != "incompatible":
             out.append(f"query {label}: the static verdict is {static}, but "
-                       f"{OUTCOME_TEXT[confirmed.outcome].lower()}: Spark is stricter")
+                       f"{OUTCOME_TEXT[confirmed.outcome]}: Spark is stricter")
         elif static == "incompatible" and confirmed.verdict == "compatible" and \
                 confirmed.outcome == "same-results":
             out.append(f"query {label}: the static verdict is incompatible, but Spark restarted "
@@ -129,6 +129,9 @@ def render_text(report: Report, confirmation: Confirmation, static_text: str,
            "synthetic input; see `streamlint diff --help`):"]
     if confirmation.problem:
         out.append(f"  {confirmation.problem}")
+    if not confirmation.spark_version.startswith(report.spark_version + "."):
+        out.append(f"  note: the static verdict is for Spark {report.spark_version}; this run "
+                   f"is Spark {confirmation.spark_version} (--spark-version sets the former)")
     for (old, new), confirmed in zip(report.pairs, pair_confirmations(report, confirmation),
                                      strict=True):
         label = (new or old).label  # type: ignore[union-attr]
