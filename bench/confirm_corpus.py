@@ -37,6 +37,7 @@ def main(argv: list[str]) -> int:
     args = parser.parse_args(argv)
     from streamlint.diff import diff_files
     from streamlint.spark.confirm import confirm_files
+    from streamlint.spark.report import sink_only, static_verdict
     from streamlint.spark.runtime import start_session
 
     session = start_session()
@@ -50,6 +51,10 @@ def main(argv: list[str]) -> int:
         result = confirm_files(case / "old.py", case / "new.py", session, timeout=60)
         outcomes = [q.outcome for q in result.queries]
         verdict = classify(static.verdict, [q.verdict for q in result.queries], result.problem)
+        if verdict.startswith("disagree: static") and all(
+                sink_only(static, old, new) for old, new in static.pairs
+                if static_verdict(static, old, new) == "incompatible"):
+            verdict = "not confirmed (sink change)"
         counts[verdict] = counts.get(verdict, 0) + 1
         why = result.problem or "; ".join(
             f"{q.outcome}{' ' + q.error_class if q.error_class else ''}"

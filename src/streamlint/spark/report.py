@@ -75,6 +75,15 @@ def static_verdict(report: Report, old: Query | None, new: Query | None) -> str:
     return stricter(*verdicts)
 
 
+def sink_only(report: Report, old: Query | None, new: Query | None) -> bool:
+    """Whether every incompatible finding of the pair is about the sink, which the sandbox
+    stands in: Spark's run cannot confirm or refute those."""
+    labels = {q.label for q in (old, new) if q is not None}
+    codes = [f.code for f in report.findings if f.verdict == "incompatible"
+             and labels & {part.strip() for part in f.query.split(",")}]
+    return bool(codes) and all(code.startswith("SK") for code in codes)
+
+
 def final_verdict(report: Report, confirmation: Confirmation) -> str:
     spark = [q.verdict for q in confirmation.queries]
     return stricter(report.verdict, *spark)
@@ -91,6 +100,8 @@ def disagreements(report: Report, confirmation: Confirmation) -> list[str]:
         if confirmed.verdict == "incompatible" and static != "incompatible":
             out.append(f"query {label}: the static verdict is {static}, but "
                        f"{OUTCOME_TEXT[confirmed.outcome]}: Spark is stricter")
+        elif sink_only(report, old, new):
+            continue  # the sink is stood in: Spark's run says nothing about it
         elif static == "incompatible" and confirmed.verdict == "compatible" and \
                 confirmed.outcome == "same-results":
             out.append(f"query {label}: the static verdict is incompatible, but Spark restarted "
@@ -150,6 +161,9 @@ def render_text(report: Report, confirmation: Confirmation, static_text: str,
         out.extend(_state_lines(confirmed))
         static = static_verdict(report, old, new)
         out.append(f"    static: {static}; Spark: {confirmed.verdict or 'no outcome'}")
+        if sink_only(report, old, new):
+            out.append("    (the static findings are about the sink, which this run stands in "
+                       "with its own: Spark's outcome does not cover them)")
     for warning in confirmation.warnings:
         out.append(f"  warning: {warning}")
     disagree = disagreements(report, confirmation)
