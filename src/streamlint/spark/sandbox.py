@@ -243,6 +243,14 @@ def _canonical_row(row: Any) -> tuple:
 
 
 def _canonical(value: Any) -> str:
+    import datetime as dt
+
+    if isinstance(value, dt.datetime):
+        # Synthetic event times lie in 2024; a time near now came from the clock
+        # (current_timestamp(), ingestion stamps) and differs between any two runs.
+        now = dt.datetime.now(value.tzinfo) if value.tzinfo else dt.datetime.now()
+        if abs((now - value).total_seconds()) < 2 * 86400:
+            return "<wall clock>"
     if isinstance(value, dict):
         return "{" + ", ".join(f"{k}: {_canonical(v)}" for k, v in sorted(value.items())) + "}"
     if isinstance(value, list):
