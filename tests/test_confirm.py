@@ -187,3 +187,14 @@ def test_missing_java_names_what_to_install(monkeypatch: pytest.MonkeyPatch,
     case = JOBS / "refactor_helper_extracted"
     assert main(["diff", str(case / "old.py"), str(case / "new.py"), "--confirm"]) == 2
     assert "Java 17" in capsys.readouterr().err
+
+
+@pytest.mark.spark
+def test_a_run_that_never_finishes_is_reported(spark: SparkSession) -> None:
+    """applyInPandasWithState with a processing-time timeout: under availableNow Spark plans
+    empty batches forever (measured); the run is stopped and the pair reported unconfirmed."""
+    case = JOBS / "pandas_processing_time_timeout"
+    confirmation = confirm_files(case / "old.py", case / "new.py", spark, timeout=10)
+    assert confirmation.queries == ()
+    assert confirmation.problem is not None and "still ran after 10 s" in confirmation.problem
+    assert not spark.streams.active

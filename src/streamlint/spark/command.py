@@ -31,14 +31,15 @@ def _stdout_to_stderr() -> Iterator[None]:
         os.close(saved)
 
 
-def reproduce_command(args: argparse.Namespace, spark_version: str) -> list[str]:
+def reproduce_command(args: argparse.Namespace, spark_version: str, java_version: str
+                      ) -> list[str]:
     import platform
 
     command = ["streamlint", "diff", shlex.quote(args.old), shlex.quote(args.new), "--confirm"]
     if args.spark_version:
         command += ["--spark-version", args.spark_version]
     return [*command, f"(pyspark {spark_version}, Python {platform.python_version()}, "
-            "Java 17)"]
+            f"Java {java_version})"]
 
 
 def run_confirm(args: argparse.Namespace, report: Report, static_text: str) -> int:
@@ -63,7 +64,8 @@ def run_confirm(args: argparse.Namespace, report: Report, static_text: str) -> i
         finally:
             if ours:
                 session.stop()
-    reproduce = reproduce_command(args, confirmation.spark_version)
+    reproduce = reproduce_command(args, confirmation.spark_version,
+                                 confirmation.java_version)
     if args.format == "json":
         sys.stdout.write(render_json(report, confirmation, static_text, reproduce))
     else:

@@ -22,7 +22,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from streamlint.records import record
+from streamlint.records import record, replace
 from streamlint.spark.sandbox import CannotConfirm, JobRun, QueryRun, Sandbox, SourceSpec, run_job
 from streamlint.spark.state_schema import StoreSchema, read_state_schemas
 
@@ -44,7 +44,7 @@ class QueryConfirmation:
     key: str  # how the query was recognised in both files: checkpoint, name or position
     label: str
     outcome: str  # restart-fails | results-differ | same-results | no-output | added |
-    #               removed | timed-out | cannot-confirm
+    #               removed | timed-out | cannot-confirm | fails-from-scratch
     error_class: str | None = None
     message: str | None = None
     old_state: tuple[StoreSchema, ...] = ()
@@ -66,6 +66,7 @@ class Confirmation:
     queries: tuple[QueryConfirmation, ...]
     warnings: tuple[str, ...] = ()
     problem: str | None = None  # the pair could not be confirmed at all, and why
+    java_version: str = ""
 
 
 def confirm_files(old: Path, new: Path, session: Any, tables: Mapping[str, str] | None = None,
@@ -76,10 +77,14 @@ def confirm_files(old: Path, new: Path, session: Any, tables: Mapping[str, str] 
     import pyspark
 
     tables = dict(tables or {})
+    java = str(session.sparkContext._jvm.java.lang.System.getProperty("java.version"))
     if workdir is not None:
-        return _confirm(old, new, session, tables, timeout, workdir, pyspark.__version__)
-    with tempfile.TemporaryDirectory(prefix="streamlint-confirm-") as tmp:
-        return _confirm(old, new, session, tables, timeout, Path(tmp), pyspark.__version__)
+        result = _confirm(old, new, session, tables, timeout, workdir, pyspark.__version__)
+    else:
+        with tempfile.TemporaryDirectory(prefix="streamlint-confirm-") as tmp:
+            result = _confirm(old, new, session, tables, timeout, Path(tmp),
+                              pyspark.__version__)
+    return replace(result, java_version=java)
 
 
 def _confirm(old: Path, new: Path, session: Any, tables: dict[str, str], timeout: float,
@@ -109,15 +114,21 @@ def _confirm(old: Path, new: Path, session: Any, tables: dict[str, str], timeout
     restarted = _Deployment(workdir / "restarted", tables, pool, sources, value_schemas, session)
     restarted.land(1)
     old_run = restarted.run(old, timeout)
+    if old_run.timed_out:  # every further run would time out too: say so now
+        return Confirmation(version, (), tuple(warnings + restarted.warnings), (
+            f"{old}: cannot confirm: the old job still ran after {timeout:.0f} s on a few "
+            "rows (a processing-time timeout in applyInPandasWithState, for one, makes an "
+            "availableNow run plan empty batches forever); --confirm-timeout sets the limit"))
     restarted.land(2)
     old_states = {key: restarted.state(key) for key in old_run.queries}
     after = restarted.run(new, timeout)
 
     fresh = _Deployment(workdir / "fresh", tables, pool, sources, value_schemas, session)
     fresh.land(1)
-    fresh.run(new, timeout)
-    fresh.land(2)
-    baseline = fresh.run(new, timeout)
+    baseline = first = fresh.run(new, timeout)
+    if any(_query_error(after, key) is None for key in after.queries):
+        fresh.land(2)  # some query restarted: its batch-2 rows are compared with a fresh run's
+        baseline = fresh.run(new, timeout)
     for deployment in (restarted, fresh):
         warnings.extend(w for w in deployment.warnings if w not in warnings)
 
@@ -127,12 +138,13 @@ def _confirm(old: Path, new: Path, session: Any, tables: dict[str, str], timeout
             results.append(QueryConfirmation(key, planned.label, "removed",
                                              old_state=tuple(old_states.get(key, ()))))
     for key, planned in plans["new"].queries.items():
-        results.append(_judge(key, planned.label, old_run, after, baseline,
+        results.append(_judge(key, planned.label, old_run, after, first, baseline,
                               tuple(old_states.get(key, ())), tuple(fresh.state(key))))
     return Confirmation(version, tuple(results), tuple(warnings))
 
 
-def _judge(key: str, label: str, old_run: JobRun, after: JobRun, baseline: JobRun,
+def _judge(key: str, label: str, old_run: JobRun, after: JobRun, first: JobRun,
+           baseline: JobRun,
            old_state: tuple[StoreSchema, ...], new_state: tuple[StoreSchema, ...]
            ) -> QueryConfirmation:
     def result(outcome: str, error: BaseException | None = None, **extra: Any
@@ -154,10 +166,10 @@ def _judge(key: str, label: str, old_run: JobRun, after: JobRun, baseline: JobRu
     restart_error = _query_error(after, key)
     if restart_error is not None:
         if not existed:
-            return result("cannot-confirm", restart_error)
-        fresh_error = _query_error(baseline, key)
+            return result("fails-from-scratch", restart_error)
+        fresh_error = _query_error(first, key)
         if fresh_error is not None:  # not the checkpoint's doing: the new job fails anyway
-            return result("cannot-confirm", fresh_error)
+            return result("fails-from-scratch", fresh_error)
         return result("restart-fails", restart_error)
     if not existed:
         return result("added")

@@ -8,6 +8,7 @@ verdict (and exit code) is the stricter of the two.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -26,6 +27,7 @@ OUTCOME_TEXT = {
     "removed": "the query is gone from the new code; its checkpoint stays behind",
     "timed-out": "the run did not finish in time: no outcome",
     "cannot-confirm": "cannot confirm",
+    "fails-from-scratch": "the new code fails on this Spark even without the old checkpoint",
 }
 
 
@@ -73,6 +75,15 @@ def static_verdict(report: Report, old: Query | None, new: Query | None) -> str:
     return stricter(*verdicts)
 
 
+def sink_only(report: Report, old: Query | None, new: Query | None) -> bool:
+    """Whether every incompatible finding of the pair is about the sink, which the sandbox
+    stands in: Spark's run cannot confirm or refute those."""
+    labels = {q.label for q in (old, new) if q is not None}
+    codes = [f.code for f in report.findings if f.verdict == "incompatible"
+             and labels & {part.strip() for part in f.query.split(",")}]
+    return bool(codes) and all(code.startswith("SK") for code in codes)
+
+
 def final_verdict(report: Report, confirmation: Confirmation) -> str:
     spark = [q.verdict for q in confirmation.queries]
     return stricter(report.verdict, *spark)
@@ -88,7 +99,9 @@ def disagreements(report: Report, confirmation: Confirmation) -> list[str]:
         label = (new or old).label  # type: ignore[union-attr]
         if confirmed.verdict == "incompatible" and static != "incompatible":
             out.append(f"query {label}: the static verdict is {static}, but "
-                       f"{OUTCOME_TEXT[confirmed.outcome].lower()}: Spark is stricter")
+                       f"{OUTCOME_TEXT[confirmed.outcome]}: Spark is stricter")
+        elif sink_only(report, old, new):
+            continue  # the sink is stood in: Spark's run says nothing about it
         elif static == "incompatible" and confirmed.verdict == "compatible" and \
                 confirmed.outcome == "same-results":
             out.append(f"query {label}: the static verdict is incompatible, but Spark restarted "
@@ -108,10 +121,16 @@ def _state_lines(confirmed: QueryConfirmation) -> list[str]:
         for part in ("key", "value"):
             was = getattr(before, part) if before else "-"
             now = getattr(after, part) if after else "-"
-            mark = "" if was == now else "   <- changed"
+            mark = ("" if was == now else "   <- changed" if _types(was) != _types(now)
+                    else "   (field names only: Spark compares types)")
             lines.append(f"      {part}: old {was}")
             lines.append(f"      {' ' * len(part)}  new {now}{mark}")
     return lines
+
+
+def _types(schema: str) -> str:
+    """A simple string without field names: what Spark's schema check compares."""
+    return re.sub(r"(?<=[<,])[^:<>,]+:", "", schema)
 
 
 def render_text(report: Report, confirmation: Confirmation, static_text: str,
@@ -121,6 +140,9 @@ def render_text(report: Report, confirmation: Confirmation, static_text: str,
            "synthetic input; see `streamlint diff --help`):"]
     if confirmation.problem:
         out.append(f"  {confirmation.problem}")
+    if not confirmation.spark_version.startswith(report.spark_version + "."):
+        out.append(f"  note: the static verdict is for Spark {report.spark_version}; this run "
+                   f"is Spark {confirmation.spark_version} (--spark-version sets the former)")
     for (old, new), confirmed in zip(report.pairs, pair_confirmations(report, confirmation),
                                      strict=True):
         label = (new or old).label  # type: ignore[union-attr]
@@ -139,6 +161,9 @@ def render_text(report: Report, confirmation: Confirmation, static_text: str,
         out.extend(_state_lines(confirmed))
         static = static_verdict(report, old, new)
         out.append(f"    static: {static}; Spark: {confirmed.verdict or 'no outcome'}")
+        if sink_only(report, old, new):
+            out.append("    (the static findings are about the sink, which this run stands in "
+                       "with its own: Spark's outcome does not cover them)")
     for warning in confirmation.warnings:
         out.append(f"  warning: {warning}")
     disagree = disagreements(report, confirmation)

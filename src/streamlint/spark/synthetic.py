@@ -1,9 +1,12 @@
 """Synthetic input rows for a schema, so that rows survive a job's parsing, joins and filters.
 
-Every row is deterministic in (batch, row index). All string columns of a row share one value
-from a small pool (the short literals of the job files first), so equi-joins between sources
-match and `status == 'paid'` style filters let some rows through; integer columns count rows
-(unique per row, equal across sources, so `order_id = paid_order_id` matches); event times of
+Every row is deterministic in (batch, row index). In the first half of a batch ("aligned"
+rows) all string columns of a row share one value from a small pool (the short literals of the
+job files first), so equi-joins between sources match and `status == 'paid'` style filters let
+some rows through, and integer columns count rows (unique per row, equal across sources, so
+`order_id = paid_order_id` matches). In the second half each column is offset by its position,
+so two columns of one type hold different values: grouping by `advertiser_id` instead of
+`campaign_id`, or summing `clicks` instead of `views`, changes the results. Event times of
 batch 2 are days after batch 1, so any realistic watermark passes the first batch's windows.
 The last row of a batch re-delivers the first, as a real at-least-once source does.
 """
@@ -67,34 +70,37 @@ def rows(schema: Any, batch: int, pool: tuple[str, ...]) -> list[dict[str, Any]]
 
 
 def _struct(schema: Any, batch: int, row: int, pool: tuple[str, ...]) -> dict[str, Any]:
-    return {field.name: _value(field.dataType, batch, row, pool) for field in schema.fields}
+    aligned = row < ROWS_PER_BATCH // 2
+    return {field.name: _value(field.dataType, batch, row, pool, 0 if aligned else i + 1)
+            for i, field in enumerate(schema.fields)}
 
 
-def _value(dtype: Any, batch: int, row: int, pool: tuple[str, ...]) -> Any:
+def _value(dtype: Any, batch: int, row: int, pool: tuple[str, ...], salt: int) -> Any:
     from pyspark.sql import types as T
 
     if isinstance(dtype, T.StructType):
         return _struct(dtype, batch, row, pool)
     if isinstance(dtype, T.ArrayType):
-        return [_value(dtype.elementType, batch, row, pool)]
+        return [_value(dtype.elementType, batch, row, pool, salt)]
     if isinstance(dtype, T.MapType):
-        return {str(pool[row % len(pool)]): _value(dtype.valueType, batch, row, pool)}
+        return {str(pool[(row + salt) % len(pool)]):
+                _value(dtype.valueType, batch, row, pool, salt)}
     if isinstance(dtype, T.StringType):
-        return pool[row % len(pool)]
+        return pool[(row + salt) % len(pool)]
     if isinstance(dtype, T.BooleanType):
-        return row % 2 == 0
+        return (row + salt) % 2 == 0
     if isinstance(dtype, (T.ByteType, T.ShortType)):
-        return (batch * ROWS_PER_BATCH + row) % 100
+        return (batch * ROWS_PER_BATCH + row + 7 * salt) % 100
     if isinstance(dtype, (T.IntegerType, T.LongType)):
-        return batch * ROWS_PER_BATCH + row
+        return batch * ROWS_PER_BATCH + row + 100 * salt
     if isinstance(dtype, (T.FloatType, T.DoubleType, T.DecimalType)):
-        return float(batch * ROWS_PER_BATCH + row) + 0.5
+        return float(batch * ROWS_PER_BATCH + row + 100 * salt) + 0.5
     if isinstance(dtype, (T.TimestampType, T.TimestampNTZType)):
         return event_time(batch, row).strftime("%Y-%m-%dT%H:%M:%S.000Z")
     if isinstance(dtype, T.DateType):
         return event_time(batch, row).date().isoformat()
     if isinstance(dtype, T.BinaryType):
-        return base64.b64encode(pool[row % len(pool)].encode()).decode()
+        return base64.b64encode(pool[(row + salt) % len(pool)].encode()).decode()
     return None
 
 
