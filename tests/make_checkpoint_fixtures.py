@@ -189,7 +189,7 @@ def main() -> int:
     try:
         version = tuple(int(p) for p in spark.version.split(".")[:2])
         for name, spec in QUERIES.items():
-            if version < spec.get("min", (3, 5)):
+            if version < spec.get("min", (3, 3)):
                 continue
             root = scratch / f"spark-{spark.version}" / name
             confs = spec.get("confs", {})
