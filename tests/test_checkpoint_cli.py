@@ -166,3 +166,16 @@ def test_named_sources_show_their_names(capsys: pytest.CaptureFixture[str]) -> N
                        "--format", "json")
     assert [s["name"] for s in json.loads(out)["sources"]] == [
         line.split(":", 1)[0] for line in lines]
+
+
+def test_named_sink_of_commit_log_v3(capsys: pytest.CaptureFixture[str]) -> None:
+    fixture = next(f for f in FIXTURES if f.name == "named_sink")
+    batch = expected(fixture)["last_committed_batch"]
+    version, metadata = (fixture / "checkpoint" / "commits" / str(batch)).read_text().split(
+        "\n", 1)
+    code, out, _ = run(capsys, "checkpoint", "show", str(fixture / "checkpoint"),
+                       "--format", "json")
+    data = json.loads(out)
+    assert code == 0 and version == "v3"
+    assert data["commit_log_version"] == 3
+    assert data["sinks"] == sorted(json.loads(metadata)["sinkMetadataMap"])

@@ -7,12 +7,14 @@ types, names ignored; a stored NOT NULL field refuses a nullable new one.
 
 from __future__ import annotations
 
+import pytest
 from checkpoint_fixtures import FIXTURES
 
 from streamlint.checkpoint import read_checkpoint
 from streamlint.checkpoint.compare import state_schema_findings
 from streamlint.checkpoint.model import Field
 from streamlint.checkpoint.schema_compat import compatible, schema_problems
+from streamlint.checkpoint.state_schema import fields_from_json
 from streamlint.records import replace
 
 
@@ -70,3 +72,17 @@ def test_the_confirm_hand_off_reports_a_mismatch() -> None:
     assert [(f.code, f.verdict) for f in findings] == [("CK02", "incompatible")]
     assert "key schema of state/0 store default" in findings[0].message
     assert findings[0].old.path.endswith("state/0/0/_metadata/schema")
+
+
+@pytest.mark.spark
+def test_schemas_from_real_spark_compare_by_the_rule() -> None:
+    """The hand-off form: `StructType.json()` from pyspark becomes the compared fields."""
+    from pyspark.sql.types import LongType, StringType, StructField, StructType
+
+    key, value = stored("spark-4.3.0", "agg_hdfs")
+    spark_key = StructType([StructField("customer", StringType(), True)])
+    assert schema_problems(key, fields_from_json(spark_key.json())) == []
+    spark_value = StructType([StructField("count", LongType(), True),
+                              StructField("sum", StringType(), True)])
+    problems = schema_problems(value, fields_from_json(spark_value.json()))
+    assert problems == ["field 2 (sum): type bigint is string now"]

@@ -90,11 +90,23 @@ def parse_state_schema(path: str, data: bytes, store: str) -> tuple[StateSchema,
 
 def _fields(path: str, text: str) -> tuple[Field, ...]:
     try:
+        return fields_from_json(text)
+    except ValueError as err:
+        raise CheckpointError(path, f"a schema in the file {err}") from None
+
+
+def fields_from_json(text: str) -> tuple[Field, ...]:
+    """Fields of a Spark `StructType.json()` string (what `df.schema.json()` returns too).
+
+    The `--confirm` path turns the schemas Spark derives from new code into these, for
+    `streamlint.checkpoint.compare.state_schema_findings`.
+    """
+    try:
         value = json.loads(text)
     except ValueError:
-        raise CheckpointError(path, "a schema in the file is not valid JSON") from None
+        raise ValueError("is not valid JSON") from None
     if not isinstance(value, dict) or value.get("type") != "struct":
-        raise CheckpointError(path, "a schema in the file is not a Spark struct type")
+        raise ValueError("is not a Spark struct type")
     return tuple(Field(f["name"], f["type"], bool(f.get("nullable", True)))
                  for f in value.get("fields", ()))
 
