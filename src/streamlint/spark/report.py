@@ -137,7 +137,7 @@ def render_text(report: Report, confirmation: Confirmation, static_text: str,
                 reproduce: Sequence[str]) -> str:
     out = [static_text.rstrip("\n"), "",
            f"Spark {confirmation.spark_version} confirmation (a local run of both versions on "
-           "synthetic input; see `streamlint diff --help`):"]
+           "synthetic input; README: Confirming with Spark):"]
     if confirmation.problem:
         out.append(f"  {confirmation.problem}")
     if not confirmation.spark_version.startswith(report.spark_version + "."):
