@@ -41,6 +41,8 @@ def _keys(query: Query, position: int) -> list[str]:
         keys.append(f"checkpoint:{query.sink.checkpoint}")
     if isinstance(query.sink.query_name, str):
         keys.append(f"name:{query.sink.query_name}")
+    if isinstance(query.sink.target, str):
+        keys.append(f"target:{query.sink.target}")
     keys.append(f"position:{position}")
     return keys
 

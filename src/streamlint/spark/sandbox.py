@@ -362,9 +362,12 @@ def _writer_patches() -> None:
             if root and name:
                 checkpoint = f"{root.rstrip('/')}/{name}"
         position = len(sandbox.queries)
+        target = path or opts.get("path")
+        # As the static pairing: checkpoint, then name, then sink target, then position.
         key = (f"checkpoint:{checkpoint}" if checkpoint else
-               f"name:{name}" if name else f"position:{position}")
-        label = name or checkpoint or path or opts.get("path") or f"query #{position + 1}"
+               f"name:{name}" if name else f"target:{target}" if target else
+               f"position:{position}")
+        label = name or checkpoint or target or f"query #{position + 1}"
         return sandbox.start(self, key, str(label))
 
     def to_table(self: Any, tableName: str, format: str | None = None,  # noqa: N803
