@@ -1,6 +1,6 @@
 """Spark's outcome against the static verdict over the corpus (tests/corpus/*/old.py, new.py).
 
-Usage: python bench/confirm_corpus.py [--only SUBSTRING] [--json OUT.json]
+Usage: python bench/confirm_corpus.py [CASE ...] [--only SUBSTRING] [--json OUT.json]
 Runs `--confirm` on every pair in one JVM and prints one line per pair (static verdict,
 Spark's outcome per query, agree / disagree / not confirmed and why), then the counts.
 Agreement: Spark refused or changed the results <=> static says incompatible; a static
@@ -32,6 +32,7 @@ def classify(static: str, spark: list[str | None], problem: str | None) -> str:
 
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser()
+    parser.add_argument("cases", nargs="*", help="case names (default: every case)")
     parser.add_argument("--only", default="")
     parser.add_argument("--json", default=None)
     args = parser.parse_args(argv)
@@ -44,7 +45,7 @@ def main(argv: list[str]) -> int:
     rows = []
     counts: dict[str, int] = {}
     for case in sorted(d for d in CORPUS.iterdir() if (d / "old.py").is_file()):
-        if args.only not in case.name:
+        if args.only not in case.name or (args.cases and case.name not in args.cases):
             continue
         began = time.perf_counter()
         static = diff_files(str(case / "old.py"), str(case / "new.py"), SPARK_VERSION)

@@ -110,7 +110,7 @@ def test_platform_job_runs_without_contacting_anything(
     assert confirmation.problem is None, confirmation.problem
     outcomes = {q.label: q.outcome for q in confirmation.queries}
     assert outcomes == {"dbfs:/checkpoints/segment_revenue": "same-results",
-                        "dbfs:/checkpoints/refunds_to_kafka": "same-results"}
+                        "dbfs:/checkpoints/refunds_bronze": "same-results"}
     warnings = "\n".join(confirmation.warnings)
     for stubbed in ("dbutils.secrets.get", "dbutils.fs.rm", "CUSTOMERS_JDBC_URL",
                     "command-line argument env", "write_segments was not run"):

@@ -15,6 +15,7 @@ recorded cases, but for any job file, with the sources and sinks stood in by `sa
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 import tempfile
@@ -84,7 +85,16 @@ def confirm_files(old: Path, new: Path, session: Any, tables: Mapping[str, str] 
         with tempfile.TemporaryDirectory(prefix="streamlint-confirm-") as tmp:
             result = _confirm(old, new, session, tables, timeout, Path(tmp),
                               pyspark.__version__)
+    _unload_state_stores(session)
     return replace(result, java_version=java)
+
+
+def _unload_state_stores(session: Any) -> None:
+    """Drop the state stores this pair loaded: a JVM that confirms many pairs (the corpus, a
+    test run) would otherwise keep every one of them in memory."""
+    with contextlib.suppress(Exception):
+        jvm = session.sparkContext._jvm
+        jvm.org.apache.spark.sql.execution.streaming.state.StateStore.stop()
 
 
 def _confirm(old: Path, new: Path, session: Any, tables: dict[str, str], timeout: float,

@@ -41,6 +41,8 @@ def _keys(query: Query, position: int) -> list[str]:
         keys.append(f"checkpoint:{query.sink.checkpoint}")
     if isinstance(query.sink.query_name, str):
         keys.append(f"name:{query.sink.query_name}")
+    if isinstance(query.sink.target, str):
+        keys.append(f"target:{query.sink.target}")
     keys.append(f"position:{position}")
     return keys
 
@@ -137,7 +139,7 @@ def render_text(report: Report, confirmation: Confirmation, static_text: str,
                 reproduce: Sequence[str]) -> str:
     out = [static_text.rstrip("\n"), "",
            f"Spark {confirmation.spark_version} confirmation (a local run of both versions on "
-           "synthetic input; see `streamlint diff --help`):"]
+           "synthetic input; README: Confirming with Spark):"]
     if confirmation.problem:
         out.append(f"  {confirmation.problem}")
     if not confirmation.spark_version.startswith(report.spark_version + "."):

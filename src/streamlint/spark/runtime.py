@@ -50,6 +50,7 @@ def start_session() -> Any:
         .config("spark.sql.session.timeZone", "UTC")
         .config("spark.driver.extraJavaOptions", "-Duser.timezone=UTC")
         .config("spark.sql.adaptive.enabled", "false")
+        .config("spark.driver.memory", "2g")
         .getOrCreate()
     )
     session.sparkContext.setLogLevel(os.environ.get("STREAMLINT_SPARK_LOG_LEVEL", "OFF"))

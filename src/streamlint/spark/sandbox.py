@@ -95,7 +95,7 @@ class Sandbox:
     # -- sources ---------------------------------------------------------------------------
 
     def stand_in(self, fmt: str, path: str | None, options: Mapping[str, str], schema: Any,
-                 streaming: bool = True) -> Any:
+                 streaming: bool = True, name: str | None = None) -> Any:
         spec = self.source_spec(fmt, path, options, schema)
         self.sources.setdefault(spec.identity, spec)
         if not streaming:
@@ -106,6 +106,8 @@ class Sandbox:
 
         reader = DataStreamReader(self.session)
         _ORIGINAL[(DataStreamReader, "schema")](reader, spec.schema)
+        if name is not None:
+            _ORIGINAL[(DataStreamReader, "name")](reader, name)
         return _ORIGINAL[(DataStreamReader, "json")](reader, str(directory))
 
     def _static(self, spec: SourceSpec) -> Any:
@@ -295,7 +297,7 @@ def _reader_patches() -> None:
             if isinstance(path, (list, tuple)):
                 path = ",".join(map(str, path))
             return _sandbox().stand_in(fmt_name, path, opts, schema or state["schema"],
-                                       _streaming)
+                                       _streaming, state.get("name"))
 
         def by_format(name: str) -> Callable[..., Any]:
             def read(self: Any, path: Any = None, schema: Any = None, **values: Any) -> Any:
@@ -314,8 +316,12 @@ def _reader_patches() -> None:
         for name in ("json", "parquet", "csv", "orc", "text", "xml"):
             if hasattr(cls, name):
                 _patch(cls, name, by_format(name))
-    if hasattr(DataStreamReader, "name"):
-        _patch(DataStreamReader, "name", lambda self, source_name: self)
+    if hasattr(DataStreamReader, "name"):  # Spark 4.2+: named sources, kept on the stand-in
+        def name(self: Any, source_name: str) -> Any:
+            _state(self)["name"] = source_name
+            return self
+
+        _patch(DataStreamReader, "name", name)
 
 
 def _writer_patches() -> None:
@@ -356,9 +362,12 @@ def _writer_patches() -> None:
             if root and name:
                 checkpoint = f"{root.rstrip('/')}/{name}"
         position = len(sandbox.queries)
+        target = path or opts.get("path")
+        # As the static pairing: checkpoint, then name, then sink target, then position.
         key = (f"checkpoint:{checkpoint}" if checkpoint else
-               f"name:{name}" if name else f"position:{position}")
-        label = name or checkpoint or path or opts.get("path") or f"query #{position + 1}"
+               f"name:{name}" if name else f"target:{target}" if target else
+               f"position:{position}")
+        label = name or checkpoint or target or f"query #{position + 1}"
         return sandbox.start(self, key, str(label))
 
     def to_table(self: Any, tableName: str, format: str | None = None,  # noqa: N803
