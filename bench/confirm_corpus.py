@@ -52,7 +52,10 @@ def main(argv: list[str]) -> int:
         result = confirm_files(case / "old.py", case / "new.py", session, timeout=60)
         outcomes = [q.outcome for q in result.queries]
         verdict = classify(static.verdict, [q.verdict for q in result.queries], result.problem)
-        if verdict.startswith("disagree: static") and all(
+        if verdict.startswith("disagree: static") and "removed" in outcomes and any(
+                f.code == "QY01" for f in static.findings):
+            verdict = "not confirmed (new checkpoint)"  # a new query: nothing to restart
+        elif verdict.startswith("disagree: static") and all(
                 sink_only(static, old, new) for old, new in static.pairs
                 if static_verdict(static, old, new) == "incompatible"):
             verdict = "not confirmed (sink change)"

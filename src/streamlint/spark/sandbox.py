@@ -131,6 +131,8 @@ class Sandbox:
         if fmt == "kafka":
             topic = (options.get("subscribe") or options.get("subscribepattern")
                      or options.get("assign") or "")
+            if "subscribe" in options:  # the same topics in another order are the same source
+                topic = ",".join(sorted(t.strip() for t in topic.split(",")))
             return SourceSpec(f"kafka:{topic}", "kafka", self.struct(KAFKA_SCHEMA), topic)
         if fmt == "rate":
             return SourceSpec("rate", "rate", self.struct("timestamp TIMESTAMP, value LONG"))
