@@ -24,6 +24,8 @@ def classify(static: str, spark: list[str | None], problem: str | None) -> str:
     known = [v for v in spark if v is not None]
     if problem or not known:
         return "not confirmed"
+    if len(known) < len(spark):  # a query Spark could not judge is not agreement
+        return "not confirmed (some queries)"
     spark_verdict = "incompatible" if "incompatible" in known else "compatible"
     if spark_verdict == "incompatible":
         return "agree" if static == "incompatible" else "disagree: Spark stricter"
