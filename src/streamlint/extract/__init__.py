@@ -71,10 +71,11 @@ def extract_text(text: str, path: str) -> JobFile:
     import libcst as cst
 
     from streamlint.extract.interpreter import Interpreter
+    from streamlint.extract.parsing import parse_module
     from streamlint.extract.positions import index_module
 
     try:
-        module = cst.parse_module(text)
+        module = parse_module(text)
     except cst.ParserSyntaxError as err:
         line, column, message = _python_syntax_error(text, path) or (
             err.raw_line, err.raw_column, str(err.message))
