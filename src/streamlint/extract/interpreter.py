@@ -86,7 +86,11 @@ class Interpreter:
         return Loc(self.path, line, column)
 
     def code(self, node: cst.CSTNode) -> str:
-        return " ".join(self.module.code_for_node(node).split())
+        """A node's code on one line, as quoted in unknown values and messages."""
+        text = self.index.code(node)
+        if text is None:
+            text = self.module.code_for_node(node)
+        return " ".join(text.split())
 
     # -- running a file -----------------------------------------------------------------
 
