@@ -86,11 +86,7 @@ class Interpreter:
         return Loc(self.path, line, column)
 
     def code(self, node: cst.CSTNode) -> str:
-        """A node's code on one line, as quoted in unknown values and messages."""
-        text = self.index.code(node)
-        if text is None:
-            text = self.module.code_for_node(node)
-        return " ".join(text.split())
+        return " ".join(self.module.code_for_node(node).split())
 
     # -- running a file -----------------------------------------------------------------
 
