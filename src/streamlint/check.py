@@ -164,6 +164,8 @@ def run_pairs(pairs: list[Pair], progress: bool) -> list[Report | FileError]:
 
     # fork: workers start with streamlint and libcst already imported (Linux, macOS can't).
     method = "fork" if sys.platform == "linux" else None
+    if method == "fork":
+        _load_before_fork()
     context = multiprocessing.get_context(method)
     with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
         results = []
@@ -172,6 +174,21 @@ def run_pairs(pairs: list[Pair], progress: bool) -> list[Report | FileError]:
             if progress:
                 _progress(n, len(pairs))
     return results
+
+
+def _load_before_fork() -> None:
+    """Import the extractor and read the rules once, in the parent, rather than once per worker.
+
+    The static path imports libcst lazily (inside `extract_text`), so without this every forked
+    worker pays for the import (about a tenth of a second each) and for loading the rules.
+    """
+    import libcst  # noqa: F401
+
+    import streamlint.extract.interpreter
+    import streamlint.extract.positions  # noqa: F401
+    from streamlint.rules import load_rules
+
+    load_rules()
 
 
 def _progress(done: int, total: int) -> None:

@@ -24,15 +24,21 @@ def add_check_parser(commands: Any) -> None:
     check.add_argument("--head", default=None,
                        help="the ref with the changes (default: the working tree)")
     check.add_argument("--format", choices=FORMATS, default="text")
-    check.add_argument("--spark-version", default=None,
-                       help="the Spark version the jobs run on (default: spark-version in "
-                       "the configuration, else 3.5)")
-    check.add_argument("--strict", action="store_true",
-                       help="exit 1 on findings to review, too")
-    check.add_argument("--exit-zero", action="store_true",
-                       help="always exit 0 when the files could be read")
+    add_verdict_options(check)
     check.add_argument("--no-progress", action="store_true",
                        help="no progress bar even on a terminal")
+
+
+def add_verdict_options(parser: argparse.ArgumentParser) -> None:
+    """The options `diff` and `check` share: which Spark judges, and what exits 1."""
+    parser.add_argument("--spark-version", default=None,
+                        help="the Spark version the jobs run on (default: spark-version in "
+                        "[tool.streamlint] of pyproject.toml or streamlint.toml, else 3.5)")
+    parser.add_argument("--strict", action="store_true",
+                        help="exit 1 on findings to review, too")
+    parser.add_argument("--exit-zero", action="store_true",
+                        help="always exit 0 when the files could be read (for demos and "
+                        "reports)")
 
 
 def run_check(args: argparse.Namespace) -> int:

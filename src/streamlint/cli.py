@@ -38,23 +38,16 @@ def build_parser() -> argparse.ArgumentParser:
     diff.add_argument("--checkpoint", metavar="PATH", default=None,
                       help="compare the new job (the one file given) with what this "
                       "checkpoint holds: `diff --checkpoint PATH NEW`")
-    diff.add_argument("--format", choices=("text", "json", "github", "sarif", "markdown"),
-                      default="text")
-    diff.add_argument("--spark-version", default=None,
-                      help="the Spark version the job runs on (default: spark-version in "
-                      "[tool.streamlint] of pyproject.toml, else 3.5)")
-    diff.add_argument("--strict", action="store_true",
-                      help="exit 1 on findings to review, too")
-    diff.add_argument("--exit-zero", action="store_true",
-                      help="always exit 0 when the files could be read (for demos and reports)")
+    from streamlint.check_cli import FORMATS, add_check_parser, add_verdict_options
+
+    diff.add_argument("--format", choices=FORMATS, default="text")
+    add_verdict_options(diff)
     diff.add_argument("--confirm", action="store_true",
                       help="also RUN both versions on local Spark (synthetic input, nothing "
                       "external contacted) and report what Spark does on restart; executes "
                       "the job files' code; needs the spark extra and Java 17")
     diff.add_argument("--confirm-timeout", type=float, default=120.0, metavar="SECONDS",
                       help="with --confirm: stop a job run after this long (default 120)")
-
-    from streamlint.check_cli import add_check_parser
 
     add_check_parser(commands)
 
