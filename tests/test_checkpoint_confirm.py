@@ -67,7 +67,7 @@ def test_confirmed_schemas_agree_with_a_real_restart(
     code, report = confirm(capsys, fixture / "checkpoint", job)
     assert tree_digest(fixture / "checkpoint") == before
     confirmation = report["confirmation"]
-    assert confirmation["problem"] is None, confirmation
+    assert (confirmation["problem"], confirmation["warnings"]) == (None, []), confirmation
     # Spark's run derived the operators the checkpoint holds (else no CK02 proves nothing).
     stored = read_checkpoint(str(fixture / "checkpoint")).operators
     assert [o["id"] for o in confirmation["operators"]] == [o.id for o in stored]

@@ -31,6 +31,7 @@ RUN_TIMEOUT_SECONDS = 120.0
 # Spark restores these from the offset log on restart; the sandbox keeps its own partition
 # count (schemas do not depend on it, and hundreds of partitions make a local run slow).
 NOT_APPLIED = frozenset({"spark.sql.shuffle.partitions"})
+PROVIDER = "spark.sql.streaming.stateStore.providerClass"
 # Where Spark's OffsetSeqMetadata lives (it moved in Spark 4.1).
 OFFSET_SEQ_METADATA = ("org.apache.spark.sql.execution.streaming.checkpointing",
                        "org.apache.spark.sql.execution.streaming")
@@ -89,6 +90,11 @@ def _derive(checkpoint: Checkpoint, job: Path, session: Any, tables: dict[str, s
 
     run_session = session.newSession()
     conf = restart_conf(checkpoint, session)
+    provider = conf.get(PROVIDER)
+    if provider is not None and not _loadable(session, provider):
+        del conf[PROVIDER]  # a platform's own store (Databricks): schemas do not depend on it
+        plan.warn(f"the checkpoint's state store provider {provider} is not in this Spark; "
+                  "the run used Spark's default")
     for key, value in conf.items():
         with contextlib.suppress(Exception):  # a setting this Spark does not know
             run_session.conf.set(key, value)
@@ -141,6 +147,14 @@ def _legacy_defaults(session: Any) -> dict[str, str]:
             out[str(pair._1())] = str(pair._2())
         return out
     return {}
+
+
+def _loadable(session: Any, class_name: str) -> bool:
+    try:
+        session.sparkContext._jvm.java.lang.Class.forName(class_name)
+    except Exception:
+        return False
+    return True
 
 
 @contextlib.contextmanager
