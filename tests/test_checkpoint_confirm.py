@@ -38,6 +38,10 @@ CASES = [
     # A renamed grouping column: names do not count in Spark's rule, the restart works.
     (FIXTURES / "spark-4.3.0" / "agg_rocksdb", 'groupBy("key")',
      'withColumnRenamed("key", "k").groupBy("k")'),
+    # Unchanged, yet refused: this Spark derives a join key column as nullable in the stored
+    # rows (the value schema) where Spark 3.5 stored it NOT NULL.
+    (FIXTURES / "spark-3.5.9" / "join_inner", "", ""),
+    (FIXTURES / "spark-4.3.0" / "join_inner", "", ""),
 ]
 
 
@@ -80,7 +84,8 @@ def test_confirmed_schemas_agree_with_a_real_restart(
         return
     assert "SCHEMA_NOT_COMPATIBLE" in error, error
     which = "key" if "STATE_STORE_KEY_SCHEMA" in error else "value"
-    assert [m.split(" schema of", 1)[0] for m in found] == [f"the {which}"], (error, found)
+    assert found, (error, report["findings"])
+    assert {m.split(" schema of", 1)[0] for m in found} == {f"the {which}"}, (error, found)
     assert (code, report["verdict"]) == (1, "incompatible")
 
 
