@@ -211,3 +211,20 @@ def test_json_checksum_sidecars_are_not_state_versions(
     files = data["operators"][0]["stores"][0]["state_files"]
     assert files["latest_version_partition_0"] == version
     assert data["warnings"] == []
+
+
+@pytest.mark.spark
+def test_confirm_does_not_write_into_the_checkpoint(spark: object, tmp_path: Path,
+                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    """`diff --checkpoint PATH NEW --confirm` runs Spark, but on its own sandbox checkpoint."""
+    from checkpoint_jobs import write_job
+
+    fixture = FIXTURES / "spark-4.3.0" / "agg_rocksdb_changelog"
+    checkpoint = fixture / "checkpoint"
+    job = write_job(tmp_path, fixture)
+    before = tree_digest(checkpoint)
+    for extra in ([], ["--format", "json"]):
+        assert main(["diff", "--checkpoint", str(checkpoint), str(job), "--confirm",
+                     *extra]) == 0
+        assert tree_digest(checkpoint) == before, extra
+    assert "confirmed with Spark" in capsys.readouterr().out

@@ -139,7 +139,14 @@ def run_checkpoint_diff(args: argparse.Namespace) -> int:
 
     if args.new is not None:
         raise UsageError("diff --checkpoint PATH takes one job file, the new one")
-    verdict = run(args.checkpoint, args.old, args.format, args.spark_version)
+    if args.confirm:
+        if args.format not in ("text", "json"):
+            raise UsageError("diff --confirm reports in --format text or json")
+        from streamlint.spark.runtime import require_spark
+
+        require_spark()
+    verdict = run(args.checkpoint, args.old, args.format, args.spark_version,
+                  confirm=args.confirm, timeout=args.confirm_timeout)
     if args.exit_zero:
         return EXIT_OK
     if verdict == "incompatible" or (args.strict and verdict == "review"):

@@ -4,6 +4,12 @@ from __future__ import annotations
 
 import json
 import sys
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from streamlint.checkpoint.confirm import SparkState
+    from streamlint.checkpoint.model import Checkpoint
 
 
 def run_checkpoint_show(path: str, output_format: str) -> int:
@@ -41,9 +47,10 @@ def run_checkpoint_offsets(path: str, batch: int | None, output_format: str) -> 
 
 
 def run_checkpoint_diff(path: str, new_path: str, output_format: str,
-                        spark_version: str | None = None) -> str:
-    """Print the findings of `diff --checkpoint PATH NEW`; return the verdict."""
-    from pathlib import Path
+                        spark_version: str | None = None, confirm: bool = False,
+                        timeout: float = 120.0) -> str:
+    """Print the findings of `diff --checkpoint PATH NEW`; return the verdict. With
+    `confirm`, Spark's run of the new code adds its findings (`checkpoint.confirm`)."""
 
     from streamlint.checkpoint.compare import CheckpointComparison
     from streamlint.checkpoint.fs import open_fs
@@ -63,6 +70,12 @@ def run_checkpoint_diff(path: str, new_path: str, output_format: str,
     job = extract_file(new_path)
     query = query_for_checkpoint(job, path)
     findings = tuple(CheckpointComparison(checkpoint, fs, root, query, version).run())
+    state = None
+    if confirm:
+        from streamlint.checkpoint.confirm import spark_findings
+
+        state = _spark_state(checkpoint, Path(new_path), timeout)
+        findings += tuple(spark_findings(checkpoint, state, query.label))
     verdict = worst([f.verdict for f in findings])
     report = Report(JobFile(path, "", ()), job, ((None, query),), findings, verdict,
                     version_text)
@@ -70,5 +83,34 @@ def run_checkpoint_diff(path: str, new_path: str, output_format: str,
         from streamlint.report.json import render
     else:
         from streamlint.report.text import render
-    sys.stdout.write(render(report))
+    text = render(report)
+    if state is not None:
+        from streamlint.checkpoint.confirm import confirmation_data, confirmation_text
+
+        if output_format == "json":
+            text = json.dumps({**json.loads(text), "confirmation": confirmation_data(state)},
+                              indent=2) + "\n"
+        else:
+            text += confirmation_text(state)
+    sys.stdout.write(text)
     return verdict
+
+
+def _spark_state(checkpoint: Checkpoint, job: Path, timeout: float) -> SparkState:
+    """One local Spark session (a caller's active one is reused and left running)."""
+    from pyspark.sql import SparkSession
+
+    from streamlint.checkpoint.confirm import derive_state
+    from streamlint.config import load_config
+    from streamlint.spark.command import _stdout_to_stderr
+    from streamlint.spark.runtime import start_session
+
+    tables = dict(load_config(job.parent).tables)
+    ours = SparkSession.getActiveSession() is None
+    with _stdout_to_stderr():  # Spark's Python workers print; the report owns stdout
+        session = start_session()
+        try:
+            return derive_state(checkpoint, job, session, tables, timeout)
+        finally:
+            if ours:
+                session.stop()
