@@ -275,6 +275,21 @@ def test_syntax_error_points_at_the_fault(tmp_path: Path, capsys) -> None:  # ty
                        words="syntax error")
 
 
+def test_deep_nesting_is_an_input_error_not_a_crash(tmp_path: Path) -> None:
+    # libcst's native parser overflowed its stack on 2,000 nested parentheses (a segfault,
+    # exit 139) and its code generator raised RecursionError on a 500-call chain (a
+    # traceback, exit 1 - read as "incompatible"). Python itself refuses both files.
+    good = write(tmp_path, "old.py", JOB)
+    parens = write(tmp_path, "parens.py", JOB + "x = " + "(" * 2000 + "1" + ")" * 2000 + "\n")
+    chain = write(tmp_path, "chain.py", JOB + "y = spark.readStream" + ".a()" * 500 + "\n")
+    for bad, words in ((parens, "too many nested parentheses"), (chain, "nested too deeply")):
+        done = python("-m", "streamlint", "diff", good, bad)
+        assert done.returncode == 2, done.stderr[-300:]
+        assert done.stdout == ""
+        assert done.stderr.startswith(f"{bad}:") and words in done.stderr
+        assert len(done.stderr.strip().splitlines()) == 1
+
+
 def test_empty_files_have_no_query(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
     empty = write(tmp_path, "empty.py", "")
     code, out, err = run(["diff", empty, empty], capsys)

@@ -18,6 +18,11 @@ _STREAMING_RE = re.compile(r"\b(readStream|writeStream)\b")
 # PEP 263: a coding cookie on the first or second line.
 _CODING_RE = re.compile(rb"^(?:[^\n]*\n)?[ \t\f]*#[^\n]*?coding[:=][ \t]*([-\w.]+)")
 MAX_BYTES = 2_000_000
+# Python's own parser refuses more than 200 nested brackets; libcst's native parser has no
+# such limit and overflows its stack (a segfault, not an exception) a few thousand deep.
+_BRACKETS_RE = re.compile(r"[()\[\]{}]")
+_DEPTH = {"(": 1, "[": 1, "{": 1, ")": -1, "]": -1, "}": -1}
+MAX_NESTING = 200
 
 
 def read_text(path: str) -> str:
@@ -68,6 +73,12 @@ def extract_text(text: str, path: str) -> JobFile:
             line, column, message = error
             raise InputError(path, line, column, "syntax error: " + message)
         return JobFile(path, text, ())
+    if _bracket_depth(text) > MAX_NESTING:
+        # Counted naively (brackets in strings too), so Python's parser has the last word.
+        error = _python_syntax_error(text, path)
+        if error is not None:
+            line, column, message = error
+            raise InputError(path, line, column, "syntax error: " + message)
     import libcst as cst
 
     from streamlint.extract.interpreter import Interpreter
@@ -81,14 +92,21 @@ def extract_text(text: str, path: str) -> JobFile:
         raise InputError(path, line, column, "syntax error: " + message) from None
     except RecursionError:
         raise InputError(path, 1, 0, "the file is nested too deeply to read") from None
-    interp = Interpreter(module, path, index_module(module))
     try:
+        interp = Interpreter(module, path, index_module(module))
         interp.run_module()
     except RecursionError:
         raise InputError(path, 1, 0, "the code is nested too deeply to follow") from None
     settings = tuple(interp.effects.settings)
     queries = tuple(_query(interp, writer, settings) for writer in interp.effects.queries)
     return JobFile(path, text, queries)
+
+
+def _bracket_depth(text: str) -> int:
+    """The deepest bracket nesting, counting every bracket character (strings included)."""
+    from itertools import accumulate
+
+    return max(accumulate(_DEPTH[b] for b in _BRACKETS_RE.findall(text)), default=0)
 
 
 def _python_syntax_error(text: str, path: str) -> tuple[int, int, str] | None:
