@@ -184,3 +184,26 @@ def test_every_partition_holds_the_committed_state_version(fixture: Path) -> Non
             assert store.files.missing == ()
             assert store.files.kinds
             assert store.files.latest_version >= want
+
+
+@pytest.mark.parametrize("name", ["agg_hdfs", "union_rate_file"])
+def test_a_final_line_break_adds_no_source(tmp_path: Path, name: str) -> None:
+    # Spark reads logs with getLines(), so an offsets file that gained a final "\n" (an
+    # editor, a copy through another tool) still holds the same sources; it used to show an
+    # extra, empty source that no startingOffsets could be derived for.
+    import shutil
+
+    fixture = next(f for f in FIXTURES if f.parent.name == "spark-4.3.0" and f.name == name)
+    lines = expected(fixture)["last_committed_offsets_file_lines"]
+    copy = tmp_path / "checkpoint"
+    shutil.copytree(fixture / "checkpoint", copy)
+    batch = max(expected(fixture)["commits_batches"])
+    offsets = copy / "offsets" / str(batch)
+    offsets.write_bytes(offsets.read_bytes() + b"\n")
+    entry = read_checkpoint(str(copy)).last_committed
+    assert entry is not None
+    assert [s.offset for s in entry.sources] == lines[2:]
+    offsets.write_text("\r\n".join(lines) + "\r\n")
+    entry = read_checkpoint(str(copy)).last_committed
+    assert entry is not None
+    assert [s.offset for s in entry.sources] == lines[2:]

@@ -36,7 +36,11 @@ def split_version(path: str, text: str, max_version: int) -> tuple[int, list[str
     """The `v<k>` version line and the lines after it, refusing versions Spark would refuse."""
     if not text:
         raise CheckpointError(path, "empty file (a partial write?)")
-    lines = text.split("\n")
+    # Spark reads with Scala's getLines(): a final line break (an editor's, a copy tool's)
+    # ends the last line rather than adding an empty one, and "\r\n" is a line break too.
+    lines = [line.removesuffix("\r") for line in text.split("\n")]
+    if len(lines) > 1 and lines[-1] == "":
+        lines.pop()
     match = _VERSION_RE.match(lines[0].strip())
     if match is None:
         raise CheckpointError(path, f"first line {lines[0][:40]!r} is not a log version like "
