@@ -181,3 +181,15 @@ def test_usage_errors(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Non
     assert "takes one job file" in capsys.readouterr().err
     assert main(["diff", str(job)]) == 2
     assert "give OLD and NEW" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("fmt", ["github", "sarif", "markdown"])
+def test_formats_it_cannot_write_are_refused(fmt: str, tmp_path: Path,
+                                              capsys: pytest.CaptureFixture[str]) -> None:
+    # These used to print the text report, which a CI step would upload as "SARIF".
+    fixture = by_name("agg_hdfs")[-1]
+    job = write_job(tmp_path, fixture)
+    assert main(["diff", "--checkpoint", str(fixture / "checkpoint"), str(job),
+                 "--format", fmt]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and "--format text or json" in err

@@ -139,9 +139,10 @@ def run_checkpoint_diff(args: argparse.Namespace) -> int:
 
     if args.new is not None:
         raise UsageError("diff --checkpoint PATH takes one job file, the new one")
+    if args.format not in ("text", "json"):
+        # Not silently text: a CI step uploading "SARIF" would upload a text report.
+        raise UsageError("diff --checkpoint reports in --format text or json")
     if args.confirm:
-        if args.format not in ("text", "json"):
-            raise UsageError("diff --confirm reports in --format text or json")
         from streamlint.spark.runtime import require_spark
 
         require_spark()
