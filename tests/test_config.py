@@ -62,3 +62,25 @@ def test_bad_toml_and_bad_version_are_errors(job_pair, tmp_path: Path, capsys) -
     assert main(["diff", *job_pair]) == 2
     assert main(["diff", *job_pair, "--spark-version", "four"]) == 2
     assert "Traceback" not in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("setting, key", [
+    ('select = ["ag"]', "select"),                          # lower case: selected nothing
+    ('ignore = ["AG3"]', "ignore"),                         # a typo: ignored nothing
+    ('severity = { SK5 = "incompatible" }', "severity.SK5"),
+    ('[[tool.streamlint.overrides]]\npaths = ["*"]\nselect = ["XX"]', "overrides[0].select"),
+])
+def test_a_code_that_matches_no_rule_is_an_error(setting: str, key: str, job_pair,  # type: ignore[no-untyped-def]
+                                                 tmp_path: Path, capsys) -> None:
+    # `select = ["ag"]` used to turn every rule off: every change "compatible", exit 0.
+    (tmp_path / "pyproject.toml").write_text(f"[tool.streamlint]\n{setting}\n")
+    assert main(["diff", *job_pair]) == 2
+    (err,) = capsys.readouterr().err.strip().splitlines()
+    assert "pyproject.toml" in err and f"`{key}`" in err and "Traceback" not in err
+
+
+def test_codes_streamlint_raises_itself_can_be_configured(job_pair, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    # SL01/SL02 (suppressions) and CK01-CK04 (diff --checkpoint) are codes outside rules/.
+    (tmp_path / "pyproject.toml").write_text(
+        '[tool.streamlint]\nignore = ["SL01", "CK"]\nseverity = { SL02 = "incompatible" }\n')
+    assert main(["diff", *job_pair]) != 2

@@ -35,6 +35,9 @@ VERDICTS = ("compatible", "review", "incompatible")
 KNOWN_KEYS = {"spark-version", "include", "exclude", "select", "ignore", "severity",
               "overrides", "tables"}
 OVERRIDE_KEYS = {"paths", "spark-version", "select", "ignore", "severity"}
+# Codes streamlint raises outside rules/*.toml: an unclassified change, suppressions, and
+# the comparison with a real checkpoint (`diff --checkpoint`).
+OWN_CODES = ("SL000", "SL01", "SL02", "CK01", "CK02", "CK03", "CK04")
 
 
 @record
@@ -149,16 +152,16 @@ def parse_config(table: dict[str, Any], path: str) -> Config:
         parsed.append(Override(
             paths=_strings(raw, "paths", path, where),
             spark_version=_version(raw, path, where),
-            select=_strings(raw, "select", path, where) if "select" in raw else None,
-            ignore=_strings(raw, "ignore", path, where),
+            select=_codes(raw, "select", path, where) if "select" in raw else None,
+            ignore=_codes(raw, "ignore", path, where),
             severity=_severity(raw, path, where),
         ))
     return Config(
         spark_version=_version(table, path, ""), path=path,
         include=_strings(table, "include", path, "") or ("*.py",),
         exclude=_strings(table, "exclude", path, ""),
-        select=_strings(table, "select", path, "") if "select" in table else None,
-        ignore=_strings(table, "ignore", path, ""),
+        select=_codes(table, "select", path, "") if "select" in table else None,
+        ignore=_codes(table, "ignore", path, ""),
         severity=_severity(table, path, ""), overrides=tuple(parsed),
         tables=_tables(table, path),
     )
@@ -186,6 +189,24 @@ def _strings(table: dict[str, Any], key: str, path: str, where: str) -> tuple[st
     return tuple(value)
 
 
+def _codes(table: dict[str, Any], key: str, path: str, where: str) -> tuple[str, ...]:
+    """Rule codes or prefixes; one that matches no code (`ag`, `AG3`) would silently
+    select or ignore nothing, so it is an error."""
+    codes = _strings(table, key, path, where)
+    for code in codes:
+        _check_code(code, f"{where}{key}", path)
+    return codes
+
+
+def _check_code(code: str, key: str, path: str) -> None:
+    from streamlint.rules import load_rules
+
+    known = [rule.code for rule in load_rules()] + list(OWN_CODES)
+    if not code or not any(c.startswith(code) for c in known):
+        raise UsageError(f"{path}: `{key}`: {code!r} is no rule code or prefix of one (codes "
+                         "are upper case, e.g. AG04 or AG; `streamlint rules` lists them)")
+
+
 def _version(table: dict[str, Any], path: str, where: str) -> str | None:
     version = table.get("spark-version")
     if version is None:
@@ -207,6 +228,7 @@ def _severity(table: dict[str, Any], path: str, where: str) -> tuple[tuple[str, 
     if not isinstance(value, dict):
         raise UsageError(f"{path}: `{where}severity` must be a table of CODE = \"verdict\"")
     for code, verdict in value.items():
+        _check_code(code, f"{where}severity.{code}", path)
         if verdict not in VERDICTS:
             raise UsageError(f"{path}: `{where}severity.{code}` = {verdict!r} must be one of "
                              f"{', '.join(VERDICTS)}")
