@@ -320,3 +320,21 @@ def test_a_crash_on_one_file_is_an_error_for_that_file_only(repo: Repo, capsys,
     status, data = run_json(capsys, "--base", "HEAD")
     assert status == 2 and [f["path"] for f in data["files"]] == ["jobs/orders.py"]
     assert "RuntimeError: boom" in data["errors"][0]["message"]
+
+
+def test_a_path_that_does_not_exist_is_an_error(repo: Repo, capsys) -> None:
+    # A mistyped path used to match no change and pass: "0 job files compared", exit 0.
+    shutil.copy(EXAMPLES / "orders" / "new.py", repo.path / "jobs" / "orders.py")
+    assert main(["check", "--base", "HEAD", "jobs/ordres.py"]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    (err,) = captured.err.strip().splitlines()
+    assert "jobs/ordres.py: no such file or folder" in err
+    # A deleted job is not on disk but is at the base: it is checked, not refused.
+    (repo.path / "jobs" / "revenue.py").unlink()
+    status, data = run_json(capsys, "--base", "HEAD", "jobs/revenue.py")
+    assert status == 0
+    assert [(f["path"], f["status"]) for f in data["files"]] == [("jobs/revenue.py", "deleted")]
+    # A bad ref is the error reported, before any path.
+    assert main(["check", "--base", "nope", "jobs/ordres.py"]) == 2
+    assert "'nope'" in capsys.readouterr().err

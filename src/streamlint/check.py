@@ -206,6 +206,20 @@ def show_progress() -> bool:
     return sys.stderr.isatty() and not os.environ.get("CI")
 
 
+def _in_some_ref(root: Path, path: str, refs: tuple[str | None, ...]) -> bool:
+    """Whether a path (a deleted job, say) exists at one of the refs."""
+    import subprocess
+
+    for ref in refs:
+        if ref is None:
+            continue
+        done = subprocess.run(["git", "cat-file", "-e", f"{ref}:{path}"], cwd=root,
+                              capture_output=True, check=False)
+        if done.returncode == 0:
+            return True
+    return False
+
+
 def check(base: str, head: str | None = None, paths: Iterable[str] | None = None,
           spark_version: str | None = None, cwd: Path | None = None,
           progress: bool = False) -> Outcome:
@@ -214,6 +228,9 @@ def check(base: str, head: str | None = None, paths: Iterable[str] | None = None
     config = load_config(cwd)
     relative: list[str] | None = None
     if paths is not None:
+        for ref in (base, head):
+            if ref is not None:
+                verify_ref(root, ref)  # a bad ref is the error to report, not the paths
         relative = []
         for path in paths:
             absolute = (cwd / path).resolve()
@@ -221,6 +238,10 @@ def check(base: str, head: str | None = None, paths: Iterable[str] | None = None
                 relative.append(absolute.relative_to(root.resolve()).as_posix())
             except ValueError:
                 raise UsageError(f"{path}: not inside the repository at {root}") from None
+            if not absolute.exists() and not _in_some_ref(root, relative[-1], (base, head)):
+                # A mistyped path would otherwise check nothing and pass.
+                raise UsageError(f"{path}: no such file or folder (in the working tree, at "
+                                 f"{base}{f' or {head}' if head else ''})")
     pairs, errors = collect(root, base, head, relative, config, spark_version)
     reports: list[Report] = []
     for result in run_pairs(pairs, progress):
