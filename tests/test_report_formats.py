@@ -151,3 +151,16 @@ def test_diff_and_check_share_the_formatters(repo: Repo, capsys) -> None:
     from_diff = capsys.readouterr().out
     main(["check", "--base", "HEAD", "jobs/orders.py", "--format", "github"])
     assert capsys.readouterr().out == from_diff
+
+
+def test_an_unreadable_file_never_reads_as_a_pass(repo: Repo, capsys) -> None:
+    # The check fails (exit 2), so neither the text summary nor the pull-request comment may
+    # end on "compatible: the new code can restart" / a green headline, as they used to.
+    repo.put("jobs/broken.py", "q = spark.readStream.load(\n")
+    assert main(["check", "--base", "HEAD"]) == 2
+    last = capsys.readouterr().out.strip().splitlines()[-1]
+    assert last.startswith("no verdict: 1 file could not be read")
+    assert main(["check", "--base", "HEAD", "--format", "markdown"]) == 2
+    out = capsys.readouterr().out
+    assert out.startswith("### ⛔ streamlint: 1 file(s) could not be read\n")
+    assert "\nThe changed jobs can restart" not in out

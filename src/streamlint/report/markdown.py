@@ -25,8 +25,12 @@ def render(reports: list[Report], errors: tuple[FileError, ...] = (),
 
     verdict = worst([r.verdict for r in reports])
     counts = {v: sum(1 for r in reports for f in r.findings if f.verdict == v) for v in ICON}
-    out = [f"### {ICON[verdict]} streamlint: {verdict}", "",
-           f"{HEADLINE[verdict].capitalize()}. {len(reports)} job "
+    # A file that could not be read fails the check (exit 2): never a green headline.
+    title = (f"### ⛔ streamlint: {len(errors)} file(s) could not be read" if errors
+             else f"### {ICON[verdict]} streamlint: {verdict}")
+    headline = f"Of the files read, {HEADLINE[verdict]}" if errors else HEADLINE[verdict]
+    out = [title, "",
+           f"{headline[0].upper()}{headline[1:]}. {len(reports)} job "
            f"{'file' if len(reports) == 1 else 'files'} compared: "
            f"{counts['incompatible']} incompatible, {counts['review']} to review, "
            f"{counts['compatible']} compatible changes.", ""]

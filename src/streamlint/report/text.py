@@ -94,5 +94,11 @@ def render_all(reports: list[Report], errors: tuple[FileError, ...] = ()) -> str
                   "read" if errors else ""))
     verdict = max((r.verdict for r in reports), key=list(reversed(ORDER)).index,
                   default="compatible")
-    out.append(VERDICT_LINE[verdict])
+    if errors:
+        # "compatible" over the files read must not read as a pass: the check failed (exit 2).
+        n = len(errors)
+        out.append(f"no verdict: {n} {'file' if n == 1 else 'files'} could not be read "
+                   f"(the files read are {verdict})")
+    else:
+        out.append(VERDICT_LINE[verdict])
     return "\n".join(out) + "\n"
