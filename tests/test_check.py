@@ -338,3 +338,20 @@ def test_a_path_that_does_not_exist_is_an_error(repo: Repo, capsys) -> None:
     # A bad ref is the error reported, before any path.
     assert main(["check", "--base", "nope", "jobs/ordres.py"]) == 2
     assert "'nope'" in capsys.readouterr().err
+
+
+def test_a_job_with_a_line_break_in_its_name_is_compared(repo: Repo, capsys) -> None:
+    # `git cat-file --batch` reads one path per line: this file's old version went missing,
+    # every query looked new, and the incompatible window change passed as compatible.
+    name = "jobs/orders\nv2.py"
+    repo.put(name, EXAMPLES / "orders" / "old.py")
+    repo.commit("a job with an unusual name")
+    shutil.copy(EXAMPLES / "orders" / "new.py", repo.path / name)
+    status, data = run_json(capsys, "--base", "HEAD")
+    assert status == 1
+    [file] = data["files"]
+    assert (file["path"], file["status"]) == (name, "modified")
+    assert code("window-changed") in codes(data)
+    repo.commit("the change")
+    status, data = run_json(capsys, "--base", "HEAD~1", "--head", "HEAD")
+    assert status == 1 and code("window-changed") in codes(data)

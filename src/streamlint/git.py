@@ -111,6 +111,13 @@ def show_many(root: Path, ref: str, paths: list[str]) -> dict[str, bytes]:
     """
     if not paths:
         return {}
+    # The batch protocol is line-based: a path with a line break in its name is read alone
+    # (else its old version silently went missing and every query looked new).
+    texts = {path: blob for path in paths if "\n" in path
+             for blob in [_show_one(root, ref, path)] if blob is not None}
+    paths = [path for path in paths if "\n" not in path]
+    if not paths:
+        return texts
     request = "".join(f"{ref}:{path}\n" for path in paths).encode("utf-8", "surrogateescape")
     try:
         result = subprocess.run(["git", "cat-file", "--batch"], cwd=root, input=request,
@@ -120,7 +127,6 @@ def show_many(root: Path, ref: str, paths: list[str]) -> dict[str, bytes]:
     if result.returncode != 0:
         raise UsageError(f"git cat-file: {result.stderr.decode(errors='replace').strip()}")
     out = result.stdout
-    texts: dict[str, bytes] = {}
     pos = 0
     for path in paths:
         end = out.index(b"\n", pos)
@@ -131,3 +137,11 @@ def show_many(root: Path, ref: str, paths: list[str]) -> dict[str, bytes]:
             texts[path] = out[pos:pos + size]
             pos += size + 1  # the content ends with one newline of the protocol
     return texts
+
+
+def _show_one(root: Path, ref: str, path: str) -> bytes | None:
+    """One blob at a ref, or None when the path is not a file there (a submodule, say)."""
+    spec = f"{ref}:{path}".encode("utf-8", "surrogateescape")
+    result = subprocess.run([b"git", b"cat-file", b"blob", spec], cwd=root,
+                            capture_output=True, check=False)
+    return result.stdout if result.returncode == 0 else None
