@@ -237,3 +237,21 @@ def test_confirm_does_not_write_into_the_checkpoint(spark: object, tmp_path: Pat
                      *extra]) == 0
         assert tree_digest(checkpoint) == before, extra
     assert "confirmed with Spark" in capsys.readouterr().out
+
+
+def test_a_timestamp_that_is_no_date(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # A Long beyond year 9999 made `show` end in an OSError traceback (exit 1).
+    copy, want = broken_copy(tmp_path)
+    path = copy / "offsets" / str(want["last_committed_batch"])
+    version, metadata, *sources = path.read_text().split("\n")
+    meta = json.loads(metadata)
+    meta["batchTimestampMs"] = meta["batchWatermarkMs"] = 99_999_999_999_999_999
+    path.write_text("\n".join([version, json.dumps(meta), *sources]))
+    assert main(["checkpoint", "show", str(copy)]) == 0
+    out = capsys.readouterr().out
+    assert "planned at 99999999999999999 ms, not a date" in out
+    assert "watermark: 99999999999999999 ms (not a date)" in out
+    assert main(["checkpoint", "show", str(copy), "--format", "json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["last_committed_timestamp_ms"] == 99_999_999_999_999_999
+    assert data["last_committed_timestamp"] is None

@@ -13,7 +13,11 @@ SCHEMA_VERSION = 1
 def iso_ms(ms: int | None) -> str | None:
     if ms is None:
         return None
-    moment = datetime.datetime.fromtimestamp(ms / 1000, tz=datetime.timezone.utc)
+    try:
+        moment = datetime.datetime.fromtimestamp(ms / 1000, tz=datetime.timezone.utc)
+    except (OverflowError, OSError, ValueError):
+        # A Long that is no date (a hand-edited or corrupt log): the raw ms are still shown.
+        return None
     return moment.isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 

@@ -11,8 +11,9 @@ def render_show_text(data: dict) -> str:
     if batch is None:
         out.append("last committed batch: none (no batch has finished yet)")
     else:
-        out.append(f"last committed batch: {batch} (planned at "
-                   f"{data['last_committed_timestamp']})")
+        planned = (data["last_committed_timestamp"]
+                   or f"{data['last_committed_timestamp_ms']} ms, not a date")
+        out.append(f"last committed batch: {batch} (planned at {planned})")
         out.append(f"watermark: {_watermark(data['watermark_ms'])} in batch {batch}, "
                    f"{_watermark(data['next_watermark_ms'])} for the next batch")
     retained = data["retained"]
@@ -75,7 +76,8 @@ def _watermark(ms: int | None) -> str:
         return "unknown"
     if ms == 0:
         return "none yet"
-    return f"{iso_ms(ms)} ({ms} ms)"
+    moment = iso_ms(ms)
+    return f"{moment} ({ms} ms)" if moment else f"{ms} ms (not a date)"
 
 
 def _range(ids: list[int] | None) -> str:
