@@ -391,3 +391,13 @@ def test_the_static_path_never_imports_pyspark(pair) -> None:  # type: ignore[no
                 if line.startswith("import time:")]
     assert "streamlint.extract.interpreter" in imported  # the check sees real imports
     assert not [m for m in imported if m.split(".")[0] in ("pyspark", "py4j")]
+
+
+@pytest.mark.parametrize("seconds", ["-5", "0", "nan", "inf", "soon"])
+def test_a_confirm_timeout_that_limits_nothing_is_refused(seconds: str, pair, capsys) -> None:  # type: ignore[no-untyped-def]
+    # These used to start Spark (and run on: nan and inf never time out).
+    old, new = pair(INCOMPATIBLE)
+    code, out, err = run(["diff", old, new, "--confirm", f"--confirm-timeout={seconds}"],
+                         capsys)
+    assert (code, out) == (2, "")
+    assert "--confirm-timeout" in err and repr(seconds) in err and "Traceback" not in err

@@ -22,6 +22,19 @@ class _Parser(argparse.ArgumentParser):
         raise UsageError(message if self.prog == "streamlint" else f"{self.prog}: {message}")
 
 
+def _seconds(text: str) -> float:
+    """A time limit: refused before Spark starts when it cannot limit anything."""
+    import math
+
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not math.isfinite(value) or value <= 0:
+        raise argparse.ArgumentTypeError(f"{text!r}: give a positive number of seconds")
+    return value
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="streamlint", description=(
         "Tells whether a changed Spark Structured Streaming job can restart from the old "
@@ -46,7 +59,7 @@ def build_parser() -> argparse.ArgumentParser:
                       help="also RUN both versions on local Spark (synthetic input, nothing "
                       "external contacted) and report what Spark does on restart; executes "
                       "the job files' code; needs the spark extra and Java 17")
-    diff.add_argument("--confirm-timeout", type=float, default=120.0, metavar="SECONDS",
+    diff.add_argument("--confirm-timeout", type=_seconds, default=120.0, metavar="SECONDS",
                       help="with --confirm: stop a job run after this long (default 120)")
 
     add_check_parser(commands)
