@@ -355,3 +355,17 @@ def test_a_job_with_a_line_break_in_its_name_is_compared(repo: Repo, capsys) -> 
     repo.commit("the change")
     status, data = run_json(capsys, "--base", "HEAD~1", "--head", "HEAD")
     assert status == 1 and code("window-changed") in codes(data)
+
+
+def test_a_big_or_binary_module_that_is_no_job_is_skipped(repo: Repo, capsys) -> None:
+    # A changed generated module over the 2 MB job limit (or not UTF-8) used to fail the
+    # whole check (exit 2) though it mentions neither readStream nor writeStream.
+    repo.put("lib/schema_pb2.py", "".join(f"FIELD_{n} = {n}\n" for n in range(250_000)))
+    (repo.path / "lib" / "blob.py").write_bytes(b"DATA = b'\xff\xfe'\n")
+    assert (repo.path / "lib" / "schema_pb2.py").stat().st_size > 2_000_000
+    status, data = run_json(capsys, "--base", "HEAD")
+    assert (status, data["files"], data["errors"]) == (0, [], [])
+    # A job of that size is still refused, by name.
+    repo.put("jobs/huge.py", (JOBS / "kafka_revenue.py").read_text() + "x = 1\n" * 400_000)
+    status, data = run_json(capsys, "--base", "HEAD")
+    assert status == 2 and [e["path"] for e in data["errors"]] == ["jobs/huge.py"]

@@ -114,20 +114,26 @@ def collect(root: Path, base: str, head: str | None, paths: list[str] | None,
     pairs: list[Pair] = []
     errors: list[FileError] = []
     for change in changes:
+        old_data = old_blobs.get(change.old_path) if change.old_path else None
+        data = None
+        if change.new_path:
+            if head is not None:
+                data = new_blobs.get(change.new_path)
+            else:
+                try:
+                    data = (root / change.new_path).read_bytes()
+                except OSError:
+                    data = None  # a broken symlink, a path that is not a file
+        # Before decoding: a big generated module that is no job (a *_pb2.py) must not fail
+        # the check on its size or encoding. Bytes suffice: PEP 263 encodings keep ASCII.
+        if not any(d is not None and (b"readStream" in d or b"writeStream" in d)
+                   for d in (old_data, data)):
+            continue
         try:
-            old_text = (decode_source(old_blobs[change.old_path], f"{base}:{change.old_path}")
-                        if change.old_path and change.old_path in old_blobs else None)
-            new_text = None
-            if change.new_path:
-                if head is not None:
-                    data = new_blobs.get(change.new_path)
-                else:
-                    try:
-                        data = (root / change.new_path).read_bytes()
-                    except OSError:
-                        data = None  # a broken symlink, a path that is not a file
-                if data is not None:
-                    new_text = decode_source(data, change.new_path)
+            old_text = (decode_source(old_data, f"{base}:{change.old_path}")
+                        if old_data is not None else None)
+            new_text = (decode_source(data, change.new_path)
+                        if data is not None and change.new_path else None)
         except InputError as err:
             errors.append(FileError.of(err))
             continue
