@@ -164,3 +164,6 @@ def test_an_unreadable_file_never_reads_as_a_pass(repo: Repo, capsys) -> None:
     out = capsys.readouterr().out
     assert out.startswith("### ⛔ streamlint: 1 file(s) could not be read\n")
     assert "\nThe changed jobs can restart" not in out
+    assert main(["check", "--base", "HEAD", "--format", "github"]) == 2
+    last = capsys.readouterr().out.strip().splitlines()[-1]
+    assert last.startswith("streamlint: no verdict, 1 file(s) could not be read")

@@ -42,6 +42,8 @@ def render(reports: list[Report], errors: tuple[FileError, ...] = (),
                    f"col={error.column + 1},title=streamlint could not read this file::"
                    f"{_data(error.message)}")
     verdict = worst([r.verdict for r in reports])
+    if errors:  # the check failed (exit 2): no "compatible" in the log
+        verdict = f"no verdict, {len(errors)} file(s) could not be read"
     out.append(f"streamlint: {verdict} ({sum(len(r.findings) for r in reports)} findings in "
                f"{len(reports)} job {'file' if len(reports) == 1 else 'files'})")
     return "\n".join(out) + "\n"
