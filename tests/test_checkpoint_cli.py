@@ -181,3 +181,14 @@ def test_named_sink_of_commit_log_v3(capsys: pytest.CaptureFixture[str]) -> None
     assert code == 0 and version == "v3"
     assert data["commit_log_version"] == 3
     assert data["sinks"] == sorted(json.loads(metadata)["sinkMetadataMap"])
+
+
+@pytest.mark.parametrize("batch", ["-1", "1.5", "two"])
+def test_a_batch_that_is_no_batch_id_is_a_usage_error(batch: str,
+                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    # -1 used to be looked up as offsets/-1 ("no such batch ... purged").
+    fixture = FIXTURES[0]
+    code, out, err = run(capsys, "checkpoint", "offsets", str(fixture / "checkpoint"),
+                         f"--batch={batch}")
+    assert (code, out) == (2, "")
+    assert "--batch" in err and repr(batch) in err and "offsets/" not in err

@@ -35,6 +35,13 @@ def _seconds(text: str) -> float:
     return value
 
 
+def _batch_id(text: str) -> int:
+    """Batch ids count from 0 (offsets/0 is the first batch)."""
+    if not text.isdigit():
+        raise argparse.ArgumentTypeError(f"{text!r}: a batch id is a number from 0 up")
+    return int(text)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="streamlint", description=(
         "Tells whether a changed Spark Structured Streaming job can restart from the old "
@@ -82,7 +89,7 @@ def build_parser() -> argparse.ArgumentParser:
     offsets = checkpoint_commands.add_parser(
         "offsets", help="the last committed offsets, ready for startingOffsets")
     offsets.add_argument("path", help="the checkpointLocation (local, s3://, gs://, abfss://)")
-    offsets.add_argument("--batch", type=int, default=None,
+    offsets.add_argument("--batch", type=_batch_id, default=None,
                          help="another batch than the last committed one")
     offsets.add_argument("--format", choices=("text", "json"), default="text")
     return parser
