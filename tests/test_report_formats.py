@@ -167,3 +167,17 @@ def test_an_unreadable_file_never_reads_as_a_pass(repo: Repo, capsys) -> None:
     assert main(["check", "--base", "HEAD", "--format", "github"]) == 2
     last = capsys.readouterr().out.strip().splitlines()[-1]
     assert last.startswith("streamlint: no verdict, 1 file(s) could not be read")
+
+
+def test_sarif_locations_are_uri_references(repo: Repo, capsys) -> None:
+    # SARIF's artifactLocation.uri is a URI reference (RFC 3986): a space or an "é" in a
+    # path must be percent-encoded (UTF-8), as in "my%20job%20%C3%A9.py".
+    name = "jobs/my job é.py"
+    repo.put(name, ORDERS / "old.py")
+    repo.commit("a job with a space in its name")
+    shutil.copy(ORDERS / "new.py", repo.path / name)
+    status, data = sarif(capsys, "check", "--base", "HEAD")
+    assert status == 1
+    uris = {r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]
+            for r in data["runs"][0]["results"]}
+    assert uris == {"jobs/my%20job%20%C3%A9.py"}

@@ -37,6 +37,14 @@ def _rule(finding: Any, known: dict[str, Any]) -> dict[str, Any]:
     return data
 
 
+def _uri(path: str) -> str:
+    """A repository path as the URI reference SARIF requires: `my job.py` is `my%20job.py`
+    (code scanning matches files by it)."""
+    from urllib.parse import quote
+
+    return quote(path, safe="/")
+
+
 def render(reports: list[Report], errors: tuple[FileError, ...] = (),
            root: str | None = None) -> str:
     from streamlint.rules import load_rules
@@ -61,7 +69,7 @@ def render(reports: list[Report], errors: tuple[FileError, ...] = (),
                 "level": LEVEL[finding.verdict],
                 "message": {"text": message},
                 "locations": [{"physicalLocation": {
-                    "artifactLocation": {"uri": path, "uriBaseId": "%SRCROOT%"},
+                    "artifactLocation": {"uri": _uri(path), "uriBaseId": "%SRCROOT%"},
                     "region": {"startLine": line, "startColumn": column},
                 }}],
                 "properties": {"verdict": finding.verdict, "query": finding.query},
@@ -81,7 +89,8 @@ def render(reports: list[Report], errors: tuple[FileError, ...] = (),
             "toolExecutionNotifications": [
                 {"level": "error", "message": {"text": error.message},
                  "locations": [{"physicalLocation": {
-                     "artifactLocation": {"uri": error.path, "uriBaseId": "%SRCROOT%"},
+                     "artifactLocation": {"uri": _uri(error.path),
+                                          "uriBaseId": "%SRCROOT%"},
                      "region": {"startLine": error.line, "startColumn": error.column + 1},
                  }}]}
                 for error in errors],
