@@ -38,6 +38,7 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--only", default="")
     parser.add_argument("--json", default=None)
     args = parser.parse_args(argv)
+    from streamlint.config import load_config
     from streamlint.diff import diff_files
     from streamlint.spark.confirm import confirm_files
     from streamlint.spark.report import sink_only, static_verdict
@@ -51,7 +52,8 @@ def main(argv: list[str]) -> int:
             continue
         began = time.perf_counter()
         static = diff_files(str(case / "old.py"), str(case / "new.py"), SPARK_VERSION)
-        result = confirm_files(case / "old.py", case / "new.py", session, timeout=60)
+        tables = dict(load_config(case).tables)  # as `diff --confirm` finds them: from NEW's folder
+        result = confirm_files(case / "old.py", case / "new.py", session, tables, timeout=60)
         outcomes = [q.outcome for q in result.queries]
         verdict = classify(static.verdict, [q.verdict for q in result.queries], result.problem)
         if verdict.startswith("disagree: static") and "removed" in outcomes and any(

@@ -198,3 +198,17 @@ def test_a_run_that_never_finishes_is_reported(spark: SparkSession) -> None:
     assert confirmation.queries == ()
     assert confirmation.problem is not None and "still ran after 10 s" in confirmation.problem
     assert not spark.streams.active
+
+
+@pytest.mark.spark
+def test_input_file_name_is_the_same_data_in_the_restarted_and_the_fresh_run(
+        spark: SparkSession) -> None:
+    """A stateless CSV -> Delta job that stamps input_file_name() gains a source column: Spark's
+    guide allows projection changes of a stateless query, and both runs read the same files
+    (each under its own temporary folder, which must not count as a difference)."""
+    case = Path(__file__).parent / "corpus" / "source_schema_column_added"
+    confirmation = confirm_files(case / "old.py", case / "new.py", spark)
+    assert confirmation.problem is None, confirmation.problem
+    (query,) = confirmation.queries
+    assert query.outcome == "same-results", query.example_difference
+    assert query.restarted_rows > 0

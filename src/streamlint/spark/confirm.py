@@ -82,7 +82,9 @@ def confirm_files(old: Path, new: Path, session: Any, tables: Mapping[str, str] 
     if workdir is not None:
         result = _confirm(old, new, session, tables, timeout, workdir, pyspark.__version__)
     else:
-        with tempfile.TemporaryDirectory(prefix="streamlint-confirm-") as tmp:
+        # A query the timeout left running may still write there: cleanup must not fail.
+        with tempfile.TemporaryDirectory(prefix="streamlint-confirm-",
+                                         ignore_cleanup_errors=True) as tmp:
             result = _confirm(old, new, session, tables, timeout, Path(tmp),
                               pyspark.__version__)
     _unload_state_stores(session)

@@ -261,7 +261,14 @@ def _canonical(value: Any) -> str:
         return "[" + ", ".join(_canonical(v) for v in value) + "]"
     if isinstance(value, float):
         return repr(round(value, 9))
+    if isinstance(value, str):
+        # input_file_name() and the like name the run's own temporary directory, which
+        # differs between the restarted and the fresh run; the rest of the path is the data.
+        return repr(_SANDBOX_DIR.sub("<sandbox>/", value))
     return repr(value)
+
+
+_SANDBOX_DIR = re.compile(r"(?:file:)?/[^\s'\"]*?/streamlint-confirm-[^/]+/[^/]+/")
 
 
 def _patch(cls: type, name: str, replacement: Callable[..., Any]) -> None:

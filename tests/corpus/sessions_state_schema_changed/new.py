@@ -36,7 +36,7 @@ def main() -> None:
         track_sessions,
         outputStructType=OUTPUT_SCHEMA,
         stateStructType=STATE_SCHEMA,
-        outputMode="update",
+        outputMode="append",  # each call emits new session rows; the Delta sink appends
         timeoutConf=GroupStateTimeout.NoTimeout,
     )
 
