@@ -113,15 +113,20 @@ def test_action_yml(workspace: Path, tmp_path: Path) -> None:
     for step in action["runs"]["steps"]:
         if "run" not in step:
             continue
+        # An input pasted into the script would run as shell code: inputs come through env.
+        assert "inputs." not in step["run"], step["run"]
         command = substitute(step["run"], values)
-        if command.startswith("streamlint"):
-            assert_parses(command)
+        step_env = {k: substitute(v, values) for k, v in step.get("env", {}).items()}
+        if "streamlint check" in command:
+            assert_parses(command.removeprefix("set -f; ").replace(
+                "$STREAMLINT_BASE", step_env["STREAMLINT_BASE"]).replace(
+                "$STREAMLINT_ARGS", step_env["STREAMLINT_ARGS"]))
         # The runner's PATH: what earlier steps added, not this test's own virtualenv.
         path = github_path.read_text().split() + [
             p for p in os.environ.get("PATH", "").split(os.pathsep)
             if p and Path(p).resolve() != Path(sys.executable).parent.resolve()]
         env = {"GITHUB_PATH": str(github_path), "GITHUB_STEP_SUMMARY": str(summary),
-               "PATH": os.pathsep.join(path)}
+               "PATH": os.pathsep.join(path), **step_env}
         result = subprocess.run(["bash", "-c", command], cwd=workspace, capture_output=True,
                                 text=True, check=False, env={**os.environ, **env})
         codes.append(result.returncode)
