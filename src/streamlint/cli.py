@@ -1,4 +1,5 @@
-"""The command line: `streamlint diff`, `streamlint rules`, `streamlint explain`.
+"""The command line: `diff` (and `diff --checkpoint`, `--confirm`), `check`, `checkpoint`,
+`rules`, `explain`. Each command imports its own modules when it runs.
 
 Exit codes follow griffe and compilers: 0 compatible, 1 incompatible (or review with
 --strict), 2 usage or input error. Findings go to stdout, errors to stderr.
