@@ -90,6 +90,34 @@ def test_renamed_and_changed_job_is_compared_with_its_old_self(repo: Repo, capsy
     assert code("query-added") not in codes(data)
 
 
+def test_symlinked_job_is_read_at_its_target_on_both_sides(repo: Repo, capsys) -> None:
+    """A deploy link retargeted from the running job to a changed copy is that change."""
+    shutil.copy(EXAMPLES / "orders" / "new.py", repo.path / "jobs" / "orders_v2.py")
+    (repo.path / "jobs" / "current.py").symlink_to("orders.py")
+    repo.commit("deploy link")
+    (repo.path / "jobs" / "current.py").unlink()
+    (repo.path / "jobs" / "current.py").symlink_to("orders_v2.py")
+    status, data = run_json(capsys, "--base", "HEAD")
+    assert status == 1
+    assert [f["path"] for f in data["files"]] == ["jobs/current.py"]
+    assert code("window-changed") in codes(data)
+
+
+def test_symlink_out_of_the_tree_at_the_base_is_a_new_job(repo: Repo, capsys) -> None:
+    outside = repo.path.parent / "outside_job.py"
+    shutil.copy(EXAMPLES / "orders" / "old.py", outside)
+    (repo.path / "jobs" / "linked.py").symlink_to(outside)
+    repo.commit("link out of the tree")
+    (repo.path / "jobs" / "linked.py").unlink()
+    shutil.copy(EXAMPLES / "orders" / "new.py", repo.path / "jobs" / "linked.py")
+    repo.edit("jobs/revenue.py", '.trigger(processingTime="1 minute")',
+              '.trigger(processingTime="30 seconds")')
+    status, data = run_json(capsys, "--base", "HEAD")
+    # The protocol's detail lines were skipped: the next file's old version is still read.
+    assert code("trigger-changed") in codes(data)
+    assert status in (0, 1)
+
+
 def test_new_and_deleted_jobs_are_reported(repo: Repo, capsys) -> None:
     repo.put("jobs/fraud.py", JOBS / "fraud_state.py")  # untracked: still a new job
     (repo.path / "jobs" / "inventory.py").unlink()

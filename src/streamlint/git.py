@@ -120,7 +120,10 @@ def show_many(root: Path, ref: str, paths: list[str]) -> dict[str, bytes]:
         return texts
     request = "".join(f"{ref}:{path}\n" for path in paths).encode("utf-8", "surrogateescape")
     try:
-        result = subprocess.run(["git", "cat-file", "--batch"], cwd=root, input=request,
+        # --follow-symlinks: a job that is a symlink is read at its target, as Spark runs it
+        # (else the old side was the link's text and a retargeted link passed as compatible).
+        result = subprocess.run(["git", "cat-file", "--batch", "--follow-symlinks"], cwd=root,
+                                input=request,
                                 capture_output=True, check=False)
     except FileNotFoundError:
         raise UsageError("git is not installed") from None
@@ -136,7 +139,14 @@ def show_many(root: Path, ref: str, paths: list[str]) -> dict[str, bytes]:
             size = int(header[2])
             texts[path] = out[pos:pos + size]
             pos += size + 1  # the content ends with one newline of the protocol
+        elif len(header) == 2 and header[0] in _UNFOLLOWED:
+            pos += int(header[1]) + 1  # a link out of the tree, dangling or looping: no file
     return texts
+
+
+# `git cat-file --batch --follow-symlinks` answers "<kind> <size>" and <size> bytes of detail
+# for a link it cannot resolve to a blob in the tree.
+_UNFOLLOWED = {b"symlink", b"dangling", b"loop", b"notdir"}
 
 
 def _show_one(root: Path, ref: str, path: str) -> bytes | None:
