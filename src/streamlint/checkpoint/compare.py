@@ -21,10 +21,10 @@ from streamlint.checkpoint.operators import operator_kind
 from streamlint.checkpoint.schema_compat import schema_problems
 from streamlint.checkpoint.source_kinds import kafka_offsets
 from streamlint.diff.compare import Change, Code
+from streamlint.extract.pyspark_api import FILE_FORMATS
 from streamlint.model import Loc, Query, Source, is_known, option
 from streamlint.rules import Finding, judge
 
-FILE_FORMATS = {"json", "csv", "parquet", "orc", "text", "avro", "xml", "binaryfile"}
 # What kind of offset each source format writes into offsets/N.
 OFFSET_KIND_OF_FORMAT = {"kafka": "kafka", "rate": "number", "socket": "number",
                          "delta": "delta", **{f: "file" for f in FILE_FORMATS}}

@@ -12,7 +12,6 @@ from streamlint.diff import Report
 from streamlint.errors import FileError
 from streamlint.model import Loc
 
-FORMATS = ("text", "json", "github", "sarif", "markdown")
 LEVEL = {"incompatible": "error", "review": "warning", "compatible": "note"}
 
 

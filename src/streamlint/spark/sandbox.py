@@ -31,10 +31,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from streamlint.extract.pyspark_api import FILE_FORMATS as _EXTRACTED_FILE_FORMATS
+
 STUB = "streamlint-stub"
 KAFKA_SCHEMA = ("key BINARY, value BINARY, topic STRING, partition INT, offset LONG, "
                 "timestamp TIMESTAMP, timestampType INT")
-FILE_FORMATS = {"json", "parquet", "csv", "orc", "avro", "text", "xml", "binaryfile"}
+FILE_FORMATS = set(_EXTRACTED_FILE_FORMATS)  # the formats the static extractor knows
 TABLE_FORMATS = {"delta", "iceberg", "hudi", "table"}
 # Hundreds of state store partitions would make a run of a few rows take minutes.
 LOCAL_SHUFFLE_PARTITIONS = 2
