@@ -165,6 +165,8 @@ def start_session() -> SparkSession:
     """The one session every case runs in: local[2], 2 shuffle partitions, no UI, UTC."""
     from pyspark.sql import SparkSession
 
+    from streamlint.spark.runtime import DRIVER_JAVA_OPTIONS
+
     # pandas UDF workers (applyInPandasWithState) must run the interpreter that has pandas.
     os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
     os.environ.setdefault("PYSPARK_DRIVER_PYTHON", sys.executable)
@@ -175,7 +177,7 @@ def start_session() -> SparkSession:
         .config("spark.ui.enabled", "false")
         .config("spark.ui.showConsoleProgress", "false")
         .config("spark.sql.session.timeZone", "UTC")
-        .config("spark.driver.extraJavaOptions", "-Duser.timezone=UTC")
+        .config("spark.driver.extraJavaOptions", DRIVER_JAVA_OPTIONS)
         .config("spark.sql.adaptive.enabled", "false")
         .getOrCreate()
     )

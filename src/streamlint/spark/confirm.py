@@ -24,7 +24,17 @@ from pathlib import Path
 from typing import Any
 
 from streamlint.records import record, replace
-from streamlint.spark.sandbox import CannotConfirm, JobRun, QueryRun, Sandbox, SourceSpec, run_job
+from streamlint.spark.sandbox import (
+    CannotConfirm,
+    JobRun,
+    QueryRun,
+    Sandbox,
+    SourceSpec,
+    StartedJob,
+    finish_job,
+    run_job,
+    start_job,
+)
 from streamlint.spark.state_schema import StoreSchema, read_state_schemas
 
 # Spark's answer, as a verdict: a refused restart or changed results are incompatible.
@@ -124,8 +134,14 @@ def _confirm(old: Path, new: Path, session: Any, tables: dict[str, str], timeout
     value_schemas = [s for plan in plans.values() for s in plan.json_schemas]
 
     restarted = _Deployment(workdir / "restarted", tables, pool, sources, value_schemas, session)
+    fresh = _Deployment(workdir / "fresh", tables, pool, sources, value_schemas, session)
     restarted.land(1)
-    old_run = restarted.run(old, timeout)
+    fresh.land(1)
+    # The old job's first run and the new job's fresh one need only batch 1: run them together.
+    old_started = restarted.start(old, timeout)
+    fresh_started = fresh.start(new, timeout)
+    old_run = finish_job(old_started)
+    baseline = first = finish_job(fresh_started)
     if old_run.timed_out:  # every further run would time out too: say so now
         return Confirmation(version, (), tuple(warnings + restarted.warnings), (
             f"{old}: cannot confirm: the old job still ran after {timeout:.0f} s on a few "
@@ -134,10 +150,6 @@ def _confirm(old: Path, new: Path, session: Any, tables: dict[str, str], timeout
     restarted.land(2)
     old_states = {key: restarted.state(key) for key in old_run.queries}
     after = restarted.run(new, timeout)
-
-    fresh = _Deployment(workdir / "fresh", tables, pool, sources, value_schemas, session)
-    fresh.land(1)
-    baseline = first = fresh.run(new, timeout)
     if any(_query_error(after, key) is None for key in after.queries):
         fresh.land(2)  # some query restarted: its batch-2 rows are compared with a fresh run's
         baseline = fresh.run(new, timeout)
@@ -257,7 +269,7 @@ class _Deployment:
                  session: Any) -> None:
         self.root, self.tables, self.pool = root, tables, pool
         self.sources, self.value_schemas, self.session = sources, value_schemas, session
-        self.warnings: list[str] = []
+        self._sandboxes: list[Sandbox] = []
         self._layout = Sandbox(root, tables, pool)
 
     def land(self, batch: int) -> None:
@@ -274,10 +286,21 @@ class _Deployment:
                 "".join(json.dumps(row) + "\n" for row in data))
 
     def run(self, job: Path, timeout: float) -> JobRun:
-        sandbox = Sandbox(self.root, self.tables, self.pool, session=self.session.newSession())
-        result = run_job(sandbox, job, timeout)
-        self.warnings.extend(w for w in sandbox.warnings if w not in self.warnings)
-        return result
+        return finish_job(self.start(job, timeout))
+
+    def start(self, job: Path, timeout: float) -> StartedJob:
+        """Run `job` up to its queries' start; `finish_job` waits for them."""
+        sandbox = Sandbox(self.root, self.tables, self.pool, session=self.session.newSession(),
+                          wait_in_job=False)
+        self._sandboxes.append(sandbox)
+        return start_job(sandbox, job, timeout)
+
+    @property
+    def warnings(self) -> list[str]:
+        seen: list[str] = []
+        for sandbox in self._sandboxes:
+            seen.extend(w for w in sandbox.warnings if w not in seen)
+        return seen
 
     def state(self, key: str) -> list[StoreSchema]:
         return read_state_schemas(self._layout.checkpoint(key))

@@ -34,6 +34,12 @@ def require_spark() -> None:
         raise UsageError(INSTALL_JAVA)
 
 
+# The JVM of a confirmation runs a few tiny batches and exits: C1 alone compiles what it needs
+# without C2's background compilations, and one GC thread is plenty for a 2g heap. Measured on
+# the bench/bench_confirm.py pairs: 45% less CPU for the further pairs, 40% less for JVM start.
+DRIVER_JAVA_OPTIONS = "-Duser.timezone=UTC -XX:TieredStopAtLevel=1 -XX:+UseSerialGC"
+
+
 def start_session() -> Any:
     """local[2] with 2 shuffle partitions, no UI, UTC, quiet: one JVM for the invocation."""
     from pyspark.sql import SparkSession
@@ -48,7 +54,7 @@ def start_session() -> Any:
         .config("spark.ui.enabled", "false")
         .config("spark.ui.showConsoleProgress", "false")
         .config("spark.sql.session.timeZone", "UTC")
-        .config("spark.driver.extraJavaOptions", "-Duser.timezone=UTC")
+        .config("spark.driver.extraJavaOptions", DRIVER_JAVA_OPTIONS)
         .config("spark.sql.adaptive.enabled", "false")
         .config("spark.driver.memory", "2g")
         .getOrCreate()

@@ -83,6 +83,9 @@ class Sandbox:
     queries: dict[str, QueryRun] = field(default_factory=dict)
     warnings: list[str] = field(default_factory=list)
     session: Any = None
+    # False: the job's own awaitTermination returns at once and `finish_job` waits instead, so
+    # that another job can start meanwhile (the 2 cores are shared by two runs' tiny batches).
+    wait_in_job: bool = True
 
     def source_dir(self, identity: str) -> Path:
         return self.workdir / "sources" / _slug(identity)
@@ -439,8 +442,9 @@ def _session_patches() -> None:
     _patch(SparkSession, "table", table)
 
     def await_termination(self: Any, timeout: Any = None) -> bool:
-        with contextlib.suppress(Exception):
-            _ORIGINAL[(StreamingQuery, "awaitTermination")](self, timeout)
+        if _sandbox().wait_in_job:
+            with contextlib.suppress(Exception):
+                _ORIGINAL[(StreamingQuery, "awaitTermination")](self, timeout)
         return True
 
     def await_any(self: Any, timeout: Any = None) -> bool:
@@ -657,6 +661,21 @@ class JobRun:
 
 def run_job(sandbox: Sandbox, job: Path, timeout: float) -> JobRun:
     """Execute `job` as `__main__` in `sandbox`, then wait for every query it started."""
+    return finish_job(start_job(sandbox, job, timeout))
+
+
+@dataclass
+class StartedJob:
+    """A job file that has run up to its queries' start; `finish_job` waits for them."""
+
+    sandbox: Sandbox
+    error: BaseException | None
+    timer: threading.Timer
+
+
+def start_job(sandbox: Sandbox, job: Path, timeout: float) -> StartedJob:
+    """Execute `job` as `__main__` in `sandbox` (the patches are global: one job at a time).
+    With `sandbox.wait_in_job` off, its queries are still running when this returns."""
     with _LOCK:
         _ACTIVE.append(sandbox)
         _install()
@@ -675,17 +694,29 @@ def run_job(sandbox: Sandbox, job: Path, timeout: float) -> JobRun:
                     raise
                 except Exception as err:
                     error = err
-                for run in sandbox.queries.values():
-                    if run.handle is not None:
-                        with contextlib.suppress(Exception):
-                            _ORIGINAL[(type(run.handle), "awaitTermination")](run.handle)
-        finally:
+        except BaseException:  # CannotConfirm, an interrupt: nothing is left running
             timer.cancel()
-            timed_out = _fired(sandbox)
             _stop_all(sandbox, fired=False)
+            raise
+        finally:
             _uninstall()
             _ACTIVE.pop()
-    return JobRun(sandbox.queries, error, timed_out)
+    return StartedJob(sandbox, error, timer)
+
+
+def finish_job(started: StartedJob) -> JobRun:
+    """Wait for every query the job started (the timer stops them at the timeout)."""
+    sandbox = started.sandbox
+    try:
+        for run in sandbox.queries.values():
+            if run.handle is not None:
+                with contextlib.suppress(Exception):
+                    run.handle.awaitTermination()
+    finally:
+        started.timer.cancel()
+        timed_out = _fired(sandbox)
+        _stop_all(sandbox, fired=False)
+    return JobRun(sandbox.queries, started.error, timed_out)
 
 
 def _fired(sandbox: Sandbox) -> bool:
