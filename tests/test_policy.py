@@ -142,6 +142,17 @@ def test_malformed_suppression_silences_nothing_and_is_reported(pair: Path, caps
         if WINDOW_CALL in line)
 
 
+def test_unknown_code_in_suppression_is_named_and_the_known_one_still_works(
+        pair: Path, capsys) -> None:
+    annotate(pair / "jobs" / "new.py", WINDOW_CALL,
+             f"# streamlint: ignore[{WINDOW}, AG999] agreed with finance")
+    status, data = diff_json(capsys)
+    assert WINDOW not in codes(data) and AGGREGATES in codes(data) and status == 1
+    [bad] = [f for f in data["findings"] if f["name"] == "malformed-suppression"]
+    assert "AG999" in bad["message"] and WINDOW not in bad["message"]
+    assert "unused-suppression" not in {f["name"] for f in data["findings"]}
+
+
 def test_unused_suppression_is_reported(pair: Path, capsys) -> None:
     annotate(pair / "jobs" / "new.py", "def main", f"# streamlint: ignore[{WINDOW}] old note")
     status, data = diff_json(capsys)

@@ -7,6 +7,7 @@ silences nothing and is reported; so is one that silences nothing (it outlived i
 
 from __future__ import annotations
 
+import functools
 import io
 import re
 import tokenize
@@ -55,8 +56,28 @@ def find_suppressions(text: str, path: str) -> tuple[list[Suppression], list[Fin
                 "Name the codes the change is meant to raise and say why.", DOCS, "-",
                 None, Loc(path, line, column)))
             continue
+        unknown = [code for code in codes if code not in _known_codes()]
+        if unknown:  # a typo would otherwise read as "silences nothing on this line"
+            bad.append(Finding(
+                "SL02", "malformed-suppression", "review",
+                f"`ignore[{', '.join(unknown)}]`: no streamlint rule has "
+                f"{'this code' if len(unknown) == 1 else 'these codes'} "
+                "(`streamlint rules` lists them)",
+                "Correct the code to the one the finding reports.", DOCS, "-",
+                None, Loc(path, line, column)))
+            codes = tuple(code for code in codes if code not in unknown)
+            if not codes:
+                continue
         good.append(Suppression(line, column, codes, reason))
     return good, bad
+
+
+@functools.cache
+def _known_codes() -> frozenset[str]:
+    from streamlint.config import OWN_CODES
+    from streamlint.rules import load_rules
+
+    return frozenset(rule.code for rule in load_rules()) | frozenset(OWN_CODES)
 
 
 def apply_suppressions(findings: tuple[Finding, ...], text: str, path: str
