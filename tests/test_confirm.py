@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import socket
+import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -198,6 +199,23 @@ def test_a_run_that_never_finishes_is_reported(spark: SparkSession) -> None:
     assert confirmation.queries == ()
     assert confirmation.problem is not None and "still ran after 10 s" in confirmation.problem
     assert not spark.streams.active
+
+
+@pytest.mark.spark
+def test_the_command_line_shows_the_report_and_none_of_sparks_own_output() -> None:
+    """As users run it: a new process and JVM. Stopping the never-ending run used to print
+    Spark's StackOverflowError (a recursive regex over the Python error, in the stopped query's
+    thread) a thousand lines deep, after Spark's start-up warnings."""
+    case = JOBS / "pandas_processing_time_timeout"
+    done = subprocess.run(
+        [sys.executable, "-m", "streamlint", "diff", str(case / "old.py"), str(case / "new.py"),
+         "--confirm", "--confirm-timeout", "8"],
+        capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "still ran after 8 s" in done.stdout
+    noise = [line for line in done.stderr.splitlines()
+             if not line.startswith("WARNING: Using incubator modules")]  # the JVM's own
+    assert noise == [], noise[:20]
 
 
 @pytest.mark.spark

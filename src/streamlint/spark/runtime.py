@@ -35,9 +35,14 @@ def require_spark() -> None:
 
 
 # The JVM of a confirmation runs a few tiny batches and exits: C1 alone compiles what it needs
-# without C2's background compilations, and one GC thread is plenty for a 2g heap. Measured on
-# the bench/bench_confirm.py pairs: 45% less CPU for the further pairs, 40% less for JVM start.
-DRIVER_JAVA_OPTIONS = "-Duser.timezone=UTC -XX:TieredStopAtLevel=1 -XX:+UseSerialGC"
+# without C2's background compilations, and one GC thread is plenty for a 2g heap (measured on
+# the bench/bench_confirm.py pairs: 45% less CPU for the further pairs, 40% less for JVM
+# start). A stopped query's thread matches the Python error text with a recursive regex
+# (StreamExecution.isInterruptionException) that overflows the default 1 MB stack and prints
+# thousands of lines to stderr: 16 MB of stack holds it. Logging is off from the first line.
+LOG4J_CONFIG = Path(__file__).with_name("log4j2.properties")
+DRIVER_JAVA_OPTIONS = (f"-Duser.timezone=UTC -Xss16m -XX:TieredStopAtLevel=1 -XX:+UseSerialGC "
+                       f"-Dlog4j2.configurationFile={LOG4J_CONFIG.as_uri()}")
 
 
 def start_session() -> Any:
