@@ -184,6 +184,17 @@ def test_include_from_config(repo: Repo, capsys) -> None:
     assert [f["path"] for f in data["files"]] == ["pipelines/revenue.py"]
 
 
+def test_an_include_that_matches_no_file_is_a_warning(repo: Repo, capsys) -> None:
+    repo.edit("jobs/revenue.py", '"1 minute"', '"30 seconds"')
+    repo.put("streamlint.toml", 'include = ["jobz/**", "jobs/**"]\n')  # a typo, and the real one
+    status, data = run_json(capsys, "--base", "HEAD")
+    assert status == 0 and [f["path"] for f in data["files"]] == ["jobs/revenue.py"]
+    main(["check", "--base", "HEAD"])
+    err = capsys.readouterr().err
+    assert "streamlint.toml" in err and "'jobz/**' matches no file" in err
+    assert "jobs/**" not in err.replace("'jobz/**'", "")
+
+
 def test_head_ref_compares_two_commits_ignoring_the_working_tree(repo: Repo, capsys) -> None:
     shutil.copy(EXAMPLES / "orders" / "new.py", repo.path / "jobs" / "orders.py")
     repo.commit("bigger window")

@@ -14,11 +14,11 @@ import sys
 from collections.abc import Iterable
 from pathlib import Path
 
-from streamlint.config import Config, load_config
+from streamlint.config import Config, load_config, matches
 from streamlint.diff import Report, diff_jobs
 from streamlint.errors import FileError, InputError, UsageError
 from streamlint.extract import decode_source, extract_text, mentions_streaming
-from streamlint.git import changed_files, repo_root, show_many, verify_ref
+from streamlint.git import changed_files, repo_root, show_many, tree_files, verify_ref
 from streamlint.model import JobFile
 from streamlint.records import record, replace
 from streamlint.rules import DEFAULT_SPARK_VERSION, parse_version, worst
@@ -48,6 +48,7 @@ class Outcome:
     reports: tuple[Report, ...]
     errors: tuple[FileError, ...]
     verdict: str
+    warnings: tuple[str, ...] = ()
 
 
 def settle(report: Report, config: Config) -> Report:
@@ -255,5 +256,19 @@ def check(base: str, head: str | None = None, paths: Iterable[str] | None = None
             errors.append(result)
         else:
             reports.append(result)
-    return Outcome(tuple(reports), tuple(errors), worst([r.verdict for r in reports]))
+    return Outcome(tuple(reports), tuple(errors), worst([r.verdict for r in reports]),
+                   unmatched_includes(root, config, (base, head)))
+
+
+def unmatched_includes(root: Path, config: Config, refs: tuple[str | None, ...]
+                       ) -> tuple[str, ...]:
+    """A warning per `include` glob that matches no file at either ref: a typo there would
+    otherwise check nothing and pass, change after change."""
+    if config.include == Config().include:
+        return ()
+    files = {_relative(root, config, path) for ref in refs for path in tree_files(root, ref)}
+    return tuple(
+        f"{config.path}: include pattern {pattern!r} matches no file in the repository "
+        "(nothing under it is checked)"
+        for pattern in config.include if not any(matches(path, (pattern,)) for path in files))
 

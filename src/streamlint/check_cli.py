@@ -50,6 +50,8 @@ def run_check(args: argparse.Namespace) -> int:
     sys.stdout.write(render(args.format, list(outcome.reports), outcome.errors))
     for error in outcome.errors:
         print(error, file=sys.stderr)
+    for warning in outcome.warnings:
+        print(f"warning: {warning}", file=sys.stderr)
     if outcome.errors:
         return 2
     if args.exit_zero:

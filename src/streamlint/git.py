@@ -96,6 +96,15 @@ def changed_files(root: Path, base: str, head: str | None) -> list[Change]:
     return changes
 
 
+def tree_files(root: Path, ref: str | None) -> list[str]:
+    """Every file at `ref`, or in the working tree (tracked or not ignored) when it is None."""
+    if ref is None:
+        listed = run_git(root, "ls-files", "--cached", "--others", "--exclude-standard", "-z")
+    else:
+        listed = run_git(root, "ls-tree", "-r", "--name-only", "-z", ref)
+    return [p for p in listed.decode("utf-8", errors="surrogateescape").split("\0") if p]
+
+
 def head_exists(root: Path) -> bool:
     """False before the first commit."""
     out = subprocess.run(["git", "rev-parse", "--verify", "--quiet", "HEAD"], cwd=root,
