@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from streamlint.records import record, replace
+from streamlint.spark.runtime import run_session
 from streamlint.spark.sandbox import CannotConfirm, JobRun, QueryRun, Sandbox, SourceSpec, run_job
 from streamlint.spark.state_schema import StoreSchema, read_state_schemas
 
@@ -73,22 +74,59 @@ class Confirmation:
 def confirm_files(old: Path, new: Path, session: Any, tables: Mapping[str, str] | None = None,
                   timeout: float = RUN_TIMEOUT_SECONDS, workdir: Path | None = None
                   ) -> Confirmation:
-    """Confirm the pair in `session` (a local SparkSession; each job run gets its own
-    newSession() so that settings a job makes do not leak into the next)."""
-    import pyspark
+    """Confirm the pair in `session` (a local SparkSession, or a Spark Connect one; each job
+    run gets its own newSession() so that settings a job makes do not leak into the next).
+
+    `workdir` holds the stand-in input, checkpoints and outputs; with Spark Connect the server
+    must see it at the same path (loopback, or a shared mount)."""
+    from streamlint.spark.connect import is_connect
 
     tables = dict(tables or {})
-    java = str(session.sparkContext._jvm.java.lang.System.getProperty("java.version"))
-    if workdir is not None:
-        result = _confirm(old, new, session, tables, timeout, workdir, pyspark.__version__)
-    else:
-        # A query the timeout left running may still write there: cleanup must not fail.
-        with tempfile.TemporaryDirectory(prefix="streamlint-confirm-",
-                                         ignore_cleanup_errors=True) as tmp:
-            result = _confirm(old, new, session, tables, timeout, Path(tmp),
-                              pyspark.__version__)
+    version, java = _versions(session)
+    try:
+        if workdir is not None:
+            result = _confirm(old, new, session, tables, timeout, workdir, version)
+        else:
+            # A query the timeout left running may still write there: cleanup must not fail.
+            with tempfile.TemporaryDirectory(prefix="streamlint-confirm-",
+                                             ignore_cleanup_errors=True) as tmp:
+                result = _confirm(old, new, session, tables, timeout, Path(tmp), version)
+    finally:
+        _close_opened()
+    if is_connect(session):
+        return replace(result, java_version=java)
     _unload_state_stores(session)
     return replace(result, java_version=java)
+
+
+def _versions(session: Any) -> tuple[str, str]:
+    """Spark's and Java's versions where the queries run (the server, for Spark Connect)."""
+    from streamlint.spark.connect import is_connect
+
+    if is_connect(session):
+        row = session.sql("SELECT version(), "
+                          "reflect('java.lang.System', 'getProperty', 'java.version')").first()
+        return str(row[0]).split(" ", 1)[0], str(row[1])
+    import pyspark
+
+    java = str(session.sparkContext._jvm.java.lang.System.getProperty("java.version"))
+    return pyspark.__version__, java
+
+
+_OPENED: list[Any] = []  # the job runs' sessions, closed when the pair is done
+
+
+def _close_opened() -> None:
+    """Each Spark Connect session's channel, closed once the pair is judged: left to the
+    garbage collector at interpreter exit, grpc's close waits forever and the command never
+    exits."""
+    from streamlint.spark.connect import is_connect
+
+    while _OPENED:
+        session = _OPENED.pop()
+        if is_connect(session):
+            with contextlib.suppress(Exception):
+                session.stop()
 
 
 def _unload_state_stores(session: Any) -> None:
@@ -109,11 +147,13 @@ def _confirm(old: Path, new: Path, session: Any, tables: dict[str, str], timeout
     plans: dict[str, Sandbox] = {}
     for side, job in (("old", old), ("new", new)):
         sandbox = Sandbox(workdir / "plan" / side, tables, pool, plan=True,
-                          session=session.newSession())
+                          session=run_session(session))
         try:
             run = run_job(sandbox, job, timeout)
         except CannotConfirm as err:
             return Confirmation(version, (), (), f"{job}: cannot confirm: {err}")
+        finally:
+            _OPENED.append(sandbox.session)
         warnings.extend(w for w in sandbox.warnings if w not in warnings)
         if run.error is not None:
             return Confirmation(version, (), tuple(warnings),
@@ -274,8 +314,11 @@ class _Deployment:
                 "".join(json.dumps(row) + "\n" for row in data))
 
     def run(self, job: Path, timeout: float) -> JobRun:
-        sandbox = Sandbox(self.root, self.tables, self.pool, session=self.session.newSession())
-        result = run_job(sandbox, job, timeout)
+        sandbox = Sandbox(self.root, self.tables, self.pool, session=run_session(self.session))
+        try:
+            result = run_job(sandbox, job, timeout)
+        finally:
+            _OPENED.append(sandbox.session)
         self.warnings.extend(w for w in sandbox.warnings if w not in self.warnings)
         return result
 

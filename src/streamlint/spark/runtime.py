@@ -17,6 +17,15 @@ INSTALL_JAVA = ("--confirm needs Java 17 (Spark runs on the JVM): install a JDK 
                 "e.g. `apt-get install openjdk-17-jre-headless`, or set JAVA_HOME")
 
 
+# Every job run's session has these: few state store partitions (hundreds would make a run of
+# a few rows take minutes), one time zone for the synthetic timestamps, plans as written.
+SESSION_CONFS = {
+    "spark.sql.shuffle.partitions": "2",
+    "spark.sql.session.timeZone": "UTC",
+    "spark.sql.adaptive.enabled": "false",
+}
+
+
 def java_executable() -> str | None:
     home = os.environ.get("JAVA_HOME")
     if home and (Path(home) / "bin" / "java").is_file():
@@ -44,14 +53,27 @@ def start_session() -> Any:
     session = (
         SparkSession.builder.master("local[2]")
         .appName("streamlint-confirm")
-        .config("spark.sql.shuffle.partitions", "2")
+        .config(map=SESSION_CONFS)
         .config("spark.ui.enabled", "false")
         .config("spark.ui.showConsoleProgress", "false")
-        .config("spark.sql.session.timeZone", "UTC")
         .config("spark.driver.extraJavaOptions", "-Duser.timezone=UTC")
-        .config("spark.sql.adaptive.enabled", "false")
         .config("spark.driver.memory", "2g")
         .getOrCreate()
     )
     session.sparkContext.setLogLevel(os.environ.get("STREAMLINT_SPARK_LOG_LEVEL", "OFF"))
     return session
+
+
+def run_session(session: Any) -> Any:
+    """A new session for one job run, so that settings a job makes do not leak into the next.
+
+    A local newSession() keeps the builder's SESSION_CONFS; a Spark Connect one starts from the
+    server's defaults (200 shuffle partitions, the server's time zone), so they are set again.
+    """
+    from streamlint.spark.connect import is_connect
+
+    new = session.newSession()
+    if is_connect(new):
+        for key, value in SESSION_CONFS.items():
+            new.conf.set(key, value)
+    return new
