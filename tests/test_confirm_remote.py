@@ -1,9 +1,11 @@
 """`streamlint diff --confirm --remote sc://...` against a real Spark Connect server.
 
-The server is the one the pyspark wheel ships (SparkConnectServer in jars/), started once on
-loopback for these tests: it shares this machine's filesystem, so the work directory (stand-in
-input, checkpoints, outputs) needs no --remote-workdir. The expected outcomes are the pairs'
-case.toml (Spark's guide and measured cases), the same ones the embedded run must give.
+The server is the one the pyspark wheel ships (SparkConnectServer in jars/), started once for
+this test session on a free loopback port with its own defaults (200 shuffle partitions, no
+time zone set): streamlint must give every session it uses the local run's settings itself. It
+shares this machine's filesystem, so the work directory needs no --remote-workdir. The expected
+outcomes are the pairs' case.toml, the same ones tests/test_confirm.py asserts for the
+embedded run.
 """
 
 from __future__ import annotations
@@ -16,26 +18,24 @@ import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import pytest
 
 from streamlint.cli import main
 from streamlint.spark.confirm import confirm_files
 from streamlint.spark.connect import connect_mode, start_remote_session
+from streamlint.spark.runtime import SESSION_CONFS
 
 if sys.version_info >= (3, 11):
     import tomllib
 else:  # pragma: no cover
     import tomli as tomllib
 
-if TYPE_CHECKING:
-    from pyspark.sql import SparkSession
-
 pytestmark = pytest.mark.spark
 
 JOBS = Path(__file__).parent / "confirm_jobs"
-SERVER_START_SECONDS = 180
+SERVER_START_SECONDS = 120
+CLI_SECONDS = 180  # a pair takes about 20 s here; the old patch never exited at all
 
 
 def _free_port() -> int:
@@ -50,17 +50,21 @@ def _listening(port: int) -> bool:
         return sock.connect_ex(("127.0.0.1", port)) == 0
 
 
+def _case(name: str) -> dict[str, str]:
+    return tomllib.loads((JOBS / name / "case.toml").read_text())
+
+
 @pytest.fixture(scope="session")
 def connect_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """A Spark Connect server on loopback, from the installed pyspark (not skipped: pyspark
-    or Java missing fails the test)."""
+    """A Spark Connect server on loopback, from the installed pyspark (pyspark or Java missing
+    fails these tests, never skips them)."""
     import pyspark
 
     home = Path(pyspark.__file__).parent
     port = _free_port()
     log = tmp_path_factory.mktemp("connect-server") / "server.log"
-    env = {**os.environ, "SPARK_HOME": str(home), "PYSPARK_PYTHON": sys.executable,
-           "SPARK_CONNECT_MODE": "0"}
+    # foreachBatch functions run in the server's Python workers: this interpreter.
+    env = {**os.environ, "SPARK_HOME": str(home), "PYSPARK_PYTHON": sys.executable}
     env.pop("SPARK_CONNECT_MODE_ENABLED", None)
     with log.open("w") as out:
         server = subprocess.Popen(
@@ -68,14 +72,14 @@ def connect_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
              "--class", "org.apache.spark.sql.connect.service.SparkConnectServer",
              "--conf", f"spark.connect.grpc.binding.port={port}",
              "--conf", "spark.connect.grpc.binding.address=127.0.0.1",
-             "--conf", "spark.ui.enabled=false",
-             "--conf", "spark.driver.extraJavaOptions=-Duser.timezone=UTC"],
+             "--conf", "spark.ui.enabled=false"],
             stdout=out, stderr=subprocess.STDOUT, env=env, start_new_session=True)
     try:
         deadline = time.monotonic() + SERVER_START_SECONDS
         while not _listening(port):
             if server.poll() is not None or time.monotonic() > deadline:
-                pytest.fail(f"the Spark Connect server did not start: {log.read_text()[-2000:]}")
+                pytest.fail(f"the Spark Connect server did not start (log {log}):\n"
+                            f"{log.read_text()[-3000:]}")
             time.sleep(0.5)
         yield f"sc://127.0.0.1:{port}"
     finally:
@@ -87,33 +91,44 @@ def connect_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
             server.wait()
 
 
-def test_incompatible_pair_fails_with_the_same_error_class_as_embedded(
-        connect_url: str, spark: SparkSession, capsys: pytest.CaptureFixture[str]) -> None:
+def test_refused_restart_through_the_cli(connect_url: str) -> None:
+    """End to end, as a user runs it: Spark's error class in the JSON report, exit 1, and the
+    process exits once the report is written."""
     name = "kafka_agg_count_added"
-    case = tomllib.loads((JOBS / name / "case.toml").read_text())
-    old, new = JOBS / name / "old.py", JOBS / name / "new.py"
-    code = main(["diff", str(old), str(new), "--confirm", "--remote", connect_url,
-                 "--format", "json"])
-    report = json.loads(capsys.readouterr().out)
-    assert code == 1
+    case = _case(name)
+    started = time.monotonic()
+    done = subprocess.run(
+        [sys.executable, "-m", "streamlint", "diff", str(JOBS / name / "old.py"),
+         str(JOBS / name / "new.py"), "--confirm", "--remote", connect_url, "--format", "json"],
+        capture_output=True, text=True, timeout=CLI_SECONDS)
+    seconds = time.monotonic() - started
+    assert done.returncode == 1, done.stderr[-3000:]
+    assert "Traceback" not in done.stderr, done.stderr[-3000:]
+    report = json.loads(done.stdout)
+    assert report["verdict"] == "incompatible"
     (query,) = report["queries"]
     remote = query["confirmation"]
+    # The embedded run gives the same class for this pair (tests/test_confirm.py).
     assert remote["outcome"] == case["spark"] == "restart-fails", remote
-    embedded = confirm_files(old, new, spark).queries[0]
-    assert embedded.error_class == remote["error_class"] == case["error"]
-    # The state schemas were read from the work directory the server wrote to.
-    assert remote["state_schemas"]["old"] and remote["state_schemas"]["new"]
-    assert f"--remote {connect_url}" in " ".join(report["spark"]["reproduce"])
+    assert remote["error_class"] == case["error"] == "STATE_STORE_VALUE_SCHEMA_NOT_COMPATIBLE"
+    # The state schemas the server wrote, read back from the work directory: the added
+    # aggregate is one more field in the aggregation's state value.
+    old, new = remote["state_schemas"]["old"], remote["state_schemas"]["new"]
+    assert old and new, remote
+    assert " ".join(report["spark"]["reproduce"]).count(f"--remote {connect_url}") == 1
+    print(f"CLI pair through Spark Connect: {seconds:.1f} s")
 
 
-def test_compatible_refactor_gives_the_same_results_through_connect(connect_url: str) -> None:
+def test_compatible_refactor_gives_the_same_results(connect_url: str, tmp_path: Path) -> None:
     name = "refactor_helper_extracted"
-    case = tomllib.loads((JOBS / name / "case.toml").read_text())
+    case = _case(name)
+    workdir = tmp_path / "streamlint-confirm-remote"
+    workdir.mkdir()
     with connect_mode():
         session = start_remote_session(connect_url)
         try:
             confirmation = confirm_files(JOBS / name / "old.py", JOBS / name / "new.py",
-                                         session)
+                                         session, workdir=workdir)
         finally:
             session.stop()
     assert confirmation.problem is None, confirmation.problem
@@ -121,12 +136,34 @@ def test_compatible_refactor_gives_the_same_results_through_connect(connect_url:
     assert query.outcome == case["spark"] == "same-results", query
     # Rows came back from the server's parquet output, or the comparison would be empty.
     assert query.restarted_rows > 0 and query.restarted_rows == query.fresh_rows
+    # Every run's Connect session had the local settings, not the server's 200 partitions:
+    # Spark pins the value in each checkpoint's first offset log entry.
+    offsets = sorted(workdir.glob("*/checkpoints/*/offsets/0"))
+    assert len(offsets) == 2, offsets  # the restarted and the fresh deployment
+    for entry in offsets:
+        conf = json.loads(entry.read_text().splitlines()[1])["conf"]
+        assert conf["spark.sql.shuffle.partitions"] == SESSION_CONFS[
+            "spark.sql.shuffle.partitions"], entry
     assert "SPARK_CONNECT_MODE_ENABLED" not in os.environ  # embedded runs still work after
 
 
-def test_remote_needs_a_connect_url(capsys: pytest.CaptureFixture[str]) -> None:
+def test_unreachable_server_is_a_clear_error(capsys: pytest.CaptureFixture[str]) -> None:
+    pair = [str(JOBS / "kafka_agg_count_added" / f) for f in ("old.py", "new.py")]
+    url = f"sc://127.0.0.1:{_free_port()}"  # nothing listens there
+    started = time.monotonic()
+    assert main(["diff", *pair, "--confirm", "--remote", url]) == 2
+    seconds = time.monotonic() - started
+    err = capsys.readouterr().err
+    assert f"{url}: cannot reach the Spark Connect server: " in err, err
+    assert "Traceback" not in err
+    assert seconds < 20, f"gave up after {seconds:.1f} s"
+    assert "SPARK_CONNECT_MODE_ENABLED" not in os.environ
+
+
+def test_remote_needs_a_connect_url_and_confirm(capsys: pytest.CaptureFixture[str]) -> None:
     pair = [str(JOBS / "kafka_agg_count_added" / f) for f in ("old.py", "new.py")]
     assert main(["diff", *pair, "--confirm", "--remote", "http://example:15002"]) == 2
-    assert "sc://HOST:PORT" in capsys.readouterr().err
+    assert "http://example:15002: --remote takes a Spark Connect URL, sc://HOST:PORT" in \
+        capsys.readouterr().err
     assert main(["diff", *pair, "--remote", "sc://127.0.0.1:1"]) == 2
-    assert "--confirm" in capsys.readouterr().err
+    assert "--remote and --remote-workdir go with --confirm" in capsys.readouterr().err

@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from streamlint.records import record, replace
-from streamlint.spark.runtime import run_session
+from streamlint.spark.runtime import close_run_sessions, run_session
 from streamlint.spark.sandbox import CannotConfirm, JobRun, QueryRun, Sandbox, SourceSpec, run_job
 from streamlint.spark.state_schema import StoreSchema, read_state_schemas
 
@@ -92,10 +92,9 @@ def confirm_files(old: Path, new: Path, session: Any, tables: Mapping[str, str] 
                                              ignore_cleanup_errors=True) as tmp:
                 result = _confirm(old, new, session, tables, timeout, Path(tmp), version)
     finally:
-        _close_opened()
-    if is_connect(session):
-        return replace(result, java_version=java)
-    _unload_state_stores(session)
+        close_run_sessions()
+    if not is_connect(session):
+        _unload_state_stores(session)
     return replace(result, java_version=java)
 
 
@@ -111,22 +110,6 @@ def _versions(session: Any) -> tuple[str, str]:
 
     java = str(session.sparkContext._jvm.java.lang.System.getProperty("java.version"))
     return pyspark.__version__, java
-
-
-_OPENED: list[Any] = []  # the job runs' sessions, closed when the pair is done
-
-
-def _close_opened() -> None:
-    """Each Spark Connect session's channel, closed once the pair is judged: left to the
-    garbage collector at interpreter exit, grpc's close waits forever and the command never
-    exits."""
-    from streamlint.spark.connect import is_connect
-
-    while _OPENED:
-        session = _OPENED.pop()
-        if is_connect(session):
-            with contextlib.suppress(Exception):
-                session.stop()
 
 
 def _unload_state_stores(session: Any) -> None:
@@ -152,8 +135,6 @@ def _confirm(old: Path, new: Path, session: Any, tables: dict[str, str], timeout
             run = run_job(sandbox, job, timeout)
         except CannotConfirm as err:
             return Confirmation(version, (), (), f"{job}: cannot confirm: {err}")
-        finally:
-            _OPENED.append(sandbox.session)
         warnings.extend(w for w in sandbox.warnings if w not in warnings)
         if run.error is not None:
             return Confirmation(version, (), tuple(warnings),
@@ -315,10 +296,7 @@ class _Deployment:
 
     def run(self, job: Path, timeout: float) -> JobRun:
         sandbox = Sandbox(self.root, self.tables, self.pool, session=run_session(self.session))
-        try:
-            result = run_job(sandbox, job, timeout)
-        finally:
-            _OPENED.append(sandbox.session)
+        result = run_job(sandbox, job, timeout)
         self.warnings.extend(w for w in sandbox.warnings if w not in self.warnings)
         return result
 

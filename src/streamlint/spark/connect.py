@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import importlib.util
 import os
+import warnings
 from collections.abc import Iterator
 from typing import Any
 
@@ -60,19 +61,37 @@ def start_remote_session(url: str) -> Any:
     policies = client.get_retry_policies()
     client.set_retry_policies([DefaultPolicy(max_retries=FIRST_CONTACT_RETRIES)])
     try:
-        for key, value in SESSION_CONFS.items():
-            session.conf.set(key, value)
-    except Exception as err:  # grpc's error names the host it could not reach
+        with warnings.catch_warnings():  # pyspark warns RETRIES_EXCEEDED besides raising it
+            warnings.simplefilter("ignore")
+            for key, value in SESSION_CONFS.items():
+                session.conf.set(key, value)
+    except Exception as err:
+        session.release_session_on_close = False  # nothing to release, and no more retries
         with contextlib.suppress(Exception):
             session.stop()
         raise UsageError(f"{url}: cannot reach the Spark Connect server: "
-                         f"{_first_line(err)}") from None
+                         f"{_grpc_reason(err)}") from None
     client.set_retry_policies(policies)
     return session
 
 
 def _first_line(err: BaseException) -> str:
     return (str(err).strip() or type(err).__name__).split("\n", 1)[0]
+
+
+def _grpc_reason(err: BaseException) -> str:
+    """grpc's own sentence (`failed to connect to all addresses; ... Connection refused`),
+    from the error pyspark raises or the one it wraps."""
+    seen: BaseException | None = err
+    while seen is not None:
+        details = getattr(seen, "details", None)
+        if callable(details):
+            with contextlib.suppress(Exception):
+                text = str(details() or "").strip()
+                if text:
+                    return text.split("\n", 1)[0]
+        seen = seen.__cause__ or seen.__context__
+    return _first_line(err)
 
 
 @contextlib.contextmanager

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
 import os
 import shutil
@@ -64,6 +65,9 @@ def start_session() -> Any:
     return session
 
 
+_RUN_SESSIONS: list[Any] = []  # the job runs' Spark Connect sessions, until the pair is judged
+
+
 def run_session(session: Any) -> Any:
     """A new session for one job run, so that settings a job makes do not leak into the next.
 
@@ -74,6 +78,16 @@ def run_session(session: Any) -> Any:
 
     new = session.newSession()
     if is_connect(new):
+        _RUN_SESSIONS.append(new)
         for key, value in SESSION_CONFS.items():
             new.conf.set(key, value)
     return new
+
+
+def close_run_sessions() -> None:
+    """Release the job runs' Spark Connect sessions once the pair is judged (their queries'
+    errors are read until then). Left to the garbage collector, grpc's close waits forever at
+    interpreter exit and the command never exits."""
+    while _RUN_SESSIONS:
+        with contextlib.suppress(Exception):
+            _RUN_SESSIONS.pop().stop()
