@@ -194,7 +194,7 @@ def _judge(key: str, label: str, old_run: JobRun, after: JobRun, first: JobRun,
         if old_error is not None:
             return result("cannot-confirm", old_error) if not old_run.timed_out else \
                 result("timed-out")
-    if after.timed_out or baseline.timed_out:
+    if after.timed_out or first.timed_out or baseline.timed_out:
         return result("timed-out")
     restart_error = _query_error(after, key)
     if restart_error is not None:
@@ -213,6 +213,13 @@ def _judge(key: str, label: str, old_run: JobRun, after: JobRun, first: JobRun,
         return result("restart-fails", restart_error)
     if not existed:
         return result("added")
+    # The restart is compared with the fresh deployment: rows from a failed run of it (none,
+    # or a batch too many) would make up a difference, or hide one.
+    fresh_error = _query_error(first, key) or _query_error(baseline, key)
+    if fresh_error is not None:
+        return result("cannot-confirm", RuntimeError(
+            "the fresh run to compare with failed: "
+            f"{error_summary(error_text(fresh_error))}"))
     restarted_rows = after.queries[key].rows()
     fresh_rows = baseline.queries[key].rows() if key in baseline.queries else []
     counts = {"restarted_rows": len(restarted_rows), "fresh_rows": len(fresh_rows)}

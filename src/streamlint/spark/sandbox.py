@@ -43,6 +43,11 @@ KAFKA_SCHEMA = ("key BINARY, value BINARY, topic STRING, partition INT, offset L
                 "timestamp TIMESTAMP, timestampType INT")
 FILE_FORMATS = set(_EXTRACTED_FILE_FORMATS)  # the formats the static extractor knows
 TABLE_FORMATS = {"delta", "iceberg", "hudi", "table"}
+# Spark Connect starts a query's foreachBatch function in a new Python worker on the server and
+# gives it a fixed 10 s to connect back (PythonWorkerFactory.createSimpleWorker): on a busy
+# machine its imports can take longer. The query has not started then: its start is retried.
+WORKER_DID_NOT_CONNECT = "Python worker failed to connect back"
+WORKER_START_ATTEMPTS = 3
 # Hundreds of state store partitions would make a run of a few rows take minutes.
 LOCAL_SHUFFLE_PARTITIONS = 2
 
@@ -218,12 +223,17 @@ class Sandbox:
         _original(writer, "foreachBatch")(writer, sink)
         _original(writer, "trigger")(writer, availableNow=True)
         _original(writer, "option")(writer, "checkpointLocation", str(self.checkpoint(key)))
-        try:
-            run.handle = _original(writer, "start")(writer)
-        except Exception as err:  # Spark refused to start it: that is the observation
-            run.start_error = err
-            return _StubQuery(label)
-        return run.handle
+        for attempt in range(1, WORKER_START_ATTEMPTS + 1):
+            try:
+                run.handle = _original(writer, "start")(writer)
+                return run.handle
+            except Exception as err:  # Spark refused to start it: that is the observation
+                if attempt < WORKER_START_ATTEMPTS and WORKER_DID_NOT_CONNECT in str(err):
+                    self.warn(f"the server's foreachBatch Python worker did not connect back "
+                              f"within Spark's 10 s: the start of {label} was retried")
+                    continue
+                run.start_error = err
+        return _StubQuery(label)
 
     def read_outputs(self) -> None:
         """Spark Connect: the batches the server wrote, read back through the session."""
