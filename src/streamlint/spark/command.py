@@ -42,16 +42,19 @@ def reproduce_command(args: argparse.Namespace, spark_version: str, java_version
         command += ["--spark-version", args.spark_version]
     if getattr(args, "remote", None):
         command += ["--remote", shlex.quote(args.remote)]
+    if getattr(args, "remote_workdir", None):
+        command += ["--remote-workdir", shlex.quote(args.remote_workdir)]
     return [*command, f"(pyspark {spark_version}, Python {platform.python_version()}, "
             f"Java {java_version})"]
 
 
 def run_confirm(args: argparse.Namespace, report: Report, static_text: str) -> int:
-    """Print the combined report; the exit code follows the stricter verdict."""
+    """Confirm the pair in an embedded Spark (or on the --remote Spark Connect server), then
+    report."""
     from streamlint.config import load_config
 
     if getattr(args, "remote", None):
-        return _run(args, report, static_text, _remote_confirmation(args))
+        return _report(args, report, static_text, _remote_confirmation(args))
     from streamlint.spark.runtime import require_spark
 
     require_spark()
@@ -70,7 +73,7 @@ def run_confirm(args: argparse.Namespace, report: Report, static_text: str) -> i
         finally:
             if ours:
                 session.stop()
-    return _run(args, report, static_text, confirmation)
+    return _report(args, report, static_text, confirmation)
 
 
 def _remote_confirmation(args: argparse.Namespace) -> Any:
@@ -90,14 +93,17 @@ def _remote_confirmation(args: argparse.Namespace) -> Any:
     with _stdout_to_stderr(), connect_mode():
         session = start_remote_session(args.remote)
         try:
-            with tempfile.TemporaryDirectory(prefix="streamlint-confirm-", dir=shared) as tmp:
+            # A query the timeout left running may still write there: cleanup must not fail.
+            with tempfile.TemporaryDirectory(prefix="streamlint-confirm-", dir=shared,
+                                             ignore_cleanup_errors=True) as tmp:
                 return confirm_files(Path(args.old), Path(args.new), session, tables,
                                      timeout=args.confirm_timeout, workdir=Path(tmp))
         finally:
             session.stop()
 
 
-def _run(args: argparse.Namespace, report: Report, static_text: str, confirmation: Any) -> int:
+def _report(args: argparse.Namespace, report: Report, static_text: str, confirmation: Any
+            ) -> int:
     """Print the combined report; the exit code follows the stricter verdict."""
     from streamlint.spark.report import final_verdict, render_json, render_text
 
