@@ -195,3 +195,9 @@ def test_remote_needs_a_connect_url_and_confirm(capsys: pytest.CaptureFixture[st
         capsys.readouterr().err
     assert main(["diff", *pair, "--remote", "sc://127.0.0.1:1"]) == 2
     assert "--remote and --remote-workdir go with --confirm" in capsys.readouterr().err
+    assert main(["diff", *pair, "--confirm", "--remote-workdir", str(JOBS)]) == 2
+    assert "--remote-workdir goes with --remote" in capsys.readouterr().err
+    missing = JOBS / "no-such-directory"
+    assert main(["diff", *pair, "--confirm", "--remote", "sc://127.0.0.1:1",
+                 "--remote-workdir", str(missing)]) == 2
+    assert f"{missing}: --remote-workdir is not a directory" in capsys.readouterr().err
