@@ -69,6 +69,13 @@ def build_parser() -> argparse.ArgumentParser:
                       "the job files' code; needs the spark extra and Java 17")
     diff.add_argument("--confirm-timeout", type=_seconds, default=120.0, metavar="SECONDS",
                       help="with --confirm: stop a job run after this long (default 120)")
+    diff.add_argument("--remote", metavar="sc://HOST:PORT",
+                      help="with --confirm: run it on this Spark Connect server, not on an "
+                      "embedded local Spark")
+    diff.add_argument("--remote-workdir", metavar="DIR",
+                      help="with --remote: the work directory (stand-in input, checkpoints, "
+                      "outputs) under DIR, which the server must see at the same path "
+                      "(default: a local temp directory, fine for a server on this machine)")
 
     add_check_parser(commands)
 
@@ -131,6 +138,10 @@ def run_diff(args: argparse.Namespace) -> int:
     if args.new is None:
         raise UsageError("diff: give OLD and NEW job files (or --checkpoint PATH NEW)")
     report = diff_report(args.old, args.new, args.spark_version)
+    if (args.remote or args.remote_workdir) and not args.confirm:
+        raise UsageError("--remote and --remote-workdir go with --confirm")
+    if args.remote_workdir and not args.remote:
+        raise UsageError("--remote-workdir goes with --remote")
     if args.confirm:
         if args.format not in ("text", "json"):
             raise UsageError("diff --confirm reports in --format text or json")

@@ -12,8 +12,10 @@ import shlex
 import sys
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 from streamlint.diff import Report
+from streamlint.errors import UsageError
 
 EXIT_OK, EXIT_INCOMPATIBLE = 0, 1
 
@@ -38,20 +40,27 @@ def reproduce_command(args: argparse.Namespace, spark_version: str, java_version
     command = ["streamlint", "diff", shlex.quote(args.old), shlex.quote(args.new), "--confirm"]
     if args.spark_version:
         command += ["--spark-version", args.spark_version]
+    if getattr(args, "remote", None):
+        command += ["--remote", shlex.quote(args.remote)]
+    if getattr(args, "remote_workdir", None):
+        command += ["--remote-workdir", shlex.quote(args.remote_workdir)]
     return [*command, f"(pyspark {spark_version}, Python {platform.python_version()}, "
             f"Java {java_version})"]
 
 
 def run_confirm(args: argparse.Namespace, report: Report, static_text: str) -> int:
-    """Print the combined report; the exit code follows the stricter verdict."""
+    """Confirm the pair in an embedded Spark (or on the --remote Spark Connect server), then
+    report."""
     from streamlint.config import load_config
+
+    if getattr(args, "remote", None):
+        return _report(args, report, static_text, _remote_confirmation(args))
     from streamlint.spark.runtime import require_spark
 
     require_spark()
     from pyspark.sql import SparkSession
 
     from streamlint.spark.confirm import confirm_files
-    from streamlint.spark.report import final_verdict, render_json, render_text
     from streamlint.spark.runtime import start_session
 
     tables = dict(load_config(Path(args.new).parent).tables)
@@ -64,6 +73,40 @@ def run_confirm(args: argparse.Namespace, report: Report, static_text: str) -> i
         finally:
             if ours:
                 session.stop()
+    return _report(args, report, static_text, confirmation)
+
+
+def _remote_confirmation(args: argparse.Namespace) -> Any:
+    """The pair confirmed on the Spark Connect server at args.remote."""
+    import tempfile
+
+    from streamlint.config import load_config
+    from streamlint.spark.connect import connect_mode, require_connect, start_remote_session
+
+    require_connect(args.remote)
+    from streamlint.spark.confirm import confirm_files
+
+    tables = dict(load_config(Path(args.new).parent).tables)
+    shared = Path(args.remote_workdir) if args.remote_workdir else None
+    if shared is not None and not shared.is_dir():
+        raise UsageError(f"{shared}: --remote-workdir is not a directory")
+    with _stdout_to_stderr(), connect_mode():
+        session = start_remote_session(args.remote)
+        try:
+            # A query the timeout left running may still write there: cleanup must not fail.
+            with tempfile.TemporaryDirectory(prefix="streamlint-confirm-", dir=shared,
+                                             ignore_cleanup_errors=True) as tmp:
+                return confirm_files(Path(args.old), Path(args.new), session, tables,
+                                     timeout=args.confirm_timeout, workdir=Path(tmp))
+        finally:
+            session.stop()
+
+
+def _report(args: argparse.Namespace, report: Report, static_text: str, confirmation: Any
+            ) -> int:
+    """Print the combined report; the exit code follows the stricter verdict."""
+    from streamlint.spark.report import final_verdict, render_json, render_text
+
     reproduce = reproduce_command(args, confirmation.spark_version,
                                  confirmation.java_version)
     if args.format == "json":

@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from streamlint.records import record, replace
+from streamlint.spark.runtime import close_run_sessions, run_session
 from streamlint.spark.sandbox import (
     CannotConfirm,
     JobRun,
@@ -83,22 +84,42 @@ class Confirmation:
 def confirm_files(old: Path, new: Path, session: Any, tables: Mapping[str, str] | None = None,
                   timeout: float = RUN_TIMEOUT_SECONDS, workdir: Path | None = None
                   ) -> Confirmation:
-    """Confirm the pair in `session` (a local SparkSession; each job run gets its own
-    newSession() so that settings a job makes do not leak into the next)."""
-    import pyspark
+    """Confirm the pair in `session` (a local SparkSession, or a Spark Connect one; each job
+    run gets its own newSession() so that settings a job makes do not leak into the next).
+
+    `workdir` holds the stand-in input, checkpoints and outputs; with Spark Connect the server
+    must see it at the same path (loopback, or a shared mount)."""
+    from streamlint.spark.connect import is_connect
 
     tables = dict(tables or {})
-    java = str(session.sparkContext._jvm.java.lang.System.getProperty("java.version"))
-    if workdir is not None:
-        result = _confirm(old, new, session, tables, timeout, workdir, pyspark.__version__)
-    else:
-        # A query the timeout left running may still write there: cleanup must not fail.
-        with tempfile.TemporaryDirectory(prefix="streamlint-confirm-",
-                                         ignore_cleanup_errors=True) as tmp:
-            result = _confirm(old, new, session, tables, timeout, Path(tmp),
-                              pyspark.__version__)
-    _unload_state_stores(session)
+    version, java = _versions(session)
+    try:
+        if workdir is not None:
+            result = _confirm(old, new, session, tables, timeout, workdir, version)
+        else:
+            # A query the timeout left running may still write there: cleanup must not fail.
+            with tempfile.TemporaryDirectory(prefix="streamlint-confirm-",
+                                             ignore_cleanup_errors=True) as tmp:
+                result = _confirm(old, new, session, tables, timeout, Path(tmp), version)
+    finally:
+        close_run_sessions()
+    if not is_connect(session):
+        _unload_state_stores(session)
     return replace(result, java_version=java)
+
+
+def _versions(session: Any) -> tuple[str, str]:
+    """Spark's and Java's versions where the queries run (the server, for Spark Connect)."""
+    from streamlint.spark.connect import is_connect
+
+    if is_connect(session):
+        row = session.sql("SELECT version(), "
+                          "reflect('java.lang.System', 'getProperty', 'java.version')").first()
+        return str(row[0]).split(" ", 1)[0], str(row[1])
+    import pyspark
+
+    java = str(session.sparkContext._jvm.java.lang.System.getProperty("java.version"))
+    return pyspark.__version__, java
 
 
 def _unload_state_stores(session: Any) -> None:
@@ -119,7 +140,7 @@ def _confirm(old: Path, new: Path, session: Any, tables: dict[str, str], timeout
     plans: dict[str, Sandbox] = {}
     for side, job in (("old", old), ("new", new)):
         sandbox = Sandbox(workdir / "plan" / side, tables, pool, plan=True,
-                          session=session.newSession())
+                          session=run_session(session))
         try:
             run = run_job(sandbox, job, timeout)
         except CannotConfirm as err:
@@ -185,7 +206,7 @@ def _judge(key: str, label: str, old_run: JobRun, after: JobRun, first: JobRun,
         if old_error is not None:
             return result("cannot-confirm", old_error) if not old_run.timed_out else \
                 result("timed-out")
-    if after.timed_out or baseline.timed_out:
+    if after.timed_out or first.timed_out or baseline.timed_out:
         return result("timed-out")
     restart_error = _query_error(after, key)
     if restart_error is not None:
@@ -204,6 +225,13 @@ def _judge(key: str, label: str, old_run: JobRun, after: JobRun, first: JobRun,
         return result("restart-fails", restart_error)
     if not existed:
         return result("added")
+    # The restart is compared with the fresh deployment: rows from a failed run of it (none,
+    # or a batch too many) would make up a difference, or hide one.
+    fresh_error = _query_error(first, key) or _query_error(baseline, key)
+    if fresh_error is not None:
+        return result("cannot-confirm", RuntimeError(
+            "the fresh run to compare with failed: "
+            f"{error_summary(error_text(fresh_error))}"))
     restarted_rows = after.queries[key].rows()
     fresh_rows = baseline.queries[key].rows() if key in baseline.queries else []
     counts = {"restarted_rows": len(restarted_rows), "fresh_rows": len(fresh_rows)}
@@ -290,7 +318,7 @@ class _Deployment:
 
     def start(self, job: Path, timeout: float) -> StartedJob:
         """Run `job` up to its queries' start; `finish_job` waits for them."""
-        sandbox = Sandbox(self.root, self.tables, self.pool, session=self.session.newSession(),
+        sandbox = Sandbox(self.root, self.tables, self.pool, session=run_session(self.session),
                           wait_in_job=False)
         self._sandboxes.append(sandbox)
         return start_job(sandbox, job, timeout)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
 import os
 import shutil
@@ -15,6 +16,15 @@ INSTALL_PYSPARK = ("--confirm needs pyspark, pandas and pyarrow: "
                    "pip install 'streamlint[spark]'")
 INSTALL_JAVA = ("--confirm needs Java 17 (Spark runs on the JVM): install a JDK or JRE 17, "
                 "e.g. `apt-get install openjdk-17-jre-headless`, or set JAVA_HOME")
+
+
+# Every job run's session has these: few state store partitions (hundreds would make a run of
+# a few rows take minutes), one time zone for the synthetic timestamps, plans as written.
+SESSION_CONFS = {
+    "spark.sql.shuffle.partitions": "2",
+    "spark.sql.session.timeZone": "UTC",
+    "spark.sql.adaptive.enabled": "false",
+}
 
 
 def java_executable() -> str | None:
@@ -55,14 +65,40 @@ def start_session() -> Any:
     session = (
         SparkSession.builder.master("local[2]")
         .appName("streamlint-confirm")
-        .config("spark.sql.shuffle.partitions", "2")
+        .config(map=SESSION_CONFS)
         .config("spark.ui.enabled", "false")
         .config("spark.ui.showConsoleProgress", "false")
-        .config("spark.sql.session.timeZone", "UTC")
         .config("spark.driver.extraJavaOptions", DRIVER_JAVA_OPTIONS)
-        .config("spark.sql.adaptive.enabled", "false")
         .config("spark.driver.memory", "2g")
         .getOrCreate()
     )
     session.sparkContext.setLogLevel(os.environ.get("STREAMLINT_SPARK_LOG_LEVEL", "OFF"))
     return session
+
+
+_RUN_SESSIONS: list[Any] = []  # the job runs' Spark Connect sessions, until the pair is judged
+
+
+def run_session(session: Any) -> Any:
+    """A new session for one job run, so that settings a job makes do not leak into the next.
+
+    A local newSession() keeps the builder's SESSION_CONFS; a Spark Connect one starts from the
+    server's defaults (200 shuffle partitions, the server's time zone), so they are set again.
+    """
+    from streamlint.spark.connect import is_connect
+
+    new = session.newSession()
+    if is_connect(new):
+        _RUN_SESSIONS.append(new)
+        for key, value in SESSION_CONFS.items():
+            new.conf.set(key, value)
+    return new
+
+
+def close_run_sessions() -> None:
+    """Release the job runs' Spark Connect sessions once the pair is judged (their queries'
+    errors are read until then). Left to the garbage collector, grpc's close waits forever at
+    interpreter exit and the command never exits."""
+    while _RUN_SESSIONS:
+        with contextlib.suppress(Exception):
+            _RUN_SESSIONS.pop().stop()

@@ -10,6 +10,9 @@ While a `Sandbox` is installed:
   foreach/foreachBatch functions never run, batch writes do nothing;
 * every trigger is availableNow and every checkpointLocation a directory under the sandbox's
   work directory, keyed by the query's own checkpoint (or name, or position);
+* on a Spark Connect session (`--remote`) the same patches sit on pyspark's Connect classes, and
+  the sink writes each batch as parquet under the work directory (foreachBatch runs in the
+  server's Python worker, not here), read back through the session after the run;
 * `SparkSession.builder.getOrCreate()` returns the sandbox's session, `stop()` does nothing,
   `dbutils`, secrets, missing environment variables and `sys.argv` are stubbed with a warning.
 """
@@ -26,18 +29,25 @@ import runpy
 import sys
 import threading
 import types
+import uuid
 from collections.abc import Callable, Iterator, Mapping, MutableMapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from streamlint.extract.pyspark_api import FILE_FORMATS as _EXTRACTED_FILE_FORMATS
+from streamlint.spark.connect import is_connect
 
 STUB = "streamlint-stub"
 KAFKA_SCHEMA = ("key BINARY, value BINARY, topic STRING, partition INT, offset LONG, "
                 "timestamp TIMESTAMP, timestampType INT")
 FILE_FORMATS = set(_EXTRACTED_FILE_FORMATS)  # the formats the static extractor knows
 TABLE_FORMATS = {"delta", "iceberg", "hudi", "table"}
+# Spark Connect starts a query's foreachBatch function in a new Python worker on the server and
+# gives it a fixed 10 s to connect back (PythonWorkerFactory.createSimpleWorker): on a busy
+# machine its imports can take longer. The query has not started then: its start is retried.
+WORKER_DID_NOT_CONNECT = "Python worker failed to connect back"
+WORKER_START_ATTEMPTS = 3
 # Hundreds of state store partitions would make a run of a few rows take minutes.
 LOCAL_SHUFFLE_PARTITIONS = 2
 
@@ -65,6 +75,7 @@ class QueryRun:
     handle: Any = None  # pyspark StreamingQuery
     start_error: BaseException | None = None
     batches: list[tuple[int, list[tuple]]] = field(default_factory=list)
+    output: Path | None = None  # Spark Connect: where the server wrote each batch
 
     def rows(self) -> list[tuple]:
         return sorted(row for _, rows in self.batches for row in rows)
@@ -107,13 +118,11 @@ class Sandbox:
             return self._static(spec)
         directory = self.source_dir(spec.identity)
         directory.mkdir(parents=True, exist_ok=True)
-        from pyspark.sql.streaming.readwriter import DataStreamReader
-
-        reader = DataStreamReader(self.session)
-        _ORIGINAL[(DataStreamReader, "schema")](reader, spec.schema)
+        reader = self.session.readStream
+        _original(reader, "schema")(reader, spec.schema)
         if name is not None:
-            _ORIGINAL[(DataStreamReader, "name")](reader, name)
-        return _ORIGINAL[(DataStreamReader, "json")](reader, str(directory))
+            _original(reader, "name")(reader, name)
+        return _load(reader, "json", str(directory))
 
     def _static(self, spec: SourceSpec) -> Any:
         from streamlint.spark.synthetic import kafka_rows, rows
@@ -123,6 +132,13 @@ class Sandbox:
         else:
             data = rows(spec.schema, 1, self.pool)
         # Through JSON, as the streaming stand-ins are read: the same parsing of every type.
+        if is_connect(self.session):  # no SparkContext: a file the server reads
+            directory = self.workdir / "static" / _slug(spec.identity) / uuid.uuid4().hex
+            directory.mkdir(parents=True, exist_ok=True)
+            (directory / "rows.json").write_text("".join(_json(r) + "\n" for r in data))
+            reader = self.session.read
+            _original(reader, "schema")(reader, spec.schema)
+            return _load(reader, "json", str(directory))
         texts = self.session.sparkContext.parallelize([_json(r) for r in data], 1)
         from pyspark.sql.readwriter import DataFrameReader
 
@@ -187,8 +203,6 @@ class Sandbox:
     # -- sinks -----------------------------------------------------------------------------
 
     def start(self, writer: Any, key: str, label: str) -> Any:
-        from pyspark.sql.streaming.readwriter import DataStreamWriter
-
         run = QueryRun(key, label)
         for method in ("foreachBatch", "foreach"):
             function = (_state(writer).get(method) or (None,))[0]
@@ -205,17 +219,45 @@ class Sandbox:
         def collect(batch: Any, batch_id: int) -> None:
             run.batches.append((batch_id, [_canonical_row(r) for r in batch.collect()]))
 
-        original = _ORIGINAL
-        original[(DataStreamWriter, "foreachBatch")](writer, collect)
-        original[(DataStreamWriter, "trigger")](writer, availableNow=True)
-        original[(DataStreamWriter, "option")](writer, "checkpointLocation",
-                                               str(self.checkpoint(key)))
-        try:
-            run.handle = original[(DataStreamWriter, "start")](writer)
-        except Exception as err:  # Spark refused to start it: that is the observation
-            run.start_error = err
-            return _StubQuery(label)
-        return run.handle
+        sink: Callable[[Any, int], None] = collect
+        if is_connect(self.session):
+            run.output = self.workdir / "output" / _slug(key) / uuid.uuid4().hex
+            sink = _parquet_sink(str(run.output))
+        _original(writer, "foreachBatch")(writer, sink)
+        _original(writer, "trigger")(writer, availableNow=True)
+        _original(writer, "option")(writer, "checkpointLocation", str(self.checkpoint(key)))
+        for attempt in range(1, WORKER_START_ATTEMPTS + 1):
+            try:
+                run.handle = _original(writer, "start")(writer)
+                return run.handle
+            except Exception as err:  # Spark refused to start it: that is the observation
+                if attempt < WORKER_START_ATTEMPTS and WORKER_DID_NOT_CONNECT in str(err):
+                    self.warn(f"the server's foreachBatch Python worker did not connect back "
+                              f"within Spark's 10 s: the start of {label} was retried")
+                    continue
+                run.start_error = err
+        return _StubQuery(label)
+
+    def read_outputs(self) -> None:
+        """Spark Connect: the batches the server wrote, read back through the session."""
+        for run in self.queries.values():
+            if run.output is None or not run.output.is_dir():
+                continue
+            for batch in sorted((d for d in run.output.iterdir() if d.name.isdigit()),
+                                key=lambda d: int(d.name)):
+                frame = _load(self.session.read, "parquet", str(batch))
+                run.batches.append((int(batch.name),
+                                    [_canonical_row(r) for r in frame.collect()]))
+
+
+def _parquet_sink(target: str) -> Callable[[Any, int], None]:
+    """A foreachBatch function for the Connect server's Python worker: it references nothing
+    of streamlint (the server need not have it installed), only the target directory."""
+
+    def write_batch(batch: Any, batch_id: int) -> None:
+        batch.write.mode("overwrite").parquet(f"{target}/{batch_id}")
+
+    return write_batch
 
 
 # ---------------------------------------------------------------------------------------------
@@ -276,6 +318,32 @@ def _canonical(value: Any) -> str:
 _SANDBOX_DIR = re.compile(r"(?:file:)?/[^\s'\"]*?/streamlint-confirm-[^/]+/[^/]+/")
 
 
+def _original(obj: Any, name: str) -> Callable[..., Any]:
+    """pyspark's own method of `obj`'s class (classic or Connect), patched or not."""
+    return _ORIGINAL.get((type(obj), name)) or getattr(type(obj), name)
+
+
+def _load(reader: Any, fmt: str, path: str) -> Any:
+    """pyspark's own format + load: Connect's json() and parquet() call the patched load."""
+    _original(reader, "format")(reader, fmt)
+    return _original(reader, "load")(reader, path)
+
+
+def _connect_classes() -> types.SimpleNamespace | None:
+    """pyspark's Spark Connect classes when the sandbox session is one, else None."""
+    if not _ACTIVE or not is_connect(_sandbox().session):
+        return None
+    from pyspark.sql.connect import conf, readwriter, session
+    from pyspark.sql.connect.streaming import query
+    from pyspark.sql.connect.streaming import readwriter as streaming
+
+    return types.SimpleNamespace(
+        stream_reader=streaming.DataStreamReader, stream_writer=streaming.DataStreamWriter,
+        reader=readwriter.DataFrameReader, writer=readwriter.DataFrameWriter,
+        session=session.SparkSession, conf=conf.RuntimeConf, query=query.StreamingQuery,
+        manager=query.StreamingQueryManager)
+
+
 def _patch(cls: type, name: str, replacement: Callable[..., Any]) -> None:
     _ORIGINAL.setdefault((cls, name), getattr(cls, name))
     setattr(cls, name, replacement)
@@ -285,7 +353,11 @@ def _reader_patches() -> None:
     from pyspark.sql.readwriter import DataFrameReader
     from pyspark.sql.streaming.readwriter import DataStreamReader
 
-    for cls, streaming in ((DataStreamReader, True), (DataFrameReader, False)):
+    readers: list[tuple[type, bool]] = [(DataStreamReader, True), (DataFrameReader, False)]
+    connect = _connect_classes()
+    if connect is not None:
+        readers += [(connect.stream_reader, True), (connect.reader, False)]
+    for cls, streaming in readers:
         def fmt(self: Any, source: str) -> Any:
             _state(self)["format"] = source
             return self
@@ -330,12 +402,13 @@ def _reader_patches() -> None:
         for name in ("json", "parquet", "csv", "orc", "text", "xml"):
             if hasattr(cls, name):
                 _patch(cls, name, by_format(name))
-    if hasattr(DataStreamReader, "name"):  # Spark 4.2+: named sources, kept on the stand-in
-        def name(self: Any, source_name: str) -> Any:
-            _state(self)["name"] = source_name
-            return self
+    def name(self: Any, source_name: str) -> Any:
+        _state(self)["name"] = source_name
+        return self
 
-        _patch(DataStreamReader, "name", name)
+    for cls, streaming in readers:  # Spark 4.2+: named sources, kept on the stand-in
+        if streaming and hasattr(cls, "name"):
+            _patch(cls, "name", name)
 
 
 def _writer_patches() -> None:
@@ -358,7 +431,7 @@ def _writer_patches() -> None:
         return self
 
     def output_mode(self: Any, mode: str) -> Any:
-        _ORIGINAL[(DataStreamWriter, "outputMode")](self, mode)
+        _original(self, "outputMode")(self, mode)
         return self
 
     def start(self: Any, path: str | None = None, format: str | None = None,
@@ -367,7 +440,7 @@ def _writer_patches() -> None:
         state = _state(self)
         opts = {**state["options"], **{k: str(v) for k, v in values.items()}}
         if outputMode:
-            _ORIGINAL[(DataStreamWriter, "outputMode")](self, outputMode)
+            _original(self, "outputMode")(self, outputMode)
         name = queryName or (state.get("queryName") or (None,))[0]
         sandbox = _sandbox()
         checkpoint = opts.get("checkpointLocation")
@@ -389,15 +462,22 @@ def _writer_patches() -> None:
                  queryName: str | None = None, **values: Any) -> Any:  # noqa: N803
         return start(self, tableName, format, outputMode, partitionBy, queryName, **values)
 
-    for name in ("format", "trigger", "foreach", "foreachBatch", "partitionBy", "clusterBy",
-                 "queryName"):
-        if hasattr(DataStreamWriter, name):
-            _patch(DataStreamWriter, name, remember(name))
-    _patch(DataStreamWriter, "option", option)
-    _patch(DataStreamWriter, "options", options)
-    _patch(DataStreamWriter, "outputMode", output_mode)
-    _patch(DataStreamWriter, "start", start)
-    _patch(DataStreamWriter, "toTable", to_table)
+    stream_writers: list[type] = [DataStreamWriter]
+    batch_writers: list[type] = [DataFrameWriter]
+    connect = _connect_classes()
+    if connect is not None:
+        stream_writers.append(connect.stream_writer)
+        batch_writers.append(connect.writer)
+    for cls in stream_writers:
+        for name in ("format", "trigger", "foreach", "foreachBatch", "partitionBy",
+                     "clusterBy", "queryName"):
+            if hasattr(cls, name):
+                _patch(cls, name, remember(name))
+        _patch(cls, "option", option)
+        _patch(cls, "options", options)
+        _patch(cls, "outputMode", output_mode)
+        _patch(cls, "start", start)
+        _patch(cls, "toTable", to_table)
 
     def no_write(name: str) -> Callable[..., Any]:
         def method(self: Any, *args: Any, **kwargs: Any) -> None:
@@ -405,10 +485,11 @@ def _writer_patches() -> None:
                             "written outside the sandbox")
         return method
 
-    for name in ("save", "saveAsTable", "insertInto", "parquet", "json", "csv", "orc", "text",
-                 "jdbc", "xml"):
-        if hasattr(DataFrameWriter, name):
-            _patch(DataFrameWriter, name, no_write(name))
+    for cls in batch_writers:
+        for name in ("save", "saveAsTable", "insertInto", "parquet", "json", "csv", "orc",
+                     "text", "jdbc", "xml"):
+            if hasattr(cls, name):
+                _patch(cls, name, no_write(name))
 
 
 def _session_patches() -> None:
@@ -434,17 +515,12 @@ def _session_patches() -> None:
                             f"{LOCAL_SHUFFLE_PARTITIONS} locally (a checkpoint pins its own "
                             "value; the results do not depend on it)")
             value = LOCAL_SHUFFLE_PARTITIONS
-        _ORIGINAL[(RuntimeConfig, "set")](self, key, value)
-
-    _patch(RuntimeConfig, "set", conf_set)
-    _patch(SparkSession.Builder, "getOrCreate", get_or_create)
-    _patch(SparkSession, "stop", lambda self: None)
-    _patch(SparkSession, "table", table)
+        _original(self, "set")(self, key, value)
 
     def await_termination(self: Any, timeout: Any = None) -> bool:
         if _sandbox().wait_in_job:
             with contextlib.suppress(Exception):
-                _ORIGINAL[(StreamingQuery, "awaitTermination")](self, timeout)
+                _original(self, "awaitTermination")(self, timeout)
         return True
 
     def await_any(self: Any, timeout: Any = None) -> bool:
@@ -453,8 +529,26 @@ def _session_patches() -> None:
                 await_termination(run.handle)
         return True
 
-    _patch(StreamingQuery, "awaitTermination", await_termination)
-    _patch(StreamingQueryManager, "awaitAnyTermination", await_any)
+    sessions: list[type] = [SparkSession]
+    confs: list[type] = [RuntimeConfig]
+    queries: list[type] = [StreamingQuery]
+    managers: list[type] = [StreamingQueryManager]
+    connect = _connect_classes()
+    if connect is not None:
+        sessions.append(connect.session)
+        confs.append(connect.conf)
+        queries.append(connect.query)
+        managers.append(connect.manager)
+    for cls in confs:
+        _patch(cls, "set", conf_set)
+    for cls in sessions:
+        _patch(cls.Builder, "getOrCreate", get_or_create)
+        _patch(cls, "stop", lambda self: None)
+        _patch(cls, "table", table)
+    for cls in queries:
+        _patch(cls, "awaitTermination", await_termination)
+    for cls in managers:
+        _patch(cls, "awaitAnyTermination", await_any)
 
 
 def _patch_from_json() -> None:
@@ -712,6 +806,8 @@ def finish_job(started: StartedJob) -> JobRun:
             if run.handle is not None:
                 with contextlib.suppress(Exception):
                     run.handle.awaitTermination()
+        if not sandbox.plan:
+            sandbox.read_outputs()
     finally:
         started.timer.cancel()
         timed_out = _fired(sandbox)
