@@ -64,6 +64,8 @@ def test_spark_outcome(spark: SparkSession, name: str) -> None:
     assert query.outcome == case["spark"], query
     if "error" in case:
         assert case["error"] in (query.message or ""), query.message
+    for stubbed in case.get("warnings", []):  # what the sandbox had to provide
+        assert stubbed in "\n".join(confirmation.warnings), confirmation.warnings
     # The schemas Spark wrote say the same as its error: a key schema error means the key
     # schemas differ, a value schema error the value schemas.
     assert query.old_state and query.new_state, "every case has a stateful operator"
