@@ -300,6 +300,13 @@ def error_class(message: str) -> str | None:
     return classes[-1] if classes else None
 
 
+_TASK_FAILURE = re.compile(r"most recent failure: .*?\): ([^\n]+)")
+
+
 def error_summary(message: str) -> str:
     first = message.split("\n", 1)[0]
+    failure = _TASK_FAILURE.search(message)
+    if "raised by the Python Proxy" in first and failure:
+        # A batch failed inside the stand-in sink's collect(): what failed is Spark's task.
+        first = failure.group(1)
     return first.split("terminated with exception: ", 1)[-1]
