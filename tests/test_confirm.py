@@ -214,3 +214,31 @@ def test_input_file_name_is_the_same_data_in_the_restarted_and_the_fresh_run(
     (query,) = confirmation.queries
     assert query.outcome == "same-results", query.example_difference
     assert query.restarted_rows > 0
+
+
+def test_synthetic_input_shows_what_a_restart_changes() -> None:
+    """The input's properties that let a small run tell a compatible restart from a wrong
+    one: keys with several values, groups continued after the restart, nulls, and rows that
+    only one source has."""
+    from pyspark.sql.types import DoubleType, StringType, StructField, StructType, TimestampType
+
+    from streamlint.spark.synthetic import rows
+
+    schema = StructType([StructField(name, kind) for name, kind in (
+        ("user_id", StringType()), ("account", StringType()), ("merchant", StringType()),
+        ("amount", DoubleType()), ("ts", TimestampType()))])
+    other = StructType([*schema.fields[:3], StructField("clicked_at", TimestampType())])
+    pool = ("paid", "refunded", "pending", "void", "a", "b", "c", "d")
+    first, second = rows(schema, 1, pool), rows(schema, 2, pool)
+    merchants: dict[str, list[str]] = {}
+    for row in first:
+        merchants.setdefault(row["user_id"], []).append(row["merchant"])
+    assert any(len(set(values)) > 1 for values in merchants.values())  # first != last
+    last_time = max(row["ts"] for row in first)
+    carried = [row for row in second if row["ts"] > last_time and row["ts"][:10] == "2024-01-01"]
+    assert carried and {row["user_id"] for row in carried} <= set(merchants)
+    assert any(row["merchant"] is None and row["user_id"] is not None for row in first)
+    assert any(row["user_id"] is None and row["merchant"] is not None for row in first)
+    assert all(row["ts"] is not None for row in first)
+    keys = {row["user_id"] for row in first}
+    assert keys - {row["user_id"] for row in rows(other, 1, pool)}  # unmatched in a join
