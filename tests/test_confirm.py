@@ -242,3 +242,23 @@ def test_synthetic_input_shows_what_a_restart_changes() -> None:
     assert all(row["ts"] is not None for row in first)
     keys = {row["user_id"] for row in first}
     assert keys - {row["user_id"] for row in rows(other, 1, pool)}  # unmatched in a join
+
+
+def test_a_batch_that_failed_in_the_stand_in_sink_reports_what_failed() -> None:
+    """The stand-in sink collects each batch in Python, so a failed batch reaches the report
+    wrapped as 'An exception was raised by the Python Proxy': the summary names Spark's task
+    failure, or the job's own Python error, instead."""
+    from streamlint.spark.confirm import error_summary
+
+    proxy = ("An exception was raised by the Python Proxy. Return Message: Traceback (most "
+             "recent call last):\n  File \"sandbox.py\", line 203, in collect\n"
+             "py4j.protocol.Py4JJavaError: An error occurred while calling o234.collectToPython.\n")
+    task = (": org.apache.spark.SparkException: Job aborted due to stage failure: Task 0 in "
+            "stage 8.0 failed 1 times, most recent failure: Lost task 0.0 in stage 8.0 (TID 8) "
+            "(192.0.2.2 executor driver): java.lang.NullPointerException: Cannot invoke "
+            "\"org.apache.spark.unsafe.types.UTF8String.getBaseObject()\" because \"input\" "
+            "is null")
+    assert error_summary(proxy + task).startswith("java.lang.NullPointerException: Cannot invoke")
+    python = ("pyspark.errors.exceptions.base.PySparkRuntimeError: Error updating value state: "
+              "[STRUCT_ARRAY_LENGTH_MISMATCH] Input row doesn't have expected number of values")
+    assert error_summary(proxy + python) == python
