@@ -32,6 +32,23 @@ def classify(static: str, spark: list[str | None], problem: str | None) -> str:
     return "disagree: static stricter" if static == "incompatible" else "agree"
 
 
+def why_not_confirmed(problem: str | None, outcomes: list[str], messages: list[str]) -> str:
+    """The reason a pair is "not confirmed", in a few words, for the counts."""
+    if problem:
+        for marker, reason in (("no schema", "no schema"), ("still ran after", "timed out"),
+                               ("before its queries started", "job fails before its queries")):
+            if marker in problem:
+                return reason
+        return "cannot run"
+    if "fails-from-scratch" in outcomes:
+        return "new job fails on Spark"
+    if any("source changed" in m for m in messages):
+        return "source changed"
+    if "cannot-confirm" in outcomes:
+        return "old job fails on Spark"
+    return "timed out" if "timed-out" in outcomes else "other"
+
+
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("cases", nargs="*", help="case names (default: every case)")
@@ -63,6 +80,9 @@ def main(argv: list[str]) -> int:
                 sink_only(static, old, new) for old, new in static.pairs
                 if static_verdict(static, old, new) == "incompatible"):
             verdict = "not confirmed (sink change)"
+        if verdict == "not confirmed":
+            messages = [q.message or "" for q in result.queries]
+            verdict += f" ({why_not_confirmed(result.problem, outcomes, messages)})"
         counts[verdict] = counts.get(verdict, 0) + 1
         why = result.problem or "; ".join(
             f"{q.outcome}{' ' + q.error_class if q.error_class else ''}"

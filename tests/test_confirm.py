@@ -65,6 +65,8 @@ def test_spark_outcome(spark: SparkSession, name: str) -> None:
     assert query.outcome == case["spark"], query
     if "error" in case:
         assert case["error"] in (query.message or ""), query.message
+    for stubbed in case.get("warnings", []):  # what the sandbox had to provide
+        assert stubbed in "\n".join(confirmation.warnings), confirmation.warnings
     # The schemas Spark wrote say the same as its error: a key schema error means the key
     # schemas differ, a value schema error the value schemas.
     assert query.old_state and query.new_state, "every case has a stateful operator"
@@ -230,3 +232,51 @@ def test_input_file_name_is_the_same_data_in_the_restarted_and_the_fresh_run(
     (query,) = confirmation.queries
     assert query.outcome == "same-results", query.example_difference
     assert query.restarted_rows > 0
+
+
+def test_synthetic_input_shows_what_a_restart_changes() -> None:
+    """The input's properties that let a small run tell a compatible restart from a wrong
+    one: keys with several values, groups continued after the restart, nulls, and rows that
+    only one source has."""
+    from pyspark.sql.types import DoubleType, StringType, StructField, StructType, TimestampType
+
+    from streamlint.spark.synthetic import rows
+
+    schema = StructType([StructField(name, kind) for name, kind in (
+        ("user_id", StringType()), ("account", StringType()), ("merchant", StringType()),
+        ("amount", DoubleType()), ("ts", TimestampType()))])
+    other = StructType([*schema.fields[:3], StructField("clicked_at", TimestampType())])
+    pool = ("paid", "refunded", "pending", "void", "a", "b", "c", "d")
+    first, second = rows(schema, 1, pool), rows(schema, 2, pool)
+    merchants: dict[str, list[str]] = {}
+    for row in first:
+        merchants.setdefault(row["user_id"], []).append(row["merchant"])
+    assert any(len(set(values)) > 1 for values in merchants.values())  # first != last
+    last_time = max(row["ts"] for row in first)
+    carried = [row for row in second if row["ts"] > last_time and row["ts"][:10] == "2024-01-01"]
+    assert carried and {row["user_id"] for row in carried} <= set(merchants)
+    assert any(row["merchant"] is None and row["user_id"] is not None for row in first)
+    assert any(row["user_id"] is None and row["merchant"] is not None for row in first)
+    assert all(row["ts"] is not None for row in first)
+    keys = {row["user_id"] for row in first}
+    assert keys - {row["user_id"] for row in rows(other, 1, pool)}  # unmatched in a join
+
+
+def test_a_batch_that_failed_in_the_stand_in_sink_reports_what_failed() -> None:
+    """The stand-in sink collects each batch in Python, so a failed batch reaches the report
+    wrapped as 'An exception was raised by the Python Proxy': the summary names Spark's task
+    failure, or the job's own Python error, instead."""
+    from streamlint.spark.confirm import error_summary
+
+    proxy = ("An exception was raised by the Python Proxy. Return Message: Traceback (most "
+             "recent call last):\n  File \"sandbox.py\", line 203, in collect\n"
+             "py4j.protocol.Py4JJavaError: An error occurred while calling o234.collectToPython.\n")
+    task = (": org.apache.spark.SparkException: Job aborted due to stage failure: Task 0 in "
+            "stage 8.0 failed 1 times, most recent failure: Lost task 0.0 in stage 8.0 (TID 8) "
+            "(192.0.2.2 executor driver): java.lang.NullPointerException: Cannot invoke "
+            "\"org.apache.spark.unsafe.types.UTF8String.getBaseObject()\" because \"input\" "
+            "is null")
+    assert error_summary(proxy + task).startswith("java.lang.NullPointerException: Cannot invoke")
+    python = ("pyspark.errors.exceptions.base.PySparkRuntimeError: Error updating value state: "
+              "[STRUCT_ARRAY_LENGTH_MISMATCH] Input row doesn't have expected number of values")
+    assert error_summary(proxy + python) == python

@@ -351,6 +351,20 @@ def error_class(message: str) -> str | None:
     return classes[-1] if classes else None
 
 
+_TASK_FAILURE = re.compile(r"most recent failure: .*?\): ([^\n]+)")
+_PYTHON_ERROR = re.compile(r"^[\w.]*(?:Error|Exception): (?!An error occurred while calling)[^\n]+",
+                           re.MULTILINE)
+
+
 def error_summary(message: str) -> str:
     first = message.split("\n", 1)[0]
+    if "raised by the Python Proxy" in first:
+        # A batch failed inside the stand-in sink's collect(): say what failed there, Spark's
+        # task or the job's own Python (a stateful function's error).
+        failure = _TASK_FAILURE.search(message)
+        raised = _PYTHON_ERROR.findall(message)
+        if failure:
+            first = failure.group(1)
+        elif raised:
+            first = raised[-1]
     return first.split("terminated with exception: ", 1)[-1]

@@ -655,6 +655,19 @@ class _StubEnviron(MutableMapping[str, str]):
         return dict(self.real)
 
 
+class _StubArgv(list):  # type: ignore[type-arg]
+    """sys.argv without arguments, where `sys.argv[i]` past the end gives a placeholder and a
+    warning (jobs read their settings positionally); len, slices and iteration stay honest,
+    so argparse sees no arguments."""
+
+    def __getitem__(self, index: Any) -> Any:
+        if isinstance(index, int) and index >= len(self):
+            _sandbox().warn(f"command-line argument sys.argv[{index}] was stubbed with "
+                            f"'{STUB}'")
+            return STUB
+        return super().__getitem__(index)
+
+
 class _StubQuery:
     """What start() returns when no query runs (plan mode, or Spark refused to start it)."""
 
@@ -722,14 +735,18 @@ def _platform_stubs(job: Path) -> Iterator[dict[str, Any]]:
     sys.modules["pyspark.dbutils"] = dbutils_module
     fake_delta = _fake_delta() if importlib.util.find_spec("delta") is None else {}
     sys.modules.update(fake_delta)
-    sys.argv = [str(job)]
+    sys.argv = _StubArgv([str(job)])
     # Replaced, not cleared: the stub reads through to the real environment.
     os.environ = _StubEnviron(saved_environ, job.parent)  # type: ignore[assignment]  # noqa: B003
     argparse.ArgumentParser.parse_known_args = _lenient_parse(  # type: ignore[method-assign]
         saved_parse)
+    # As `python job.py` runs it: helper modules next to the job import.
+    sys.path.insert(0, str(job.parent.resolve()))
     try:
         yield {"dbutils": _Stub("dbutils"), "display": lambda *a, **k: None}
     finally:
+        with contextlib.suppress(ValueError):
+            sys.path.remove(str(job.parent.resolve()))
         sys.argv, os.environ = saved_argv, saved_environ
         argparse.ArgumentParser.parse_known_args = saved_parse  # type: ignore[method-assign]
         for name in fake_delta:
@@ -779,6 +796,9 @@ def start_job(sandbox: Sandbox, job: Path, timeout: float) -> StartedJob:
         timer.start()
         try:
             with _platform_stubs(job) as stubs:
+                source = job.read_text(encoding="utf-8", errors="replace")
+                stubs.update(_notebook_globals(sandbox, source))
+                _state_store_for(sandbox, source)
                 try:
                     runpy.run_path(str(job), init_globals=stubs, run_name="__main__")
                 except SystemExit as err:
@@ -813,6 +833,47 @@ def finish_job(started: StartedJob) -> JobRun:
         timed_out = _fired(sandbox)
         _stop_all(sandbox, fired=False)
     return JobRun(sandbox.queries, started.error, timed_out)
+
+
+def _notebook_globals(sandbox: Sandbox, source: str) -> dict[str, Any]:
+    """`spark` and `sc` predefined, as in a Databricks notebook, for a job that uses `spark`
+    without ever defining it (a notebook exported as a .py file)."""
+    import ast
+
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return {}
+    defined = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)
+               and not isinstance(n.ctx, ast.Load)}
+    defined |= {(a.asname or a.name).split(".")[0] for n in ast.walk(tree)
+                if isinstance(n, (ast.Import, ast.ImportFrom)) for a in n.names}
+    defined |= {n.name for n in ast.walk(tree)
+                if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))}
+    defined |= {a.arg for n in ast.walk(tree) if isinstance(n, ast.arguments)
+                for a in [*n.posonlyargs, *n.args, *n.kwonlyargs]}
+    used = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)
+            and isinstance(n.ctx, ast.Load)}
+    if "spark" not in used - defined or sandbox.session is None:
+        return {}
+    sandbox.warn("the job uses `spark` without defining it (a Databricks notebook): "
+                 "`spark`, `sc`, `display` and `dbutils` were predefined as Databricks does")
+    return {"spark": sandbox.session, "sc": sandbox.session.sparkContext}
+
+
+PROVIDER = "spark.sql.streaming.stateStore.providerClass"
+ROCKSDB = "org.apache.spark.sql.execution.streaming.state.RocksDBStateStoreProvider"
+
+
+def _state_store_for(sandbox: Sandbox, source: str) -> None:
+    """transformWithState runs only on the RocksDB state store (the default one refuses it
+    with STORE_BACKEND_NOT_SUPPORTED_FOR_TWS); a job that uses it runs on a cluster where
+    RocksDB is configured, so the sandbox configures it too (the job's own setting wins)."""
+    if "transformWithState" not in source or sandbox.session is None:
+        return
+    sandbox.session.conf.set(PROVIDER, ROCKSDB)
+    sandbox.warn("the job uses transformWithState: the RocksDB state store provider was "
+                 "configured, as transformWithState requires")
 
 
 def _fired(sandbox: Sandbox) -> bool:

@@ -6,9 +6,16 @@ job files first), so equi-joins between sources match and `status == 'paid'` sty
 some rows through, and integer columns count rows (unique per row, equal across sources, so
 `order_id = paid_order_id` matches). In the second half each column is offset by its position,
 so two columns of one type hold different values: grouping by `advertiser_id` instead of
-`campaign_id`, or summing `clicks` instead of `views`, changes the results. Event times of
-batch 2 are days after batch 1, so any realistic watermark passes the first batch's windows.
-The last row of a batch re-delivers the first, as a real at-least-once source does.
+`campaign_id`, or summing `clicks` instead of `views`, changes the results; there the two rows
+of a key also differ in their other string columns, so first() and last() of a group differ.
+Three unaligned rows leave every third column null (event times excepted; a different third
+in each), so count(col) and count(*), or first(col) and first(col, ignorenulls=True), differ.
+The last fresh row of a batch carries strings of its source's own (a key no other source has),
+so joins have unmatched rows on both sides. Event times of batch 2 are days after batch 1, so
+any realistic watermark passes the first batch's windows, except its first CARRY_OVER rows,
+which land right after batch 1 (in its windows, sessions and join ranges): the state written
+before the restart is read and updated after it. The last row of a batch re-delivers the
+first, as a real at-least-once source does.
 """
 
 from __future__ import annotations
@@ -16,6 +23,7 @@ from __future__ import annotations
 import ast
 import base64
 import datetime as dt
+import hashlib
 import json
 import re
 from typing import Any
@@ -23,6 +31,10 @@ from typing import Any
 EPOCH = dt.datetime(2024, 1, 1, tzinfo=dt.timezone.utc)
 BATCH_STEP = dt.timedelta(days=3)
 ROWS_PER_BATCH = 16  # twice the largest pool: every string key gets two rows a batch
+CARRY_OVER = 4  # rows of a later batch that continue the previous batch's event time
+# Row -> which third of the columns (position % 3) is null there. Odd unaligned rows come
+# first in their groups (the even row after them shares their key), so a group opens on a null.
+NULL_ROWS = {9: 1, 11: 2, 13: 0}
 _WORD = re.compile(r"^[A-Za-z][\w.-]{0,23}$")
 _QUOTED = re.compile(r"'([A-Za-z][\w.-]{0,23})'")
 _DEFAULT_POOL = ("a", "b", "c")
@@ -59,34 +71,49 @@ def _looks_like_setting(word: str) -> bool:
 
 
 def event_time(batch: int, row: int) -> dt.datetime:
+    if batch > 1 and row < CARRY_OVER:  # just after the previous batch's last row
+        return EPOCH + (batch - 2) * BATCH_STEP + dt.timedelta(seconds=ROWS_PER_BATCH + row)
     return EPOCH + (batch - 1) * BATCH_STEP + dt.timedelta(seconds=row)
 
 
-def rows(schema: Any, batch: int, pool: tuple[str, ...]) -> list[dict[str, Any]]:
+def rows(schema: Any, batch: int, pool: tuple[str, ...], source: str = ""
+         ) -> list[dict[str, Any]]:
     """ROWS_PER_BATCH rows of `schema` (a pyspark StructType) as JSON-ready dicts, plus a
-    re-delivery of the first row."""
-    out = [_struct(schema, batch, j, pool) for j in range(ROWS_PER_BATCH)]
+    re-delivery of the first row. `source` (default: the column names) names the source the
+    rows are for, in the values of the row that is its own."""
+    own = hashlib.sha1((source or ",".join(schema.fieldNames())).encode()).hexdigest()[:4]
+    out = [_struct(schema, batch, j, pool, own) for j in range(ROWS_PER_BATCH)]
     return [*out, dict(out[0])]
 
 
-def _struct(schema: Any, batch: int, row: int, pool: tuple[str, ...]) -> dict[str, Any]:
+def _struct(schema: Any, batch: int, row: int, pool: tuple[str, ...], own: str
+            ) -> dict[str, Any]:
+    from pyspark.sql import types as T
+
     aligned = row < ROWS_PER_BATCH // 2
-    return {field.name: _value(field.dataType, batch, row, pool, 0 if aligned else i + 1)
+    null_third = NULL_ROWS.get(row)
+    return {field.name: None if null_third == i % 3 and field.nullable and not isinstance(
+                field.dataType, (T.TimestampType, T.TimestampNTZType, T.DateType))
+            else _value(field.dataType, batch, row, pool, 0 if aligned else i + 1, own)
             for i, field in enumerate(schema.fields)}
 
 
-def _value(dtype: Any, batch: int, row: int, pool: tuple[str, ...], salt: int) -> Any:
+def _value(dtype: Any, batch: int, row: int, pool: tuple[str, ...], salt: int,
+           own: str) -> Any:
     from pyspark.sql import types as T
 
     if isinstance(dtype, T.StructType):
-        return _struct(dtype, batch, row, pool)
+        return _struct(dtype, batch, row, pool, own)
     if isinstance(dtype, T.ArrayType):
-        return [_value(dtype.elementType, batch, row, pool, salt)]
+        return [_value(dtype.elementType, batch, row, pool, salt, own)]
     # Strings change every second row: each key gets two rows a batch, so sum and max (or
-    # count and sum) of a group differ.
-    word = pool[(row // 2 + salt) % len(pool)]
+    # count and sum) of a group differ; unaligned, the second row of a key moves its other
+    # columns on by their salt again.
+    word = pool[(row // 2 + salt * (1 + row % 2)) % len(pool)]
+    if row == ROWS_PER_BATCH - 1:
+        word = f"{word}-{own}"
     if isinstance(dtype, T.MapType):
-        return {word: _value(dtype.valueType, batch, row, pool, salt)}
+        return {word: _value(dtype.valueType, batch, row, pool, salt, own)}
     if isinstance(dtype, T.StringType):
         return word
     if isinstance(dtype, T.BooleanType):
@@ -110,7 +137,7 @@ def kafka_rows(topic: str, value_schema: Any, batch: int,
                pool: tuple[str, ...]) -> list[dict[str, Any]]:
     """Kafka records of `topic` whose `value` is the JSON of a row of `value_schema` (the
     fields the job parses with from_json), base64-encoded as the JSON reader wants binary."""
-    values = rows(value_schema, batch, pool)
+    values = rows(value_schema, batch, pool, source=f"kafka:{topic}")
     out = []
     for j, value in enumerate(values):
         row = j if j < ROWS_PER_BATCH else 0

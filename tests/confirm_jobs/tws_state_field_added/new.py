@@ -1,5 +1,5 @@
-"""Events per user kept in transformWithStateInPandas value state (Spark 4, RocksDB state
-store), read from the activity topic and upserted into the user profile store per batch."""
+"""Events per user kept in transformWithStateInPandas value state (Spark 4; the cluster
+configures the RocksDB state store it needs), read from the activity topic and upserted into the user profile store per batch."""
 from collections.abc import Iterator
 
 import pandas as pd
@@ -32,10 +32,6 @@ def upsert_profiles(batch: DataFrame, batch_id: int) -> None:
 
 
 spark = SparkSession.builder.getOrCreate()
-spark.conf.set(
-    "spark.sql.streaming.stateStore.providerClass",
-    "org.apache.spark.sql.execution.streaming.state.RocksDBStateStoreProvider",
-)
 activity = (
     spark.readStream.format("kafka")
     .option("kafka.bootstrap.servers", "kafka.unreachable.invalid:9092")
