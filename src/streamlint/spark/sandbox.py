@@ -858,6 +858,8 @@ def _notebook_globals(sandbox: Sandbox, source: str) -> dict[str, Any]:
         return {}
     sandbox.warn("the job uses `spark` without defining it (a Databricks notebook): "
                  "`spark`, `sc`, `display` and `dbutils` were predefined as Databricks does")
+    if is_connect(sandbox.session):  # Spark Connect has no SparkContext
+        return {"spark": sandbox.session}
     return {"spark": sandbox.session, "sc": sandbox.session.sparkContext}
 
 
