@@ -32,6 +32,7 @@ from streamlint.spark.sandbox import (
     Sandbox,
     SourceSpec,
     StartedJob,
+    cancel_job,
     finish_job,
     run_job,
     start_job,
@@ -170,10 +171,16 @@ def _confirm(old: Path, new: Path, session: Any, tables: dict[str, str], timeout
             "availableNow run plan empty batches forever); --confirm-timeout sets the limit"))
     restarted.land(2)
     old_states = {key: restarted.state(key) for key in old_run.queries}
-    after = restarted.run(new, timeout)
+    fresh.land(2)
+    restart_started = restarted.start(new, timeout)
+    # Where a query restarts, its batch-2 rows are compared with a fresh run's: that run starts
+    # meanwhile, and is stopped if Spark refused every restart.
+    fresh_started = fresh.start(new, timeout)
+    after = finish_job(restart_started)
     if any(_query_error(after, key) is None for key in after.queries):
-        fresh.land(2)  # some query restarted: its batch-2 rows are compared with a fresh run's
-        baseline = fresh.run(new, timeout)
+        baseline = finish_job(fresh_started)
+    else:
+        cancel_job(fresh_started)
     for deployment in (restarted, fresh):
         warnings.extend(w for w in deployment.warnings if w not in warnings)
 

@@ -878,6 +878,12 @@ def _state_store_for(sandbox: Sandbox, source: str) -> None:
                  "configured, as transformWithState requires")
 
 
+def cancel_job(started: StartedJob) -> None:
+    """Stop the queries of a job whose outcome is no longer needed."""
+    started.timer.cancel()
+    _stop_all(started.sandbox, fired=False)
+
+
 def _fired(sandbox: Sandbox) -> bool:
     return any(w.startswith("timed out") for w in sandbox.warnings)
 
