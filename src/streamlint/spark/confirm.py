@@ -164,6 +164,8 @@ def _confirm(old: Path, new: Path, session: Any, tables: dict[str, str], timeout
     fresh_started = fresh.start(new, timeout)
     old_run = finish_job(old_started)
     baseline = first = finish_job(fresh_started)
+    # Read now: the fresh run's batch 2 may be stopped half-way below.
+    new_states = {key: fresh.state(key) for key in first.queries}
     if old_run.timed_out:  # every further run would time out too: say so now
         return Confirmation(version, (), tuple(warnings + restarted.warnings), (
             f"{old}: cannot confirm: the old job still ran after {timeout:.0f} s on a few "
@@ -191,7 +193,7 @@ def _confirm(old: Path, new: Path, session: Any, tables: dict[str, str], timeout
                                              old_state=tuple(old_states.get(key, ()))))
     for key, planned in plans["new"].queries.items():
         results.append(_judge(key, planned.label, old_run, after, first, baseline,
-                              tuple(old_states.get(key, ())), tuple(fresh.state(key))))
+                              tuple(old_states.get(key, ())), tuple(new_states.get(key, ()))))
     return Confirmation(version, tuple(results), tuple(warnings))
 
 
