@@ -37,6 +37,7 @@ from typing import Any
 
 from streamlint.extract.pyspark_api import FILE_FORMATS as _EXTRACTED_FILE_FORMATS
 from streamlint.spark.connect import is_connect
+from streamlint.spark.runtime import SESSION_CONFS
 
 STUB = "streamlint-stub"
 KAFKA_SCHEMA = ("key BINARY, value BINARY, topic STRING, partition INT, offset LONG, "
@@ -48,8 +49,9 @@ TABLE_FORMATS = {"delta", "iceberg", "hudi", "table"}
 # machine its imports can take longer. The query has not started then: its start is retried.
 WORKER_DID_NOT_CONNECT = "Python worker failed to connect back"
 WORKER_START_ATTEMPTS = 3
-# Hundreds of state store partitions would make a run of a few rows take minutes.
-LOCAL_SHUFFLE_PARTITIONS = 2
+# Hundreds of state store partitions would make a run of a few rows take minutes: a job's own
+# larger setting runs with the session's.
+LOCAL_SHUFFLE_PARTITIONS = int(SESSION_CONFS["spark.sql.shuffle.partitions"])
 
 
 class CannotConfirm(Exception):
