@@ -19,10 +19,14 @@ CASES = [
 def test_rule_example(rule, example) -> None:
     old = extract_text(example.old, "old.py")
     new = extract_text(example.new, "new.py")
-    assert old.queries and new.queries, "the example must contain a streaming query"
+    assert (old.queries or old.unseen) and (new.queries or new.unseen), (
+        "the example must contain a streaming query (or streaming code streamlint reports)")
     report = diff_jobs(old, new, example.spark or DEFAULT_SPARK_VERSION)
     codes = [f.code for f in report.findings]
-    assert rule.code in codes, f"{rule.code} not raised; findings: {report.findings}"
+    if example.fires:
+        assert rule.code in codes, f"{rule.code} not raised; findings: {report.findings}"
+    else:
+        assert rule.code not in codes, f"{rule.code} must not fire here: {report.findings}"
     assert report.verdict == example.verdict, report.findings
 
 

@@ -267,9 +267,32 @@ class Query:
 
 
 @record
+class Unseen:
+    """Streaming code in a job that streamlint could not read as (part of) a query.
+
+    Never dropped: every one becomes a finding a person sees (UN03), so a query streamlint
+    missed can never read as "compatible". `about` says what kind of thing it is (a rule's
+    `when`): "no-sink" (a streaming DataFrame that reaches no sink streamlint recognises),
+    "not-run" (streaming code the interpreter never reached), "sql" (SQL it does not analyse),
+    "pipeline", "module", "notebook", ...; `what` says it in words, naming the code.
+    """
+
+    about: str
+    what: str
+    loc: Loc
+
+
+@record
 class JobFile:
-    """A job file as read: its text (for reports) and its queries."""
+    """A job file as read: its text (for reports), its queries, and what it could not read.
+
+    `modules` names every module of the repository the job's code was followed into, with a
+    digest of its text, so that two versions whose job file is unchanged but whose helper
+    changed are still different jobs.
+    """
 
     path: str
     text: str
     queries: tuple[Query, ...] = ()
+    unseen: tuple[Unseen, ...] = ()
+    modules: tuple[tuple[str, str], ...] = ()  # (path, digest of its text)

@@ -33,6 +33,7 @@ class Example:
     old: str
     new: str
     spark: str | None = None
+    fires: bool = True  # False: an example where the rule must not fire
 
 
 @record

@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
-from streamlint.diff.compare import compare_queries, query_added, query_removed
+from streamlint.diff.compare import (
+    compare_queries,
+    query_added,
+    query_removed,
+    unseen_changes,
+)
 from streamlint.diff.match import match_queries
 from streamlint.model import JobFile, Query
 from streamlint.records import record, replace
@@ -31,7 +36,7 @@ def diff_jobs(old: JobFile, new: JobFile, spark_version: str = DEFAULT_SPARK_VER
 
     version = parse_version(spark_version)
     pairs = tuple(match_queries(old.queries, new.queries))
-    changes = []
+    changes = unseen_changes(old, new)
     for before, after in pairs:
         if before is not None and after is not None:
             changes.extend(compare_queries(before, after))

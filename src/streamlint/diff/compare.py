@@ -14,6 +14,7 @@ from streamlint.model import (
     Aggregation,
     ArbitraryState,
     Deduplication,
+    JobFile,
     Loc,
     Operator,
     Query,
@@ -31,7 +32,7 @@ FILE_SINKS = {"parquet", "json", "csv", "orc", "text", "avro"}
 # Every kind of change the diff reports; each has at least one rule (tested), and a rule
 # naming a kind that is not here is refused when the rules load.
 CHANGE_KINDS = frozenset({
-    "query.checkpoint", "query.name", "query.added", "query.removed", "unresolved",
+    "query.checkpoint", "query.name", "query.added", "query.removed", "unresolved", "unseen",
     "source.added", "source.removed", "source.reordered", "source.type", "source.identity",
     "source.rate_limit", "source.option", "source.schema", "source.name",
     "stateful.added", "stateful.removed", "stateful.replaced",
@@ -467,6 +468,29 @@ def query_added(new: Query) -> Change:
 def query_removed(old: Query) -> Change:
     return Change("query.removed", "a streaming query", old.label, None, old.sink.loc, None,
                   old.label, {"stateful": "true" if old.stateful else "false"})
+
+
+def unseen_changes(old: JobFile, new: JobFile) -> list[Change]:
+    """What streamlint could not read in either version, one change each (never dropped).
+
+    Two versions that are the same code (the job and every module it was followed into)
+    cannot differ there; anything else unread may hide a changed query.
+    """
+    if old.text == new.text and old.modules == new.modules:
+        return []
+    changes: list[Change] = []
+    olds = {(u.about, u.what): u for u in old.unseen}
+    news = {(u.about, u.what): u for u in new.unseen}
+    for key, item in news.items():
+        before = olds.get(key)
+        changes.append(Change("unseen", item.what, None, None,
+                              before.loc if before else None, item.loc, "(not read)",
+                              {"about": item.about, "side": "new"}))
+    for key, item in olds.items():
+        if key not in news:
+            changes.append(Change("unseen", item.what, None, None, item.loc, None,
+                                  "(not read)", {"about": item.about, "side": "old"}))
+    return changes
 
 
 # -- rendering helpers ----------------------------------------------------------------------

@@ -1,0 +1,80 @@
+"""Where a job's other files come from: the disk for `diff`, one git ref for `check`.
+
+Following an import (`from jobs.io import build_writer`) or a notebook's `%run ./config`
+needs the text of another file of the same repository, as of the same version as the job.
+Extraction asks a `Project` for it and never opens files itself, so `check` can hand in the
+base ref's files on one side and the head's on the other.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Protocol
+
+from streamlint.records import record
+
+# Where packages live below a repository root, besides the root itself.
+DEFAULT_SOURCE_ROOTS = ("", "src")
+
+
+class Files(Protocol):
+    """Reads a file of the project by its root-relative POSIX path; None when it is absent."""
+
+    def read(self, path: str) -> str | None: ...
+
+
+@record
+class DiskFiles:
+    """The files under a folder on disk (what `diff OLD NEW` reads)."""
+
+    root: str
+
+    def read(self, path: str) -> str | None:
+        from streamlint.errors import InputError
+        from streamlint.extract import read_text
+
+        full = Path(self.root, path)
+        if not full.is_file():
+            return None
+        try:
+            return read_text(str(full))
+        except InputError:
+            return None
+
+
+@record
+class MappingFiles:
+    """Files already read (from git, or in tests): path -> text. Picklable for worker pools."""
+
+    texts: Mapping[str, str]
+
+    def read(self, path: str) -> str | None:
+        return self.texts.get(path)
+
+
+@record
+class Project:
+    """A job's repository as one version sees it: its files and where packages start."""
+
+    files: Files
+    job: str  # the job's own root-relative POSIX path
+    source_roots: tuple[str, ...] = DEFAULT_SOURCE_ROOTS
+
+
+def project_root(path: str) -> Path:
+    """The repository a job file on disk belongs to: the nearest folder upwards holding
+    `.git`, `pyproject.toml` or `setup.py`, else the file's own folder."""
+    start = Path(path).resolve().parent
+    for folder in (start, *start.parents):
+        if any((folder / marker).exists() for marker in (".git", "pyproject.toml", "setup.py")):
+            return folder
+    return start
+
+
+def on_disk(path: str, source_roots: tuple[str, ...] = DEFAULT_SOURCE_ROOTS) -> Project:
+    """The project of a job file given on the command line."""
+    root = project_root(path)
+    job = Path(os.path.relpath(Path(path).resolve(), root)).as_posix()
+    return Project(DiskFiles(str(root)), job, source_roots)
