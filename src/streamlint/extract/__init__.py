@@ -99,9 +99,13 @@ def extract_text(text: str, path: str) -> JobFile:
         interp.run_module()
     except RecursionError:
         raise InputError(path, 1, 0, "the code is nested too deeply to follow") from None
+    from streamlint.extract.coverage import unseen
+
     settings = tuple(interp.effects.settings)
-    queries = tuple(_query(interp, writer, settings) for writer in interp.effects.queries)
-    return JobFile(path, text, queries)
+    # A function called twice with the same arguments starts one query (one checkpoint).
+    queries = tuple(dict.fromkeys(_query(interp, writer, settings)
+                                  for writer in interp.effects.queries))
+    return JobFile(path, text, queries, unseen(interp, queries))
 
 
 def _bracket_depth(text: str) -> int:
