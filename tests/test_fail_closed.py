@@ -159,3 +159,15 @@ def test_cli_reports_the_unseen_line_and_fails_with_strict(tmp_path, capsys) -> 
     [finding] = report["findings"]
     assert finding["code"] == "UN03" and finding["new"]["line"] == 4
     assert main(["diff", str(old), str(new), "--strict"]) == 1
+
+
+def test_text_report_never_says_no_query_when_code_was_not_read(tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
+    old, new = tmp_path / "old.py", tmp_path / "new.py"
+    old.write_text(HANDED_OVER)
+    new.write_text(HANDED_OVER.replace('"/chk/orders"', '"/chk/orders_v2"'))
+    main(["diff", str(old), str(new)])
+    out = capsys.readouterr().out
+    assert "no streaming query found" not in out
+    assert "no streaming query streamlint could read" in out
+    main(["diff", str(old), str(old)])
+    assert "are the same code: nothing changed" in capsys.readouterr().out
