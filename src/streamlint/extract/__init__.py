@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from streamlint.errors import InputError
-from streamlint.model import JobFile, Query, Setting, Sink, Unknown, option
+from streamlint.model import JobFile, Loc, Query, Setting, Sink, Unknown, option
 
 if TYPE_CHECKING:
     from streamlint.extract.interpreter import Interpreter
@@ -103,9 +103,19 @@ def extract_text(text: str, path: str) -> JobFile:
 
     settings = tuple(interp.effects.settings)
     # A function called twice with the same arguments starts one query (one checkpoint).
-    queries = tuple(dict.fromkeys(_query(interp, writer, settings)
-                                  for writer in interp.effects.queries))
+    queries = _distinct([_query(interp, writer, settings) for writer in interp.effects.queries])
     return JobFile(path, text, queries, unseen(interp, queries))
+
+
+def _distinct(queries: list[Query]) -> tuple[Query, ...]:
+    kept: list[Query] = []
+    by_sink: dict[Loc, list[Query]] = {}  # equal queries were started by one call
+    for query in queries:
+        same = by_sink.setdefault(query.sink.loc, [])
+        if query not in same:  # by equality: a value inside may not be hashable
+            same.append(query)
+            kept.append(query)
+    return tuple(kept)
 
 
 def _bracket_depth(text: str) -> int:
