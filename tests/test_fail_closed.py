@@ -171,3 +171,28 @@ def test_text_report_never_says_no_query_when_code_was_not_read(tmp_path, capsys
     assert "no streaming query streamlint could read" in out
     main(["diff", str(old), str(old)])
     assert "are the same code: nothing changed" in capsys.readouterr().out
+
+
+def test_a_writer_configured_by_statements_is_the_writer_started() -> None:
+    text = f"""
+df = {KAFKA}
+stream = df.writeStream.format("delta").option("checkpointLocation", "/chk/a")
+stream.foreachBatch(upsert)
+stream.option("checkpointLocation", "/chk/b")
+query = stream.start()
+"""
+    [query] = extract_text(text, "job.py").queries
+    assert query.sink.format == "foreachBatch"
+    assert query.sink.checkpoint == "/chk/b"
+
+
+def test_notebook_spark_sql_over_a_streaming_view_shown_with_a_checkpoint() -> None:
+    # A Databricks notebook's predefined `spark` (never assigned in the file).
+    text = '''
+spark.readStream.table("events").createOrReplaceTempView("events_stream")
+df = spark.sql("SELECT platform, count(*) c FROM events_stream GROUP BY platform")
+display(df, checkpointLocation="/chk/monitor")
+'''
+    [query] = extract_text(text, "nb.py").queries
+    assert query.sink.checkpoint == "/chk/monitor"
+    assert [s.identity for s in query.sources] == [(("table", "events"),)]

@@ -204,7 +204,9 @@ class Interpreter:
             self.assign(small.target, self.binary(op, current, operand, small), env)
         elif isinstance(small, cst.Expr):
             if not self.mutate(small.value, env):
-                self.ev(small.value, env)
+                result = self.ev(small.value, env)
+                if isinstance(result, Writer | Reader):
+                    self.configured(small.value, env, result)
         elif isinstance(small, cst.Return):
             raise _Return(None if small.value is None else self.ev(small.value, env))
         elif isinstance(small, cst.Import):
@@ -274,6 +276,16 @@ class Interpreter:
             updated = self.opaque(expr, env)
         self.assign(expr.func.value, updated, env)
         return True
+
+    def configured(self, expr: cst.BaseExpression, env: Env, result: Writer | Reader) -> None:
+        """`writer.foreachBatch(f)` as a statement: PySpark's builders change themselves and
+        return themselves, so the name that held the builder now holds the configured one."""
+        root = expr
+        while isinstance(root, cst.Call) and isinstance(root.func, cst.Attribute):
+            root = root.func.value
+        if root is not expr and isinstance(root, cst.Name | cst.Attribute) and isinstance(
+                self.ev(root, env), Writer | Reader):
+            self.assign(root, result, env)
 
     def run_if(self, stmt: cst.If, env: Env) -> None:
         test = self.ev(stmt.test, env)
