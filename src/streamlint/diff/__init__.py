@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
+from streamlint.diff import pipelines
 from streamlint.diff.compare import (
     compare_queries,
     query_added,
     query_removed,
     unseen_changes,
 )
-from streamlint.diff import pipelines
 from streamlint.model import JobFile, Query
 from streamlint.records import record, replace
 

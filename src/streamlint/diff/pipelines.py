@@ -28,7 +28,8 @@ def is_flow(query: Query | None) -> bool:
     return query is not None and query.sink.format == FORMAT
 
 
-def match(old: tuple[Query, ...], new: tuple[Query, ...]) -> list[tuple[Query | None, Query | None]]:
+def match(old: tuple[Query, ...],
+          new: tuple[Query, ...]) -> list[tuple[Query | None, Query | None]]:
     """Jobs' queries as before; pipeline flows only by their identity (table and flow name)."""
     pairs = match_queries(tuple(q for q in old if not is_flow(q)),
                           tuple(q for q in new if not is_flow(q)))
@@ -92,7 +93,10 @@ def _table(query: Query) -> str:
 
 
 def _label(query: Query) -> str:
-    return f"{_table(query)}/{show(query.sink.query_name)}"
+    """`table` for a table's own flow, `table/flow` for a named flow into it."""
+    flow = query.sink.query_name
+    flow = flow if isinstance(flow, str) else show(flow)
+    return _table(query) if flow == _table(query) else f"{_table(query)}/{flow}"
 
 
 def _change(kind: str, subject: str, old: Query | None, new: Query | None) -> Change:

@@ -16,7 +16,8 @@ if TYPE_CHECKING:
 # A file that mentions none of these is never parsed with libcst: most files are not jobs.
 # Pipeline files (SDP, DLT) have no writeStream; their imports and decorators let them in.
 _STREAMING_RE = re.compile(r"\b(readStream|writeStream|read_stream)\b|\bimport dlt\b"
-                           r"|\bfrom dlt import\b|\bpyspark(?: import |\.)pipelines\b|@(?:dp|dlt)\.")
+                           r"|\bfrom dlt import\b|\bpyspark(?: import |\.)pipelines\b"
+                           r"|@(?:dp|dlt)\.")
 # PEP 263: a coding cookie on the first or second line.
 _CODING_RE = re.compile(rb"^(?:[^\n]*\n)?[ \t\f]*#[^\n]*?coding[:=][ \t]*([-\w.]+)")
 MAX_BYTES = 2_000_000

@@ -108,7 +108,7 @@ def call(interp: Interpreter, func: FunctionRef, args: list[Any], kwargs: dict[s
         return Decorator(name, tuple(args), tuple(kwargs.items()), loc)
     if name in STREAMING_TABLES:
         table = args[0] if args else kwargs.get("name")
-        for key, action in EXPECT_ALL.items():
+        for key in EXPECT_ALL:
             if key in kwargs:
                 pipeline.table_expectations.setdefault(_key(table), []).append(
                     Decorator(key, (kwargs[key],), (), loc))
@@ -319,9 +319,10 @@ def _unreached_reads(interp: Interpreter, pipeline: State, reached: set[tuple[in
         for node in _stream_reads(definition.function.node):
             loc = interp.loc(node)
             if (loc.line, loc.column) not in reached:
+                function = definition.function.node.name.value
                 pipeline.unseen.append(Unseen(
-                    "pipeline", f"a streaming DataFrame read in `{definition.function.node.name.value}`"
-                    " reaches no flow streamlint found", loc))
+                    "pipeline", f"a streaming DataFrame read in `{function}` reaches no flow "
+                    "streamlint found", loc))
 
 
 def _stream_reads(function: cst.FunctionDef) -> list[cst.CSTNode]:
@@ -329,11 +330,11 @@ def _stream_reads(function: cst.FunctionDef) -> list[cst.CSTNode]:
     pending: list[cst.CSTNode] = [function.body]
     while pending:
         node = pending.pop()
-        if isinstance(node, cst.Attribute) and node.attr.value == "readStream":
-            found.append(node)
-        elif isinstance(node, cst.Call) and (
-                (isinstance(node.func, cst.Attribute) and node.func.attr.value == "read_stream")
-                or (isinstance(node.func, cst.Name) and node.func.value == "read_stream")):
+        stream_attribute = isinstance(node, cst.Attribute) and node.attr.value == "readStream"
+        stream_call = isinstance(node, cst.Call) and (
+            (isinstance(node.func, cst.Attribute) and node.func.attr.value == "read_stream")
+            or (isinstance(node.func, cst.Name) and node.func.value == "read_stream"))
+        if stream_attribute or stream_call:
             found.append(node)
         pending.extend(node.children)
     return found

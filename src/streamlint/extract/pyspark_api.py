@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 import libcst as cst
 
+from streamlint.extract import pipelines
 from streamlint.extract.columns import (
     LITERAL_ARGS,
     as_col,
@@ -28,7 +29,6 @@ from streamlint.extract.columns import (
     plain,
     sql_text,
 )
-from streamlint.extract import pipelines
 from streamlint.extract.schema_text import TYPE_CLASSES, split_top_level
 from streamlint.extract.schemas import (
     FIXED_COLUMNS,
