@@ -16,6 +16,7 @@ from typing import Any
 import libcst as cst
 
 from streamlint import records
+from streamlint.extract import pipelines
 from streamlint.extract import pyspark_api as api
 from streamlint.extract.columns import as_col, col_binary, col_method, col_of, col_unary
 from streamlint.extract.coverage import escaped
@@ -48,7 +49,7 @@ KNOWN_MODULES = {
     "os", "os.environ", "os.path", "sys", "pyspark", "pyspark.sql", "pyspark.sql.functions",
     "pyspark.sql.types", "pyspark.sql.streaming", "pyspark.sql.connect",
     "pyspark.sql.connect.functions", "pyspark.sql.streaming.state", "datetime", "dataclasses",
-    "functools",
+    "functools", "dlt", "pyspark.pipelines",
 }
 _ENV_LOOKUP_RE = re.compile(r"^(?:os\.)?(?:environ\.get|getenv)\(")
 FUNCTIONS_MODULES = {"pyspark.sql.functions", "pyspark.sql.connect.functions"}
@@ -70,6 +71,7 @@ class Interpreter:
         self.globals = Env()
         self.frames: list[Function] = []
         self.views: dict[str, Plan] = {}  # temp views of DataFrames, for spark.sql
+        self.pipeline: Any = None  # pipelines.State once the file uses a pipeline API
         self.globals.names["__name__"] = "__main__"
 
     # -- positions and text -------------------------------------------------------------
@@ -93,6 +95,7 @@ class Interpreter:
 
     def run_module(self) -> None:
         self.run_block(self.module.body, self.globals)
+        pipelines.run(self)
         self.run_entry_points()
 
     def run_entry_points(self) -> None:
@@ -150,6 +153,8 @@ class Interpreter:
         elif isinstance(stmt, cst.FunctionDef):
             env.names[stmt.name.value] = Function(stmt, env,
                                                   defaults=self.defaults(stmt.params, env))
+            if stmt.decorators:  # a pipeline's table or flow: the runtime calls it
+                pipelines.decorated(self, stmt, env.names[stmt.name.value])
         elif isinstance(stmt, cst.ClassDef):
             env.names[stmt.name.value] = self.define_class(stmt, env)
         elif isinstance(stmt, cst.If):
@@ -884,6 +889,8 @@ def _import_star(module: str, env: Env) -> None:
         names, module = pyspark_names.FUNCTIONS, "pyspark.sql.functions"
     elif module == "pyspark.sql.types":
         names = pyspark_names.TYPES
+    elif module in pipelines.MODULES:
+        names = pipelines.STAR_NAMES
     else:
         return
     for name in names:
