@@ -115,14 +115,14 @@ class Interpreter:
                 for name, method in cls.methods.items():
                     if name.startswith("__") or referenced.get(name, 0) > 1:
                         continue
-                    self.run_entry(method, cls.env, self.instantiate(cls, [], {}, stmt))
+                    self.run_entry(method, cls.env, self.entry_instance(cls, stmt))
         # A function handed to code we cannot see (a scheduler, a framework) still runs.
         for node in self.index.functions:
             if id(node) not in self.executed and "writeStream" in self.code(node):
                 owner = None
                 cls = self._owning_class(node)
                 if cls is not None:
-                    owner = self.instantiate(cls, [], {}, cls.node)
+                    owner = self.entry_instance(cls, cls.node)
                 self.run_entry(node, cls.env if cls else self.globals, owner)
 
     def _owning_class(self, node: cst.FunctionDef) -> Class | None:
@@ -508,6 +508,17 @@ class Interpreter:
         if defining is None or not defining.bases:
             return Unknown("super()")
         return Instance(defining.bases[0], frame.owner.attributes)
+
+    def entry_instance(self, cls: Class, node: cst.CSTNode) -> Instance:
+        """An instance built by code this file does not show: every argument of `__init__` is
+        unknown, its defaults included (the caller may well pass `trigger_type=...`)."""
+        init = cls.methods.get("__init__")
+        if init is None:
+            return self.instantiate(cls, [], {}, node)
+        params = init.params
+        args = [Unknown(p.name.value) for p in (*params.posonly_params, *params.params)[1:]]
+        kwargs = {p.name.value: Unknown(p.name.value) for p in params.kwonly_params}
+        return self.instantiate(cls, args, kwargs, node)
 
     def instantiate(
         self, cls: Class, args: list[Any], kwargs: dict[str, Any], node: cst.CSTNode
