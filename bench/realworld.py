@@ -4,8 +4,11 @@ the confusion matrix of the edits' expected verdicts against the tool's.
 
     python bench/realworld.py [--json PATH]
 
-It uses tests/test_realworld.py's `load_job`, so whatever notebook/module/pipeline support is
-wired in there is measured here. An exception while reading a file counts as "error".
+The corpus's files are not in the repository (bench/realworld_corpus.py says why);
+`python bench/realworld_fetch.py` materialises them first. A file diffed against itself is
+compared in full (its text is marked changed, so nothing is skipped as "the same code").
+An exception while reading a file counts as "error". `--check` exits 1 when a query is missed,
+a file gets a finding against itself, or an incompatible edit is reported compatible.
 """
 
 from __future__ import annotations
@@ -19,12 +22,13 @@ from collections import Counter, defaultdict
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "tests"))
+sys.path.insert(0, str(ROOT / "bench"))
 sys.path.insert(0, str(ROOT / "src"))
 
-import test_realworld as rw  # noqa: E402
+import realworld_corpus as rw  # noqa: E402
 
 from streamlint.diff import diff_jobs  # noqa: E402
+from streamlint.records import replace  # noqa: E402
 
 VERDICTS = (*rw.VERDICTS, "error")
 
@@ -33,9 +37,9 @@ def _error(exc: Exception) -> str:
     return f"{type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}"[:160]
 
 
-def measure_files() -> list[dict]:
+def measure_files(manifest: list[dict]) -> list[dict]:
     rows = []
-    for entry in rw.MANIFEST:
+    for entry in manifest:
         path = rw.REALWORLD / entry["path"]
         row = {"path": entry["path"], "kind": entry["kind"], "expected": entry["queries"],
                "found": None, "self_findings": None, "error": None}
@@ -43,7 +47,8 @@ def measure_files() -> list[dict]:
             job = rw.load_job(path)
             row["found"] = len(job.queries)
             if rw.is_entry(entry):
-                report = diff_jobs(job, rw.load_job(path))
+                again = rw.load_job(path)
+                report = diff_jobs(job, replace(again, text=again.text + "\n"))
                 row["self_findings"] = [f.code for f in report.findings]
         except Exception as exc:  # noqa: BLE001 - every failure is a measurement
             row["error"] = _error(exc)
@@ -51,9 +56,9 @@ def measure_files() -> list[dict]:
     return rows
 
 
-def measure_edits() -> list[dict]:
+def measure_edits(edits_to_run: list[dict]) -> list[dict]:
     rows = []
-    for edit in rw.EDITS:
+    for edit in edits_to_run:
         row = {"id": edit["id"], "file": edit["file"], "expected": edit["expected"],
                "got": "error", "codes": [], "error": None}
         with tempfile.TemporaryDirectory(prefix="realworld-edit-") as tmp:
@@ -154,16 +159,31 @@ def print_summary(s: dict) -> None:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--json", metavar="PATH", help="also save the summary and the rows as JSON")
+    parser.add_argument("--check", action="store_true",
+                        help="exit 1 on a missed query, a self-diff finding, or an incompatible "
+                             "edit reported compatible")
     args = parser.parse_args(argv)
+    manifest = rw.load_manifest()
+    absent = rw.missing(manifest)
+    if absent:
+        print(f"{len(absent)} corpus files are not materialised (python bench/realworld_fetch.py):",
+              file=sys.stderr)
+        for path in absent[:10]:
+            print("  " + path, file=sys.stderr)
+        return 2
     start = time.perf_counter()
-    files = measure_files()
-    edits = measure_edits()
+    files = measure_files(manifest)
+    edits = measure_edits(rw.load_edits())
     summary = summarize(files, edits, time.perf_counter() - start)
     print_summary(summary)
     if args.json:
         data = {"summary": summary, "files": files, "edits": edits}
         Path(args.json).write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n",
                                    encoding="utf-8")
+    if args.check and (summary["count_mismatches"] or summary["file_errors"]
+                       or summary["self_diff_files_with_findings"]
+                       or summary["incompatible_reported_compatible"]):
+        return 1
     return 0
 
 
