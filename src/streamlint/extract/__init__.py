@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -11,6 +12,7 @@ from streamlint.model import JobFile, Query, Setting, Sink, Unknown, option
 
 if TYPE_CHECKING:
     from streamlint.extract.interpreter import Interpreter
+    from streamlint.extract.project import Project
     from streamlint.extract.values import Writer
 
 # A file that mentions neither is never parsed with libcst: most files are not jobs.
@@ -25,6 +27,9 @@ MAX_BYTES = 2_000_000
 _BRACKETS_RE = re.compile(r"[()\[\]{}]")
 _DEPTH = {"(": 1, "[": 1, "{": 1, ")": -1, "]": -1, "}": -1}
 MAX_NESTING = 1000
+# Notebook exports start with one of these (the Jupyter kind is known by its .ipynb name).
+_NOTEBOOK_HEADERS = ("# Databricks notebook source", "-- Databricks notebook source",
+                     "// Databricks notebook source")
 
 
 def read_text(path: str) -> str:
@@ -62,25 +67,47 @@ def mentions_streaming(text: str) -> bool:
     return _STREAMING_RE.search(text) is not None
 
 
-def extract_file(path: str) -> JobFile:
-    return extract_text(read_text(path), path)
+def extract_file(path: str, *, project: Project | None = None) -> JobFile:
+    text = read_text(path)
+    if project is None and "%run" in text:  # a notebook's %run reads its neighbours
+        from streamlint.extract.project import on_disk
+
+        project = on_disk(path)
+    return extract_text(text, path, project=project)
 
 
-def extract_text(text: str, path: str) -> JobFile:
+def extract_text(text: str, path: str, *, project: Project | None = None) -> JobFile:
+    if path.lower().endswith(".ipynb") or text.startswith(_NOTEBOOK_HEADERS):
+        from streamlint.extract.notebook import convert
+
+        converted = convert(text, path)
+        if converted is not None:
+            from streamlint.extract.notebook_run import extract_notebook
+
+            return extract_notebook(text, path, converted, project)
     if not _STREAMING_RE.search(text):
-        # Not a streaming job, but it must still be Python: a file passed by mistake (YAML,
-        # a notebook's JSON) is an error, not a job whose queries all disappeared.
-        error = _python_syntax_error(text, path)
-        if error is not None:
-            line, column, message = error
-            raise InputError(path, line, column, "syntax error: " + message)
+        check_syntax(text, path)
         return JobFile(path, text, ())
+    interp, queries = interpret(text, path)
+    return JobFile(path, text, queries)
+
+
+def check_syntax(text: str, path: str) -> None:
+    """Not a streaming job, but it must still be Python: a file passed by mistake (YAML,
+    a notebook's JSON) is an error, not a job whose queries all disappeared."""
+    error = _python_syntax_error(text, path)
+    if error is not None:
+        line, column, message = error
+        raise InputError(path, line, column, "syntax error: " + message)
+
+
+def interpret(text: str, path: str, prepare: Callable[[Interpreter], None] | None = None
+              ) -> tuple[Interpreter, tuple[Query, ...]]:
+    """Parse Python source and follow it; `prepare` binds names before it runs (a
+    notebook's `%run` hook)."""
     if _bracket_depth(text) > MAX_NESTING:
         # Counted naively (brackets in strings too), so Python's parser has the last word.
-        error = _python_syntax_error(text, path)
-        if error is not None:
-            line, column, message = error
-            raise InputError(path, line, column, "syntax error: " + message)
+        check_syntax(text, path)
     import libcst as cst
 
     from streamlint.extract.interpreter import Interpreter
@@ -96,12 +123,14 @@ def extract_text(text: str, path: str) -> JobFile:
         raise InputError(path, 1, 0, "the file is nested too deeply to read") from None
     try:
         interp = Interpreter(module, path, index_module(module))
+        if prepare is not None:
+            prepare(interp)
         interp.run_module()
     except RecursionError:
         raise InputError(path, 1, 0, "the code is nested too deeply to follow") from None
     settings = tuple(interp.effects.settings)
     queries = tuple(_query(interp, writer, settings) for writer in interp.effects.queries)
-    return JobFile(path, text, queries)
+    return interp, queries
 
 
 def _bracket_depth(text: str) -> int:
