@@ -352,6 +352,19 @@ def _index(text: str) -> tuple[list[tuple[int, int, int, int, str, int]], Any] |
     return rows, positions
 
 
+def code_lines(text: str) -> str:
+    """A notebook's text with each JSON line that stores a cell line replaced by that code
+    line (others blank): comments such as `# streamlint: ignore[...]` land on the lines
+    findings point at."""
+    found = _index(text)
+    if found is None:
+        return ""
+    lines = [""] * (text.count("\n") + 1)
+    for line, _, _, _, code, _ in found[0]:
+        lines[line - 1] = code if not lines[line - 1] else lines[line - 1] + " " + code
+    return "\n".join(lines)
+
+
 def describe(text: str, line: int, column: int) -> tuple[int, int, str, int] | None:
     """For a position in a notebook's JSON: (cell, line in cell, that code line, column in
     it), for reports that show code rather than JSON. None when it is not in a cell."""
