@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from streamlint.errors import InputError
-from streamlint.model import JobFile, Query, Setting, Sink, Unknown, option
+from streamlint.model import JobFile, Loc, Query, Setting, Sink, Unknown, Unseen, option
 
 if TYPE_CHECKING:
     from streamlint.extract.interpreter import Interpreter
@@ -88,8 +88,8 @@ def extract_text(text: str, path: str, *, project: Project | None = None) -> Job
     if not _STREAMING_RE.search(text):
         check_syntax(text, path)
         return JobFile(path, text, ())
-    interp, queries = interpret(text, path)
-    return JobFile(path, text, queries)
+    queries, unseen = interpret(text, path)
+    return JobFile(path, text, queries, unseen)
 
 
 def check_syntax(text: str, path: str) -> None:
@@ -102,7 +102,7 @@ def check_syntax(text: str, path: str) -> None:
 
 
 def interpret(text: str, path: str, prepare: Callable[[Interpreter], None] | None = None
-              ) -> tuple[Interpreter, tuple[Query, ...]]:
+              ) -> tuple[tuple[Query, ...], tuple[Unseen, ...]]:
     """Parse Python source and follow it; `prepare` binds names before it runs (a
     notebook's `%run` hook)."""
     if _bracket_depth(text) > MAX_NESTING:
@@ -128,9 +128,23 @@ def interpret(text: str, path: str, prepare: Callable[[Interpreter], None] | Non
         interp.run_module()
     except RecursionError:
         raise InputError(path, 1, 0, "the code is nested too deeply to follow") from None
+    from streamlint.extract.coverage import unseen
+
     settings = tuple(interp.effects.settings)
-    queries = tuple(_query(interp, writer, settings) for writer in interp.effects.queries)
-    return interp, queries
+    # A function called twice with the same arguments starts one query (one checkpoint).
+    queries = _distinct([_query(interp, writer, settings) for writer in interp.effects.queries])
+    return queries, unseen(interp, queries)
+
+
+def _distinct(queries: list[Query]) -> tuple[Query, ...]:
+    kept: list[Query] = []
+    by_sink: dict[Loc, list[Query]] = {}  # equal queries were started by one call
+    for query in queries:
+        same = by_sink.setdefault(query.sink.loc, [])
+        if query not in same:  # by equality: a value inside may not be hashable
+            same.append(query)
+            kept.append(query)
+    return tuple(kept)
 
 
 def _bracket_depth(text: str) -> int:

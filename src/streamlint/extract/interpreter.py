@@ -18,6 +18,7 @@ import libcst as cst
 from streamlint import records
 from streamlint.extract import pyspark_api as api
 from streamlint.extract.columns import as_col, col_binary, col_method, col_of, col_unary
+from streamlint.extract.coverage import escaped
 from streamlint.extract.positions import ModuleIndex
 from streamlint.extract.values import (
     BoundMethod,
@@ -140,7 +141,9 @@ class Interpreter:
             return
         params = [p.name.value for p in node.params.params]
         args: list[Any] = [Unknown(p) for p in params[1 if owner is not None else 0 :]]
-        self.call_function(Function(node, env, owner), args, {}, node)
+        result = self.call_function(Function(node, env, owner), args, {}, node)
+        # Returned to a caller this file does not show (a framework, another module).
+        escaped(self, (result,), f"the caller of {node.name.value}()")
 
     # -- statements ---------------------------------------------------------------------
 
@@ -691,6 +694,9 @@ class Interpreter:
             else:
                 args.append(value)
         result = self.call(func, args, kwargs, node)
+        if isinstance(result, Unknown):
+            target = func.target if isinstance(func, BoundMethod) else None
+            escaped(self, (target, *args, *kwargs.values()), self.code(node.func))
         if isinstance(result, Unknown) and result.text == self.code(node):
             return self.opaque(node, env)  # an unknown callee: remember what it was given
         return result
@@ -884,7 +890,7 @@ def _import_star(module: str, env: Env) -> None:
 
 def _builtin(name: str) -> Any:
     if name in ("str", "int", "float", "dict", "list", "tuple", "len", "bool", "sorted", "set",
-                "enumerate", "zip", "range", "super", "getattr"):
+                "enumerate", "zip", "range", "super", "getattr", "display"):
         return FunctionRef("builtins", name)
     return Unknown(name)
 

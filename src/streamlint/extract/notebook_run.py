@@ -137,6 +137,7 @@ def extract_notebook(text: str, path: str, converted: Converted,
     if not runs.streaming and not converted.runs:
         _located(check_syntax, converted, path, converted.source)
         queries: tuple = ()
+        found: tuple = ()
     else:
         def prepare(interp: Interpreter) -> None:
             from streamlint.extract.values import Native
@@ -144,11 +145,12 @@ def extract_notebook(text: str, path: str, converted: Converted,
             interp.globals.names[cells.RUN_HOOK] = Native("%run", runs)
             interp.globals.names[cells.MAGIC_VALUE] = Unknown("a magic command's output")
 
-        _, queries = _located(interpret, converted, path, converted.source, prepare)
-        queries = relocate(queries, runs.maps)
+        queries, found = _located(interpret, converted, path, converted.source, prepare)
+        queries, found = relocate((queries, found), runs.maps)
     streaming = bool(queries) or runs.streaming
     unseen = [cell.unseen() for cell in runs.sql if streaming or cell.streaming]
     unseen.extend(runs.unseen)
+    unseen.extend(found)
     return JobFile(path, text, queries, tuple(unseen), tuple(sorted(runs.modules.items())))
 
 

@@ -17,12 +17,16 @@ from libcst._nodes.internal import CodegenState
 
 from streamlint.records import factory, record
 
+STREAMING_ATTRIBUTES = frozenset({"readStream", "writeStream"})
+
 
 @record(frozen=False)
 class ModuleIndex:
     starts: dict[int, tuple[int, int]] = factory(dict)  # id(Name) -> line, column
     references: dict[str, int] = factory(dict)  # how often each name is written
     functions: list[cst.FunctionDef] = factory(list)
+    # Every `.readStream` / `.writeStream` in the file: what the run must reach (coverage).
+    streaming: list[cst.Attribute] = factory(list)
 
 
 class _IndexingState(CodegenState):
@@ -48,6 +52,8 @@ class _IndexingState(CodegenState):
             # `self.run()` references the method `run`: count it as a use, beyond its def.
             name = node.attr.value  # type: ignore[attr-defined]
             self.index.references[name] = self.index.references.get(name, 0) + 2
+            if name in STREAMING_ATTRIBUTES:
+                self.index.streaming.append(node)  # type: ignore[arg-type]
         elif kind is cst.FunctionDef:
             self.index.functions.append(node)  # type: ignore[arg-type]
 

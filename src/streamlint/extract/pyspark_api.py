@@ -200,6 +200,8 @@ def get_attribute(interp: Interpreter, target: Any, name: str, node: cst.CSTNode
         return target
     if isinstance(target, FunctionRef) and target.name == "GroupStateTimeout":
         return name  # PySpark's GroupStateTimeout.EventTimeTimeout is the string itself
+    if name in ("readStream", "writeStream"):
+        interp.effects.reached.add(id(node))
     if isinstance(target, Spark | Unknown) and name in ("readStream", "read"):
         if isinstance(target, Unknown) and name == "read" and "spark" not in target.text.lower():
             return BoundMethod(target, name)
@@ -212,7 +214,7 @@ def get_attribute(interp: Interpreter, target: Any, name: str, node: cst.CSTNode
         return target
     if isinstance(target, Plan):
         if name == "writeStream":
-            return Writer(target, interp.loc(node))
+            return new_writer(interp, target, node)
         if name == "na":  # df.na.drop() / df.na.fill(): row-level, the DataFrame goes on
             return target
         if name in ("columns", "schema", "dtypes", "isStreaming", "sparkSession", "rdd",
@@ -222,8 +224,14 @@ def get_attribute(interp: Interpreter, target: Any, name: str, node: cst.CSTNode
             return col_of(name)
         return BoundMethod(target, name)
     if isinstance(target, Unknown) and name == "writeStream":
-        return Writer(unresolved_plan(target, interp.loc(node)), interp.loc(node))
+        return new_writer(interp, unresolved_plan(target, interp.loc(node)), node)
     return BoundMethod(target, name)
+
+
+def new_writer(interp: Interpreter, plan: Plan, node: cst.CSTNode) -> Writer:
+    loc = interp.loc(node)
+    interp.effects.writers.setdefault(loc, interp.code(node))
+    return Writer(plan, loc)
 
 
 _DF_METHODS = PROJECTIONS | PASS_THROUGH | {
@@ -292,6 +300,10 @@ def call_builtin(
     interp: Interpreter, name: str, args: list[Any], kwargs: dict[str, Any], node: cst.Call
 ) -> Any:
     value = args[0] if args else None
+    if name == "display":
+        from streamlint.extract.platform import display
+
+        return display(interp, args, kwargs, node)
     if name == "str" and isinstance(value, str | int | float | bool | tuple):
         return str(value)
     if name == "int" and isinstance(value, str | int | float):
@@ -500,6 +512,8 @@ def reader_call(
         if fmt is None:
             fmt = "parquet"
         source = make_source(reader, fmt, options)
+        if source.streaming:
+            interp.effects.streams.append(source)
         columns = FIXED_COLUMNS.get(str(source.format)) or schema_columns(source.schema)
         if source.format == "kafka" and str(option(source.options, "includeHeaders")) == "true":
             columns = (*columns, "headers")
@@ -941,8 +955,10 @@ def writer_call(  # noqa: C901 - one branch per DataStreamWriter method
     if name in ("foreach", "foreachBatch"):
         function = args[0] if args else kwargs.get("f", kwargs.get("func"))
         return writer.copy(format=name, foreach=(name, function, loc))
-    if name in ("start", "toTable"):
-        return start(interp, writer, name, args, kwargs, node, loc)
+    if name in ("start", "toTable", "table"):
+        # `table(name)` is the Databricks Runtime's spelling of `toTable(name)`.
+        return start(interp, writer, "toTable" if name == "table" else name, args, kwargs,
+                     node, loc)
     return writer
 
 

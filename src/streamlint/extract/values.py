@@ -253,6 +253,14 @@ class Effects:
 
     queries: list[Writer] = factory(list)
     settings: list[Setting] = factory(list)
+    # For failing closed (`extract/coverage.py`): every streaming source and writer built,
+    # the sources a sink that is not a restartable query consumed (display() without a
+    # checkpoint), and the `readStream`/`writeStream` attributes the run reached.
+    streams: list[Source] = factory(list)
+    writers: dict[Loc, str] = factory(dict)
+    consumed: set[Loc] = factory(set)
+    escaped: dict[Loc, str] = factory(dict)  # source -> the code it went into unfollowed
+    reached: set[int] = factory(set)
 
 
 __all__ = ["Unknown"]

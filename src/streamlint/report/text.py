@@ -65,8 +65,15 @@ def _counts(reports: list[Report]) -> dict[str, int]:
 
 def render(report: Report) -> str:
     out = _findings(report)
-    if not report.old.queries and not report.new.queries:
+    unseen = report.old.unseen or report.new.unseen
+    if unseen and report.old.text == report.new.text and report.old.modules == report.new.modules:
+        out.append(f"{report.old.path} and {report.new.path} are the same code: nothing changed "
+                   "(streamlint could not read all of their streaming code)")
+    elif not report.old.queries and not report.new.queries and not unseen:
         out.append(f"no streaming query found in {report.old.path} or {report.new.path}")
+    elif not report.old.queries and not report.new.queries:
+        out.append(f"no streaming query streamlint could read in {report.old.path} or "
+                   f"{report.new.path}")
     else:
         counts = _counts([report])
         n = len(report.pairs)

@@ -1,0 +1,173 @@
+"""Never fail open: every streaming query is seen, or what was not seen is a finding.
+
+The sinks here are the ones real jobs use (Databricks' `DataStreamWriter.table`, `display`);
+the unseen cases are the shapes that used to read as "no streaming query found, compatible".
+"""
+
+from __future__ import annotations
+
+import json
+
+from streamlint.cli import main
+from streamlint.diff import diff_jobs
+from streamlint.extract import extract_text
+from streamlint.model import Unseen
+
+KAFKA = 'spark.readStream.format("kafka").option("subscribe", "orders").load()'
+
+
+def codes(old: str, new: str) -> list[tuple[str, str]]:
+    report = diff_jobs(extract_text(old, "old.py"), extract_text(new, "new.py"))
+    return [(f.code, f.verdict) for f in report.findings]
+
+
+# -- sinks --------------------------------------------------------------------------------
+
+TABLE_JOB = f"""
+df = {KAFKA}
+(df.groupBy("customer_id").count()
+   .writeStream.outputMode("complete")
+   .option("checkpointLocation", "/chk/orders")
+   .table("gold.orders_per_customer"))
+"""
+
+
+def test_databricks_table_sink_is_a_query() -> None:
+    job = extract_text(TABLE_JOB, "job.py")
+    assert len(job.queries) == 1
+    sink = job.queries[0].sink
+    assert sink.target == "gold.orders_per_customer"
+    assert sink.checkpoint == "/chk/orders"
+    assert job.unseen == ()
+
+
+def test_table_and_to_table_write_the_same_way() -> None:
+    same = TABLE_JOB.replace('.table("gold', '.toTable("gold')
+    assert codes(TABLE_JOB, same) == []
+
+
+def test_grouping_key_added_before_a_table_sink_is_incompatible() -> None:
+    new = TABLE_JOB.replace('groupBy("customer_id")', 'groupBy("customer_id", "region")')
+    assert ("AG01", "incompatible") in codes(TABLE_JOB, new)
+
+
+def test_display_with_a_checkpoint_is_a_query() -> None:
+    old = f'df = {KAFKA}\ndisplay(df.groupBy("k").count(), checkpointLocation="/chk/d")\n'
+    job = extract_text(old, "nb.py")
+    assert [q.sink.format for q in job.queries] == ["display"]
+    assert job.queries[0].sink.checkpoint == "/chk/d"
+    new = old.replace('groupBy("k")', 'groupBy("k", "j")')
+    assert ("AG01", "incompatible") in codes(old, new)
+
+
+def test_display_without_a_checkpoint_starts_fresh_every_run() -> None:
+    old = f'df = {KAFKA}\ndisplay(df.groupBy("k").count())\n'
+    job = extract_text(old, "nb.py")
+    assert job.queries == () and job.unseen == ()
+    assert codes(old, old.replace('groupBy("k")', 'groupBy("k", "j")')) == []
+
+
+def test_a_user_defined_display_is_not_databricks_display() -> None:
+    text = (f'def display(frame, **kw):\n    pass\n\ndf = {KAFKA}\n'
+            'display(df, checkpointLocation="/c")\n')
+    assert extract_text(text, "job.py").queries == ()
+
+
+def test_a_function_called_twice_alike_starts_one_query() -> None:
+    text = """
+def run(topic, checkpoint):
+    df = spark.readStream.format("kafka").option("subscribe", topic).load()
+    df.writeStream.option("checkpointLocation", checkpoint).toTable("t_" + topic)
+
+run("a", "/chk/a")
+run("a", "/chk/a")
+run("b", "/chk/b")
+"""
+    job = extract_text(text, "job.py")
+    assert sorted(q.sink.checkpoint for q in job.queries) == ["/chk/a", "/chk/b"]
+
+
+# -- what is not seen -----------------------------------------------------------------------
+
+HANDED_OVER = f"""
+from company_lib.sinks import start_sink
+
+df = {KAFKA}
+start_sink(df.groupBy("customer_id").count(), "/chk/orders")
+"""
+
+
+def test_a_stream_handed_to_code_outside_the_repository_is_unseen() -> None:
+    job = extract_text(HANDED_OVER, "job.py")
+    assert job.queries == ()
+    [item] = job.unseen
+    assert isinstance(item, Unseen) and item.about == "no-sink"
+    assert item.loc.line == 4  # the readStream
+    assert "start_sink" in item.what
+
+
+def test_a_changed_query_streamlint_cannot_see_is_never_compatible() -> None:
+    new = HANDED_OVER.replace('groupBy("customer_id")', 'groupBy("customer_id", "region")')
+    assert codes(HANDED_OVER, new) == [("UN03", "review")]
+
+
+def test_the_same_unseen_code_in_both_versions_is_no_finding() -> None:
+    assert codes(HANDED_OVER, HANDED_OVER) == []
+
+
+def test_a_stream_read_and_never_used_starts_no_query() -> None:
+    text = f"unused = {KAFKA}\n"
+    assert extract_text(text, "job.py").unseen == ()
+
+
+def test_a_writer_never_started_is_unseen() -> None:
+    text = (f'df = {KAFKA}\nwriter = df.writeStream.option("checkpointLocation", "/c")\n'
+            "run_later(writer)\n")
+    job = extract_text(text, "job.py")
+    assert job.queries == ()
+    assert [u.about for u in job.unseen] == ["no-sink", "no-sink"]  # the source, the writer
+    assert sorted(u.loc.line for u in job.unseen) == [1, 2]
+
+
+def test_streaming_code_in_a_lambda_handed_to_a_framework_is_unseen() -> None:
+    text = """
+from company_lib import retry
+
+retry(lambda: spark.readStream.format("rate").load()
+      .writeStream.option("checkpointLocation", "/chk/r").start("/out/r"))
+"""
+    job = extract_text(text, "job.py")
+    assert job.queries == ()
+    assert {u.about for u in job.unseen} == {"not-run"}
+    assert {u.loc.line for u in job.unseen} == {4, 5}
+
+
+def test_an_unseen_query_removed_is_reported_on_the_old_side() -> None:
+    plain = f'df = {KAFKA}\ndf.writeStream.option("checkpointLocation", "/c").toTable("t")\n'
+    found = diff_jobs(extract_text(HANDED_OVER, "old.py"), extract_text(plain, "new.py"))
+    unseen = [f for f in found.findings if f.code == "UN03"]
+    assert len(unseen) == 1 and unseen[0].old is not None and unseen[0].new is None
+
+
+def test_cli_reports_the_unseen_line_and_fails_with_strict(tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
+    old, new = tmp_path / "old.py", tmp_path / "new.py"
+    old.write_text(HANDED_OVER)
+    new.write_text(HANDED_OVER.replace('"/chk/orders"', '"/chk/orders_v2"'))
+    assert main(["diff", str(old), str(new), "--format", "json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["verdict"] == "review"
+    [finding] = report["findings"]
+    assert finding["code"] == "UN03" and finding["new"]["line"] == 4
+    assert main(["diff", str(old), str(new), "--strict"]) == 1
+
+
+def test_text_report_never_says_no_query_when_code_was_not_read(tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
+    old, new = tmp_path / "old.py", tmp_path / "new.py"
+    old.write_text(HANDED_OVER)
+    new.write_text(HANDED_OVER.replace('"/chk/orders"', '"/chk/orders_v2"'))
+    main(["diff", str(old), str(new)])
+    out = capsys.readouterr().out
+    assert "no streaming query found" not in out
+    assert "no streaming query streamlint could read" in out
+    main(["diff", str(old), str(old)])
+    assert "are the same code: nothing changed" in capsys.readouterr().out
