@@ -380,3 +380,15 @@ def test_python_files_never_import_the_notebook_front_end() -> None:
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
                           check=True, env={"PYTHONPATH": str(ROOT / "src")})
     assert done.stdout.strip() == "[]"
+
+
+def test_a_notebook_with_large_outputs_is_read(tmp_path: Path) -> None:
+    import nbformat
+
+    nb = nbformat.reads(_ipynb([STREAM]), as_version=4)
+    nb.cells[1].outputs = [nbformat.v4.new_output(
+        "display_data", data={"image/png": "A" * 3_000_000, "text/plain": "<Figure>"})]
+    path = tmp_path / "plots.ipynb"
+    path.write_text(nbformat.writes(nb))
+    assert path.stat().st_size > 3_000_000  # more than a .py job may be (2 MB)
+    assert [q.sink.checkpoint for q in extract_file(str(path)).queries] == ["/chk/c"]

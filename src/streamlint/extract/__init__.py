@@ -20,6 +20,8 @@ _STREAMING_RE = re.compile(r"\b(readStream|writeStream)\b")
 # PEP 263: a coding cookie on the first or second line.
 _CODING_RE = re.compile(rb"^(?:[^\n]*\n)?[ \t\f]*#[^\n]*?coding[:=][ \t]*([-\w.]+)")
 MAX_BYTES = 2_000_000
+# A notebook carries its outputs (plots as base64 images, tables) besides its code.
+MAX_NOTEBOOK_BYTES = 30_000_000
 # libcst's native parser overflows its stack (a segfault, not an exception) near 1,500
 # nested brackets (measured on an 8 MB stack); it reads a few hundred fine, which the
 # corpus relies on though CPython itself refuses more than 200. Past this depth Python's
@@ -46,9 +48,10 @@ def read_text(path: str) -> str:
 
 def decode_source(data: bytes, path: str) -> str:
     """Source bytes as text, honouring a PEP 263 coding cookie (git blobs come as bytes)."""
-    if len(data) > MAX_BYTES:
+    limit = MAX_NOTEBOOK_BYTES if path.lower().endswith(".ipynb") else MAX_BYTES
+    if len(data) > limit:
         raise InputError(path, 1, 0, f"{len(data) // 1_000_000} MB is larger than a job file "
-                         f"({MAX_BYTES // 1_000_000} MB at most); is this generated code?")
+                         f"({limit // 1_000_000} MB at most); is this generated code?")
     cookie = _CODING_RE.match(b"\n".join(data.split(b"\n", 2)[:2]))
     encoding = cookie.group(1).decode("ascii") if cookie else "utf-8-sig"
     try:
