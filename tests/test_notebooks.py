@@ -392,3 +392,14 @@ def test_a_notebook_with_large_outputs_is_read(tmp_path: Path) -> None:
     path.write_text(nbformat.writes(nb))
     assert path.stat().st_size > 3_000_000  # more than a .py job may be (2 MB)
     assert [q.sink.checkpoint for q in extract_file(str(path)).queries] == ["/chk/c"]
+
+
+def test_a_one_line_sql_cell_shows_its_query() -> None:
+    text = ('# Databricks notebook source\n' + DATABRICKS_JOB.split("\n", 4)[4]
+            + '\n# COMMAND ----------\n\n# MAGIC %sql SELECT * FROM events_raw;\n')
+    job = extract_text(text, "job.py")
+    assert [u.what for u in job.unseen] == [
+        "the %sql cell 2 (SELECT * FROM events_raw;) is SQL, which streamlint does not "
+        "analyse yet"]
+    assert job.unseen[0].loc.line == text.splitlines().index(
+        "# MAGIC %sql SELECT * FROM events_raw;") + 1

@@ -133,7 +133,7 @@ def _databricks(text: str, path: str) -> Converted:
                 out[i] = line
                 shifts[i + 1] = len(lines[i]) - len(_unmagic(lines[i]))
         elif language == "sql":
-            sql.append(_sql_cell(number, content[at + 1 :], loc))
+            sql.append(_sql_cell(number, content[at:], loc))
         elif language != "markdown":
             unseen.extend(_foreign(number, language, content, loc))
     return Converted("\n".join(out), DatabricksLines(starts, shifts), tuple(sql), tuple(unseen))
@@ -145,6 +145,9 @@ def _unmagic(line: str) -> str:
 
 
 def _sql_cell(number: int, lines: list[str], loc: Loc) -> SqlCell:
+    """`lines` start with the magic line: `%sql`, or `%sql SELECT ...` on one line."""
+    magic = lines[0].strip().lstrip("%").split(maxsplit=1)
+    lines = [magic[1] if len(magic) > 1 else "", *lines[1:]]
     text = "\n".join(lines)
     return SqlCell(number, cells.first_words(lines) or "empty",
                    _STREAMING_SQL.search(text) is not None, loc)
@@ -214,7 +217,7 @@ def _jupyter(text: str, path: str) -> Converted:
         first = next((i for i, line in enumerate(lines) if line.strip()), 0)
         loc = Loc(path, *lines_map.positions.at(_offset(text, segments, line_starts[first])))
         if language == "sql":
-            sql.append(_sql_cell(number, lines[at + 1 :], loc))
+            sql.append(_sql_cell(number, lines[at:], loc))
             continue
         if language != "python":
             if language != "markdown":
