@@ -13,6 +13,10 @@ import pytest
 if TYPE_CHECKING:
     from pyspark.sql import SparkSession
 
+# The real-world corpus holds job files, not tests: never collect anything under it.
+collect_ignore = ["realworld"]
+collect_ignore_glob = ["realworld/*"]
+
 
 def pytest_configure() -> None:
     os.environ["XDG_CACHE_HOME"] = tempfile.mkdtemp(prefix="streamlint-test-cache-")

@@ -171,3 +171,56 @@ def test_text_report_never_says_no_query_when_code_was_not_read(tmp_path, capsys
     assert "no streaming query streamlint could read" in out
     main(["diff", str(old), str(old)])
     assert "are the same code: nothing changed" in capsys.readouterr().out
+
+
+def test_a_writer_configured_by_statements_is_the_writer_started() -> None:
+    text = f"""
+df = {KAFKA}
+stream = df.writeStream.format("delta").option("checkpointLocation", "/chk/a")
+stream.foreachBatch(upsert)
+stream.option("checkpointLocation", "/chk/b")
+query = stream.start()
+"""
+    [query] = extract_text(text, "job.py").queries
+    assert query.sink.format == "foreachBatch"
+    assert query.sink.checkpoint == "/chk/b"
+
+
+def test_notebook_spark_sql_over_a_streaming_view_shown_with_a_checkpoint() -> None:
+    # A Databricks notebook's predefined `spark` (never assigned in the file).
+    text = '''
+spark.readStream.table("events").createOrReplaceTempView("events_stream")
+df = spark.sql("SELECT platform, count(*) c FROM events_stream GROUP BY platform")
+display(df, checkpointLocation="/chk/monitor")
+'''
+    [query] = extract_text(text, "nb.py").queries
+    assert query.sink.checkpoint == "/chk/monitor"
+    assert [s.identity for s in query.sources] == [(("table", "events"),)]
+
+
+def test_a_class_built_elsewhere_gets_unknown_arguments_not_its_defaults() -> None:
+    # atc-dataplatform's StreamLoader: `trigger_type=None` by default, and a method that
+    # raises for None; the real caller (another module) passes a trigger type.
+    text = """
+class StreamLoader:
+    def __init__(self, *, trigger_type: str = None, checkpoint_path: str = None):
+        self._trigger_type = trigger_type
+        self._checkpoint_path = checkpoint_path
+
+    def save(self, df):
+        writer = df.writeStream.option("checkpointLocation", self._checkpoint_path)
+        writer = self._add_trigger(writer)
+        writer.foreachBatch(self._upsert)
+        writer.start()
+
+    def _upsert(self, df, batch_id):
+        pass
+
+    def _add_trigger(self, writer):
+        if self._trigger_type == "availablenow":
+            return writer.trigger(availableNow=True)
+        raise ValueError("Unknown trigger type.")
+"""
+    job = extract_text(text, "loader.py")
+    assert len(job.queries) == 1 and job.unseen == ()
+    assert job.queries[0].sink.format == "foreachBatch"

@@ -197,12 +197,38 @@ class Union_:
     kind: str = "union"
 
 
+@record
+class Expectation:
+    """A pipeline expectation that keeps every row: `expect` (metrics only) or `expect_or_fail`
+    (the update fails on a violating row). `expect_or_drop` is a `Filter`."""
+
+    name: str
+    condition: str
+    action: str  # "warn" or "fail"
+    loc: Loc
+    kind: str = "expectation"
+
+
+@record
+class ChangeFlow:
+    """A pipeline's AUTO CDC flow (`create_auto_cdc_flow` / `apply_changes`): the target keeps
+    one row per key (SCD 1) or its history (SCD 2), ordered by `sequence_by`."""
+
+    keys: tuple[str, ...]
+    sequence_by: str
+    scd_type: str
+    options: tuple[tuple[str, str], ...]  # every other argument, as written
+    loc: Loc
+    kind: str = "auto_cdc"
+
+
 Operator = (
     Projection | Filter | Watermark | Aggregation | Deduplication | StreamJoin | StaticJoin
-    | ArbitraryState | Union_
+    | ArbitraryState | Union_ | Expectation | ChangeFlow
 )
 
-STATEFUL_KINDS = frozenset({"aggregation", "deduplication", "join", "arbitrary_state"})
+STATEFUL_KINDS = frozenset({"aggregation", "deduplication", "join", "arbitrary_state",
+                            "auto_cdc"})
 
 
 @record

@@ -198,7 +198,12 @@ def judge(change: Change, version: tuple[int, ...]) -> Finding:
         subject=change.subject, old=_render(change.old), new=_render(change.new),
         query=change.query, **change.facts,
     )
-    return Finding(rule.code, rule.name, rule.verdict, message, rule.fix, rule.docs,
+    fix = rule.fix
+    if "pipeline" in change.facts:  # a pipeline's flow: the remedy is a full refresh
+        from streamlint.diff.pipelines import pipeline_fix
+
+        fix = pipeline_fix(fix, rule.verdict, rule.family, change.facts)
+    return Finding(rule.code, rule.name, rule.verdict, message, fix, rule.docs,
                    change.query, change.old_loc, change.new_loc)
 
 

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
+from streamlint.diff import pipelines
 from streamlint.diff.compare import (
     compare_queries,
     query_added,
     query_removed,
     unseen_changes,
 )
-from streamlint.diff.match import match_queries
 from streamlint.model import JobFile, Query
 from streamlint.records import record, replace
 
@@ -35,9 +35,12 @@ def diff_jobs(old: JobFile, new: JobFile, spark_version: str = DEFAULT_SPARK_VER
     from streamlint.rules import judge, parse_version, worst
 
     version = parse_version(spark_version)
-    pairs = tuple(match_queries(old.queries, new.queries))
+    pairs = tuple(pipelines.match(old.queries, new.queries))
     changes = unseen_changes(old, new)
+    changes.extend(pipelines.flow_changes(pairs, old, new))
     for before, after in pairs:
+        if pipelines.is_flow(before) or pipelines.is_flow(after):
+            continue  # judged above, by the flow's identity
         if before is not None and after is not None:
             changes.extend(compare_queries(before, after))
         elif after is not None:

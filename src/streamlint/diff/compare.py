@@ -45,13 +45,16 @@ CHANGE_KINDS = frozenset({
     "filter.changed", "projection.same_columns", "projection.columns", "static_join.changed",
     "sink.format", "sink.path", "sink.topic", "sink.table", "sink.foreach_code", "sink.option",
     "sink.partition_by", "output_mode", "trigger", "config.changed",
+    "pipeline.flow_renamed", "pipeline.table_renamed", "pipeline.flow_added",
+    "pipeline.flow_removed", "pipeline.expectation", "pipeline.cdc",
 })
 # Changes about an operator or source being there at all: their verdict does not depend on
 # the (possibly unresolved) details of what was added or removed.
 STRUCTURAL = {
     "source.added", "source.removed", "source.reordered", "stateful.added", "stateful.removed",
     "stateful.replaced", "agg.method", "dedup.kind", "state.api", "query.added",
-    "query.removed",
+    "query.removed", "pipeline.flow_renamed", "pipeline.table_renamed", "pipeline.flow_added",
+    "pipeline.flow_removed",
 }
 # What a deliberate reset (a new checkpoint with explicit starting positions) leaves to judge:
 # the sink the new query writes into is the same table, topic or folder as before.

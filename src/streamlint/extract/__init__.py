@@ -15,8 +15,11 @@ if TYPE_CHECKING:
     from streamlint.extract.project import Project
     from streamlint.extract.values import Writer
 
-# A file that mentions neither is never parsed with libcst: most files are not jobs.
-_STREAMING_RE = re.compile(r"\b(readStream|writeStream)\b")
+# A file that mentions none of these is never parsed with libcst: most files are not jobs.
+# Pipeline files (SDP, DLT) have no writeStream; their imports and decorators let them in.
+_STREAMING_RE = re.compile(r"\b(readStream|writeStream|read_stream)\b|\bimport dlt\b"
+                           r"|\bfrom dlt import\b|\bpyspark(?: import |\.)pipelines\b"
+                           r"|@(?:dp|dlt)\.")
 # PEP 263: a coding cookie on the first or second line.
 _CODING_RE = re.compile(rb"^(?:[^\n]*\n)?[ \t\f]*#[^\n]*?coding[:=][ \t]*([-\w.]+)")
 MAX_BYTES = 2_000_000
@@ -131,12 +134,13 @@ def interpret(text: str, path: str, prepare: Callable[[Interpreter], None] | Non
         interp.run_module()
     except RecursionError:
         raise InputError(path, 1, 0, "the code is nested too deeply to follow") from None
+    from streamlint.extract import pipelines
     from streamlint.extract.coverage import unseen
 
     settings = tuple(interp.effects.settings)
     # A function called twice with the same arguments starts one query (one checkpoint).
     queries = _distinct([_query(interp, writer, settings) for writer in interp.effects.queries])
-    return queries, unseen(interp, queries)
+    return queries, pipelines.unseen(interp) + unseen(interp, queries)
 
 
 def _distinct(queries: list[Query]) -> tuple[Query, ...]:

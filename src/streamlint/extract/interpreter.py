@@ -16,6 +16,7 @@ from typing import Any
 import libcst as cst
 
 from streamlint import records
+from streamlint.extract import pipelines
 from streamlint.extract import pyspark_api as api
 from streamlint.extract.columns import as_col, col_binary, col_method, col_of, col_unary
 from streamlint.extract.coverage import escaped
@@ -49,7 +50,7 @@ KNOWN_MODULES = {
     "os", "os.environ", "os.path", "sys", "pyspark", "pyspark.sql", "pyspark.sql.functions",
     "pyspark.sql.types", "pyspark.sql.streaming", "pyspark.sql.connect",
     "pyspark.sql.connect.functions", "pyspark.sql.streaming.state", "datetime", "dataclasses",
-    "functools",
+    "functools", "dlt", "pyspark.pipelines",
 }
 _ENV_LOOKUP_RE = re.compile(r"^(?:os\.)?(?:environ\.get|getenv)\(")
 FUNCTIONS_MODULES = {"pyspark.sql.functions", "pyspark.sql.connect.functions"}
@@ -73,6 +74,7 @@ class Interpreter:
         self.views: dict[str, Plan] = {}  # temp views of DataFrames, for spark.sql
         # Other files whose code runs in this one (a notebook's %run targets), for locations.
         self.files: list[tuple[str, ModuleIndex]] = []
+        self.pipeline: Any = None  # pipelines.State once the file uses a pipeline API
         self.globals.names["__name__"] = "__main__"
 
     # -- positions and text -------------------------------------------------------------
@@ -101,6 +103,7 @@ class Interpreter:
 
     def run_module(self) -> None:
         self.run_block(self.module.body, self.globals)
+        pipelines.run(self)
         self.run_entry_points()
 
     def run_entry_points(self) -> None:
@@ -120,14 +123,14 @@ class Interpreter:
                 for name, method in cls.methods.items():
                     if name.startswith("__") or referenced.get(name, 0) > 1:
                         continue
-                    self.run_entry(method, cls.env, self.instantiate(cls, [], {}, stmt))
+                    self.run_entry(method, cls.env, self.entry_instance(cls, stmt))
         # A function handed to code we cannot see (a scheduler, a framework) still runs.
         for node in self.index.functions:
             if id(node) not in self.executed and "writeStream" in self.code(node):
                 owner = None
                 cls = self._owning_class(node)
                 if cls is not None:
-                    owner = self.instantiate(cls, [], {}, cls.node)
+                    owner = self.entry_instance(cls, cls.node)
                 self.run_entry(node, cls.env if cls else self.globals, owner)
 
     def _owning_class(self, node: cst.FunctionDef) -> Class | None:
@@ -158,6 +161,8 @@ class Interpreter:
         elif isinstance(stmt, cst.FunctionDef):
             env.names[stmt.name.value] = Function(stmt, env,
                                                   defaults=self.defaults(stmt.params, env))
+            if stmt.decorators:  # a pipeline's table or flow: the runtime calls it
+                pipelines.decorated(self, stmt, env.names[stmt.name.value])
         elif isinstance(stmt, cst.ClassDef):
             env.names[stmt.name.value] = self.define_class(stmt, env)
         elif isinstance(stmt, cst.If):
@@ -212,7 +217,9 @@ class Interpreter:
             self.assign(small.target, self.binary(op, current, operand, small), env)
         elif isinstance(small, cst.Expr):
             if not self.mutate(small.value, env):
-                self.ev(small.value, env)
+                result = self.ev(small.value, env)
+                if isinstance(result, Writer | Reader):
+                    self.configured(small.value, env, result)
         elif isinstance(small, cst.Return):
             raise _Return(None if small.value is None else self.ev(small.value, env))
         elif isinstance(small, cst.Import):
@@ -282,6 +289,16 @@ class Interpreter:
             updated = self.opaque(expr, env)
         self.assign(expr.func.value, updated, env)
         return True
+
+    def configured(self, expr: cst.BaseExpression, env: Env, result: Writer | Reader) -> None:
+        """`writer.foreachBatch(f)` as a statement: PySpark's builders change themselves and
+        return themselves, so the name that held the builder now holds the configured one."""
+        root = expr
+        while isinstance(root, cst.Call) and isinstance(root.func, cst.Attribute):
+            root = root.func.value
+        if root is not expr and isinstance(root, cst.Name | cst.Attribute) and isinstance(
+                self.ev(root, env), Writer | Reader):
+            self.assign(root, result, env)
 
     def run_if(self, stmt: cst.If, env: Env) -> None:
         test = self.ev(stmt.test, env)
@@ -501,6 +518,17 @@ class Interpreter:
         if defining is None or not defining.bases:
             return Unknown("super()")
         return Instance(defining.bases[0], frame.owner.attributes)
+
+    def entry_instance(self, cls: Class, node: cst.CSTNode) -> Instance:
+        """An instance built by code this file does not show: every argument of `__init__` is
+        unknown, its defaults included (the caller may well pass `trigger_type=...`)."""
+        init = cls.methods.get("__init__")
+        if init is None:
+            return self.instantiate(cls, [], {}, node)
+        params = init.params
+        args = [Unknown(p.name.value) for p in (*params.posonly_params, *params.params)[1:]]
+        kwargs = {p.name.value: Unknown(p.name.value) for p in params.kwonly_params}
+        return self.instantiate(cls, args, kwargs, node)
 
     def instantiate(
         self, cls: Class, args: list[Any], kwargs: dict[str, Any], node: cst.CSTNode
@@ -882,6 +910,8 @@ def _import_star(module: str, env: Env) -> None:
         names, module = pyspark_names.FUNCTIONS, "pyspark.sql.functions"
     elif module == "pyspark.sql.types":
         names = pyspark_names.TYPES
+    elif module in pipelines.MODULES:
+        names = pipelines.STAR_NAMES
     else:
         return
     for name in names:

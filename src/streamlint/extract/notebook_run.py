@@ -41,7 +41,7 @@ class Runs:
         self.unseen: list[Unseen] = list(converted.unseen)
         self.modules: dict[str, str] = {}
         self.running = [path]
-        self.streaming = cells.mentions_streaming([converted.source])
+        self.streaming = _streaming(converted.source)
 
     def __call__(self, interp: Interpreter, args: list[Any], kwargs: dict[str, Any],
                  node: Any) -> None:
@@ -74,7 +74,7 @@ class Runs:
             self.maps[shown] = converted.lines
             self.sql.extend(converted.sql)
             self.unseen.extend(converted.unseen)
-        self.streaming = self.streaming or cells.mentions_streaming([source])
+        self.streaming = self.streaming or _streaming(source)
         interp.files.append((shown, index))
         self.running.append(shown)
         try:
@@ -108,6 +108,13 @@ class Runs:
             if text is not None:
                 return _shown(job_shown, job_path, path), tried, text
         return _shown(job_shown, job_path, tried[0]), tried, None
+
+
+def _streaming(source: str) -> bool:
+    """The test every job passes before it is interpreted (pipelines' imports included)."""
+    from streamlint.extract import mentions_streaming
+
+    return mentions_streaming(source)
 
 
 def _shown(job_shown: str, job_path: str, path: str) -> str:

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 import libcst as cst
 
+from streamlint.extract import pipelines
 from streamlint.extract.columns import (
     LITERAL_ARGS,
     as_col,
@@ -273,6 +274,8 @@ def call_library(
         return call_functions(func.name, args, kwargs)
     if func.module == "pyspark.sql.types":
         return call_types(func.name, args, kwargs)
+    if func.module in pipelines.MODULES:
+        return pipelines.call(interp, func, args, kwargs, node)
     if func.module in ("os", "os.environ") and func.name in ("getenv", "get"):
         default = args[1] if len(args) > 1 else kwargs.get("default")
         if isinstance(default, str):
@@ -347,12 +350,18 @@ def call_method(  # noqa: C901 - a dispatch over PySpark's object kinds
     if isinstance(target, BoundMethod) and isinstance(target.target, Unknown):
         # `dbutils.widgets.get(...)` or `W = dbutils.widgets; W.get(...)`: one unknown object.
         target = Unknown(f"{target.target.text}.{target.name}")
+    if isinstance(target, Unknown) and name in ("sql", "table") and (
+            target.text.split(".")[-1].lower() in ("spark", "spark_session", "session")):
+        # A notebook's predefined `spark` (or `self.spark`): the session, for what it reads.
+        target = Spark()
     if isinstance(target, Builder):
         if name == "config":
             record_settings(interp, args, kwargs, loc)
         return Spark() if name in ("getOrCreate", "create") else target
     if isinstance(target, Spark):
         if name == "table" and args:
+            if interp.pipeline is not None:
+                return pipelines.read_dataset(interp, args[0], False, loc)
             return Plan((static_source("table", (("table", args[0]),), loc),), (), False)
         if name in ("getActiveSession", "active", "newSession"):
             return target
@@ -362,6 +371,8 @@ def call_method(  # noqa: C901 - a dispatch over PySpark's object kinds
     if isinstance(target, Conf):
         if name == "set":
             record_settings(interp, args, kwargs, loc)
+        if name == "get":  # a run-time value (pipeline parameters are read this way)
+            return args[1] if len(args) > 1 else Unknown(interp.code(node))
         return None
     if isinstance(target, Reader):
         return reader_call(interp, target, name, args, kwargs, loc)
@@ -492,6 +503,8 @@ def reader_call(
         if name in FILE_FORMATS:
             fmt = name
         if name == "table":
+            if interp.pipeline is not None and args:  # a pipeline's dataset, or its view
+                return pipelines.read_dataset(interp, args[0], reader.streaming, reader.loc)
             # DataStreamReader.table() reads the catalog's table and ignores format():
             # `format("delta").table(t)` and `table(t)` are one source.
             fmt = "table"

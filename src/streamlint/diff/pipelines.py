@@ -1,0 +1,198 @@
+"""Pipeline flows (SDP, Lakeflow / DLT) in a diff: paired by identity, renames named.
+
+A flow's checkpoint is its target table and its name, nothing else: flows pair only when both
+are equal (never by position). What is left over is a flow renamed (same table), a table
+renamed (the same flow under another table), a flow added or a flow removed. Paired flows are
+compared like any query, plus their expectations and AUTO CDC settings; every change carries
+the facts `pipeline` (sdp or dlt) and `pipeline_table`, so an incompatible finding's fix says
+which table to fully refresh, and how.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+from typing import Any
+
+from streamlint.diff.compare import Change, Code, compare_queries
+from streamlint.diff.match import match_queries
+from streamlint.model import ChangeFlow, Expectation, JobFile, Query, show
+
+FORMAT = "pipeline"
+_DLT_RE = re.compile(r"^\s*(?:import dlt\b|from dlt import)", re.MULTILINE)
+_LOC_RE = re.compile(r"Loc\(path='[^']*', line=\d+, column=\d+\)")
+CDC_STATE = ("keys", "sequence_by", "scd_type")
+
+
+def is_flow(query: Query | None) -> bool:
+    return query is not None and query.sink.format == FORMAT
+
+
+def match(old: tuple[Query, ...],
+          new: tuple[Query, ...]) -> list[tuple[Query | None, Query | None]]:
+    """Jobs' queries as before; pipeline flows only by their identity (table and flow name)."""
+    pairs = match_queries(tuple(q for q in old if not is_flow(q)),
+                          tuple(q for q in new if not is_flow(q)))
+    old_flows = [q for q in old if is_flow(q)]
+    taken: set[int] = set()
+    for flow in (q for q in new if is_flow(q)):
+        partner = next((i for i, q in enumerate(old_flows)
+                        if i not in taken and q.sink.checkpoint == flow.sink.checkpoint), None)
+        if partner is not None:
+            taken.add(partner)
+        pairs.append((old_flows[partner] if partner is not None else None, flow))
+    pairs.extend((q, None) for i, q in enumerate(old_flows) if i not in taken)
+    return pairs
+
+
+def flow_changes(pairs: list[tuple[Query | None, Query | None]] | tuple, old: JobFile,
+                 new: JobFile) -> list[Change]:
+    """Every change to the pipeline flows of two versions of a file."""
+    api = "dlt" if _DLT_RE.search(new.text) or _DLT_RE.search(old.text) else "sdp"
+    changes: list[Change] = []
+    for before, after in pairs:
+        if before is not None and after is not None and is_flow(after):
+            found = compare_queries(before, after) + _extra(before, after)
+            changes.extend(_tagged(c, api, after) for c in found)
+    removed = [b for b, a in pairs if a is None and is_flow(b)]
+    added = [a for b, a in pairs if b is None and is_flow(a)]
+    old_tables = {_table(q) for q in old.queries if is_flow(q)}
+    new_tables = {_table(q) for q in new.queries if is_flow(q)}
+    for flow in list(added):
+        # The same table, one flow gone and one new: the flow was renamed.
+        gone = [b for b in removed if _table(b) == _table(flow)]
+        if len(gone) == 1 and sum(1 for a in added if _table(a) == _table(flow)) == 1:
+            removed.remove(gone[0])
+            added.remove(flow)
+            changes.append(_tagged(_change("pipeline.flow_renamed", "the flow's name", gone[0],
+                                           flow), api, flow))
+    for flow in list(added):
+        # A table that is gone, and a new table whose flow reads and computes the same: renamed.
+        same = [b for b in removed if _shape(b) == _shape(flow)
+                and _table(b) not in new_tables and _table(flow) not in old_tables]
+        if len(same) == 1:
+            removed.remove(same[0])
+            added.remove(flow)
+            change = _change("pipeline.table_renamed", "the table's name", same[0], flow)
+            change.facts["old_table"] = _table(same[0])
+            changes.append(_tagged(change, api, flow))
+    for flow in added:
+        change = _change("pipeline.flow_added", "a flow", None, flow)
+        change.facts["existing"] = "true" if _table(flow) in old_tables else "false"
+        changes.append(_tagged(change, api, flow))
+    for flow in removed:
+        change = _change("pipeline.flow_removed", "a flow", flow, None)
+        change.facts["table_kept"] = "true" if _table(flow) in new_tables else "false"
+        changes.append(_tagged(change, api, flow))
+    return changes
+
+
+def _table(query: Query) -> str:
+    target = query.sink.target
+    return target if isinstance(target, str) else show(target)
+
+
+def _label(query: Query) -> str:
+    """`table` for a table's own flow, `table/flow` for a named flow into it."""
+    flow = query.sink.query_name
+    flow = flow if isinstance(flow, str) else show(flow)
+    return _table(query) if flow == _table(query) else f"{_table(query)}/{flow}"
+
+
+def _change(kind: str, subject: str, old: Query | None, new: Query | None) -> Change:
+    query = new or old
+    assert query is not None
+    return Change(kind, subject, Code(_label(old)) if old else None,
+                  Code(_label(new)) if new else None, old.sink.loc if old else None,
+                  new.sink.loc if new else None, query.label,
+                  {"stateful": "true" if query.stateful else "false"})
+
+
+def _tagged(change: Change, api: str, query: Query) -> Change:
+    change.facts.setdefault("pipeline", api)
+    change.facts.setdefault("pipeline_table", _table(query))
+    return change
+
+
+def _shape(query: Query) -> str:
+    """A flow's sources and operators without their positions."""
+    return _LOC_RE.sub("", repr((query.sources, query.operators)))
+
+
+def _extra(old: Query, new: Query) -> list[Change]:
+    """Expectations and AUTO CDC settings, which the generic comparison does not read."""
+    changes: list[Change] = []
+    before = {(e.name, e.condition): e for e in old.operators if isinstance(e, Expectation)}
+    after = {(e.name, e.condition): e for e in new.operators if isinstance(e, Expectation)}
+    renamed = {k[0] for k in before} & {k[0] for k in after}
+    for key, item in after.items():
+        previous = before.get(key)
+        if previous is not None and previous.action == item.action:
+            continue
+        direction = "changed" if previous is not None or key[0] in renamed else "added"
+        old_item = previous or next((e for k, e in before.items() if k[0] == key[0]), None)
+        changes.append(Change("pipeline.expectation", f"the expectation `{key[0]}`",
+                              Code(_expectation(old_item)) if old_item else None,
+                              Code(_expectation(item)), old_item.loc if old_item else None,
+                              item.loc, new.label,
+                              {"action": item.action, "direction": direction}))
+    for key, item in before.items():
+        if key not in after and key[0] not in {k[0] for k in after}:
+            changes.append(Change("pipeline.expectation", f"the expectation `{key[0]}`",
+                                  Code(_expectation(item)), None, item.loc, None, new.label,
+                                  {"action": item.action, "direction": "removed"}))
+    old_cdc = next((o for o in old.operators if isinstance(o, ChangeFlow)), None)
+    new_cdc = next((o for o in new.operators if isinstance(o, ChangeFlow)), None)
+    if old_cdc is not None and new_cdc is not None:
+        for about in CDC_STATE:
+            a, b = getattr(old_cdc, about), getattr(new_cdc, about)
+            if a != b:
+                changes.append(Change("pipeline.cdc", f"the AUTO CDC flow's {about}", _code(a),
+                                      _code(b), old_cdc.loc, new_cdc.loc, new.label,
+                                      {"about": about}))
+        a_opts, b_opts = dict(old_cdc.options), dict(new_cdc.options)
+        for key in sorted(set(a_opts) | set(b_opts)):
+            if a_opts.get(key) != b_opts.get(key):
+                changes.append(Change("pipeline.cdc", f"the AUTO CDC flow's {key}",
+                                      a_opts.get(key), b_opts.get(key), old_cdc.loc,
+                                      new_cdc.loc, new.label, {"about": key}))
+    return changes
+
+
+def _expectation(item: Expectation) -> str:
+    verb = {"warn": "expect", "fail": "expect_or_fail"}.get(item.action, "expect_all")
+    return f"{verb}({item.name!r}, {item.condition!r})"
+
+
+def _code(value: Any) -> Any:
+    from streamlint.diff.compare import _cols
+
+    if isinstance(value, tuple):
+        return _cols(value)
+    return Code(value) if isinstance(value, str) else value
+
+
+# -- the remedy ---------------------------------------------------------------------------------
+
+
+@cache
+def _remedies() -> dict[str, str]:
+    from streamlint.rules import _read_tables, rules_dir
+
+    for family, data in _read_tables(rules_dir()):
+        if family == "pipelines":
+            return {k: " ".join(str(v).split()) for k, v in data.get("full_refresh", {}).items()}
+    return {}
+
+
+def pipeline_fix(fix: str, verdict: str, family: str, facts: dict[str, str]) -> str:
+    """The fix for a change to a pipeline flow: a pipeline has no checkpoint to move, so an
+    incompatible change is fixed by keeping the old shape or fully refreshing the table."""
+    remedy = _remedies().get(facts.get("pipeline", "sdp"), "")
+    if family != "pipelines":
+        if verdict != "incompatible":
+            return fix
+        fix = "Keep the old shape, or {full_refresh}"
+    table = facts.get("pipeline_table", "TABLE")
+    return fix.replace("{full_refresh}", remedy).replace("{table}", table).replace(
+        "{old_table}", facts.get("old_table", "the old table"))

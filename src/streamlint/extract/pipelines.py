@@ -1,0 +1,354 @@
+"""Spark Declarative Pipelines (`from pyspark import pipelines as dp`) and Databricks
+Lakeflow / DLT (`import dlt`): their flows as ordinary streaming queries.
+
+A pipeline file has no `writeStream`: the runtime calls the decorated functions. Here every
+decorated function and `create_auto_cdc_flow` / `apply_changes` call is registered while the
+module runs; afterwards each flow's function is called (with no arguments, as the runtime
+does) and a flow whose DataFrame is streaming becomes a query whose sink is the pipeline:
+format "pipeline", target the table, query name the flow, and checkpoint the synthetic
+identity `pipeline flow <table>/<flow>` (Spark keeps it under
+`<storage>/_checkpoints/<table>/<flow>`, so the table and the flow name are what a restart
+resumes). A batch DataFrame is a materialized view: recomputed on every update, no checkpoint,
+no query. Views are inlined into their readers.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import libcst as cst
+
+from streamlint.extract.columns import as_col, plain
+from streamlint.extract.values import Function, FunctionRef, Plan, Writer
+from streamlint.model import ChangeFlow, Expectation, Filter, Loc, Unknown, Unseen, show
+from streamlint.records import factory, record, replace
+
+if TYPE_CHECKING:
+    from streamlint.extract.interpreter import Interpreter
+
+MODULES = frozenset({"dlt", "pyspark.pipelines"})
+TABLES = {"table", "create_table", "materialized_view"}
+VIEWS = {"view", "create_view", "temporary_view"}
+STREAMING_TABLES = {"create_streaming_table", "create_streaming_live_table", "create_target_table"}
+CDC = {"apply_changes", "create_auto_cdc_flow"}
+EXPECTATIONS = {"expect": "warn", "expect_or_drop": "drop", "expect_or_fail": "fail"}
+EXPECT_ALL = {"expect_all": "warn", "expect_all_or_drop": "drop", "expect_all_or_fail": "fail"}
+DECORATORS = TABLES | VIEWS | {"append_flow"} | set(EXPECTATIONS) | set(EXPECT_ALL)
+# What `from dlt import *` binds that streamlint knows the meaning of.
+STAR_NAMES = (*sorted(DECORATORS | STREAMING_TABLES | CDC), "read", "read_stream",
+              "create_sink")
+CDC_ARGS = ("target", "source", "keys", "sequence_by")  # positional in both APIs
+CDC_OTHER = ("where", "ignore_null_updates", "apply_as_deletes", "apply_as_truncates",
+             "column_list", "except_column_list", "track_history_column_list",
+             "track_history_except_column_list", "once")
+
+
+@record
+class Decorator:
+    """What `dlt.table(name=...)` or `dp.expect_or_drop("n", "c")` returns: waiting for its
+    function."""
+
+    name: str
+    args: tuple[Any, ...]
+    kwargs: tuple[tuple[str, Any], ...]
+    loc: Loc
+
+    def kwarg(self, key: str) -> Any:
+        return dict(self.kwargs).get(key)
+
+
+@record(frozen=False)
+class Definition:
+    """A dataset or flow the file declares."""
+
+    kind: str  # "table" (streaming table or materialized view), "view", "flow", "cdc"
+    name: Any  # the dataset's name (a view's, or a flow's target table)
+    flow: Any  # the flow's name (checkpoint identity)
+    function: Function | None
+    expectations: list[Decorator]
+    loc: Loc
+    cdc: dict[str, Any] = factory(dict)
+
+
+@record(frozen=False)
+class State:
+    """What the pipeline phase collects on an interpreter."""
+
+    api: str  # "dlt" or "sdp"
+    definitions: list[Definition] = factory(list)
+    table_expectations: dict[str, list[Decorator]] = factory(dict)
+    unseen: list[Unseen] = factory(list)
+    resolving: set[str] = factory(set)
+    inlined: set[tuple[int, int]] = factory(set)  # reads of a view, read through its plan
+
+
+def state(interp: Interpreter, module: str) -> State:
+    if interp.pipeline is None:
+        interp.pipeline = State("dlt" if module == "dlt" else "sdp")
+    elif module == "dlt":
+        interp.pipeline.api = "dlt"
+    return interp.pipeline
+
+
+# -- what the module calls --------------------------------------------------------------------
+
+
+def call(interp: Interpreter, func: FunctionRef, args: list[Any], kwargs: dict[str, Any],
+         node: cst.Call) -> Any:
+    """`dlt.<name>(...)` / `dp.<name>(...)` while the module runs."""
+    pipeline = state(interp, func.module)
+    loc = interp.loc(node)
+    name = func.name
+    if name in ("read_stream", "read"):
+        table = args[0] if args else kwargs.get("name")
+        return read_dataset(interp, table, name == "read_stream", loc)
+    if name in DECORATORS:
+        if len(args) == 1 and isinstance(args[0], Function) and not kwargs:
+            return _apply(interp, Decorator(name, (), (), loc), args[0], [])
+        return Decorator(name, tuple(args), tuple(kwargs.items()), loc)
+    if name in STREAMING_TABLES:
+        table = args[0] if args else kwargs.get("name")
+        for key in EXPECT_ALL:
+            if key in kwargs:
+                pipeline.table_expectations.setdefault(_key(table), []).append(
+                    Decorator(key, (kwargs[key],), (), loc))
+        return None
+    if name in CDC:
+        values = dict(zip(CDC_ARGS, args, strict=False)) | kwargs
+        flow = values.get("name", values.get("flow_name")) or values.get("target")
+        pipeline.definitions.append(Definition("cdc", values.get("target"), flow, None, [],
+                                               loc, values))
+        return None
+    if name == "create_sink":
+        return None  # a sink is a flow's target; the flows say what reaches it
+    pipeline.unseen.append(Unseen("pipeline", f"`{interp.code(node)}` ({func.module}.{name} is "
+                                  "not modelled by streamlint)", loc))
+    return Unknown(interp.code(node))
+
+
+def decorated(interp: Interpreter, stmt: cst.FunctionDef, function: Function) -> None:
+    """A `def` with decorators: register it if one of them is a pipeline's."""
+    decorators: list[Decorator] = []
+    for item in stmt.decorators:
+        value = interp.ev(item.decorator, function.env)
+        if isinstance(value, FunctionRef) and value.module in MODULES:
+            state(interp, value.module)
+            value = Decorator(value.name, (), (), interp.loc(item.decorator))
+        if isinstance(value, Decorator):
+            decorators.append(value)
+    datasets = [d for d in decorators if d.name in TABLES | VIEWS | {"append_flow"}]
+    if datasets:
+        expectations = [d for d in decorators if d not in datasets]
+        _apply(interp, datasets[-1], function, expectations)
+
+
+def _apply(interp: Interpreter, decorator: Decorator, function: Function,
+           expectations: list[Decorator]) -> None:
+    assert interp.pipeline is not None
+    own = function.node.name.value
+    loc = interp.loc(function.node)
+    if decorator.name == "append_flow":
+        target = decorator.kwarg("target")
+        flow = decorator.kwarg("name") or own
+        definition = Definition("flow", target, flow, function, expectations, loc)
+    else:
+        name = decorator.kwarg("name") or own
+        kind = "view" if decorator.name in VIEWS else "table"
+        definition = Definition(kind, name, name, function, expectations, loc)
+    interp.pipeline.definitions.append(definition)
+
+
+# -- reading datasets -------------------------------------------------------------------------
+
+
+def _key(name: Any) -> str:
+    """A dataset name as the pipeline resolves it: `LIVE.x` is `x`, case-insensitively."""
+    text = name if isinstance(name, str) else show(plain(name))
+    if text.lower().startswith("live."):
+        text = text[5:]
+    return text.lower()
+
+
+def read_dataset(interp: Interpreter, name: Any, streaming: bool, loc: Loc) -> Plan:
+    """`dlt.read_stream("x")`, `spark.readStream.table("LIVE.x")`: a view of this pipeline is
+    read through its own plan; anything else is the table itself."""
+    from streamlint.extract.pyspark_api import make_source
+    from streamlint.extract.values import Reader
+
+    view = _view(interp, name)
+    if view is not None:
+        plan = view_plan(interp, view)
+        if plan is not None:
+            interp.pipeline.inlined.add((loc.line, loc.column))  # type: ignore[union-attr]
+            return plan if streaming else _batch(plan)
+    table = name[5:] if isinstance(name, str) and name.lower().startswith("live.") else name
+    source = make_source(Reader(streaming, loc), "table", [("table", table)])
+    return Plan((source,), (), streaming, columns=None)
+
+
+def _view(interp: Interpreter, name: Any) -> Definition | None:
+    if interp.pipeline is None or not isinstance(name, str):
+        return None
+    return next((d for d in interp.pipeline.definitions
+                 if d.kind == "view" and isinstance(d.name, str) and _key(d.name) == _key(name)),
+                None)
+
+
+def view_plan(interp: Interpreter, view: Definition) -> Plan | None:
+    assert interp.pipeline is not None
+    key = _key(view.name)
+    if key in interp.pipeline.resolving:  # a view that reads itself: not followed twice
+        return None
+    interp.pipeline.resolving.add(key)
+    try:
+        value = _call(interp, view)
+    finally:
+        interp.pipeline.resolving.discard(key)
+    if not isinstance(value, Plan):
+        return None
+    return _expect(interp, value, view.expectations)
+
+
+def _batch(plan: Plan) -> Plan:
+    sources = tuple(replace(s, streaming=False) for s in plan.sources)
+    return replace(plan, sources=sources, streaming=False)
+
+
+def _call(interp: Interpreter, definition: Definition) -> Any:
+    assert definition.function is not None
+    node = definition.function.node
+    return interp.call_function(definition.function, [], {}, node)
+
+
+def _expect(interp: Interpreter, plan: Plan, decorators: list[Decorator]) -> Plan:
+    """Expectations in declaration order: `expect_or_drop` filters rows, the others keep them."""
+    for decorator in decorators:
+        action = EXPECTATIONS.get(decorator.name) or EXPECT_ALL.get(decorator.name)
+        if decorator.name in EXPECT_ALL:
+            rules = decorator.args[0] if decorator.args else decorator.kwarg("expectations")
+            if not isinstance(rules, dict):
+                text = show(plain(rules))
+                plan = plan.then(Expectation(f"{decorator.name}({text})", text, "unknown",
+                                             decorator.loc))
+                continue
+            items = list(rules.items())
+        else:
+            items = [(decorator.args[0] if decorator.args else decorator.kwarg("name"),
+                      decorator.args[1] if len(decorator.args) > 1
+                      else decorator.kwarg("constraint"))]
+        for name, condition in items:
+            text = " ".join(condition.split()) if isinstance(condition, str) else show(
+                plain(condition))
+            label = name if isinstance(name, str) else show(plain(name))
+            if action == "drop":
+                plan = plan.then(Filter(f"expect_or_drop {label}: {text}", decorator.loc))
+            else:
+                plan = plan.then(Expectation(label, text, str(action), decorator.loc))
+    return plan
+
+
+# -- after the module ran: the flows ------------------------------------------------------------
+
+
+def run(interp: Interpreter) -> None:
+    """Call every table and flow function the way the pipeline runtime would."""
+    pipeline = interp.pipeline
+    if pipeline is None:
+        return
+    reached: set[tuple[int, int]] = pipeline.inlined
+    for definition in list(pipeline.definitions):
+        if definition.kind == "view":
+            continue
+        if definition.kind == "cdc":
+            plan: Any = _cdc_plan(interp, definition)
+        else:
+            plan = _call(interp, definition)
+        label = f"`{definition.function.node.name.value}`" if definition.function else (
+            f"the AUTO CDC flow into {show(plain(definition.name))}")
+        if not isinstance(plan, Plan):
+            pipeline.unseen.append(Unseen(
+                "pipeline", f"the DataFrame {label} returns (`{_text(plan)}`) is not one "
+                "streamlint can follow, so whether it is a streaming flow is not known",
+                definition.loc))
+            continue
+        if not _streaming(plan):
+            continue  # a materialized view (or a batch flow): recomputed, no checkpoint
+        if definition.kind != "cdc":
+            plan = _expect(interp, plan, definition.expectations)
+        plan = _expect(interp, plan, pipeline.table_expectations.get(_key(definition.name), []))
+        reached.update((s.loc.line, s.loc.column) for s in plan.sources)
+        interp.effects.queries.append(_writer(definition, plan))
+    _unreached_reads(interp, pipeline, reached)
+
+
+def _streaming(plan: Plan) -> bool:
+    """A stream-static join keeps the stream's flag; a DataFrame is streaming when one of its
+    sources is (a plan with no known source keeps its own flag)."""
+    if plan.sources:
+        return any(s.streaming for s in plan.sources)
+    return plan.streaming
+
+
+def _cdc_plan(interp: Interpreter, definition: Definition) -> Plan:
+    values = definition.cdc
+    plan = read_dataset(interp, values.get("source"), True, definition.loc)
+    keys = values.get("keys")
+    keys = keys if isinstance(keys, tuple) else (keys,)
+    scd = values.get("stored_as_scd_type", 1)
+    options = tuple((k, _text(values[k])) for k in CDC_OTHER if k in values)
+    op = ChangeFlow(tuple(as_col(k).text for k in keys), as_col(values.get("sequence_by")).text,
+                    str(plain(scd)) if scd is not None else "1", options, definition.loc)
+    return plan.then(op)
+
+
+def _writer(definition: Definition, plan: Plan) -> Writer:
+    table, flow = plain(definition.name), plain(definition.flow)
+    if isinstance(table, str) and isinstance(flow, str):
+        checkpoint: Any = f"pipeline flow {table}/{flow}"
+    else:
+        checkpoint = Unknown(f"pipeline flow {_text(table)}/{_text(flow)}")
+    options = (("checkpointLocation", checkpoint), ("__table__", table))
+    return Writer(plan, definition.loc, format="pipeline", options=options, query_name=flow)
+
+
+def _unreached_reads(interp: Interpreter, pipeline: State, reached: set[tuple[int, int]]) -> None:
+    """A streaming read in a table or flow function that no flow's plan contains."""
+    for definition in pipeline.definitions:
+        if definition.function is None or definition.kind == "view":
+            continue
+        for node in _stream_reads(definition.function.node):
+            loc = interp.loc(node)
+            if (loc.line, loc.column) not in reached:
+                function = definition.function.node.name.value
+                pipeline.unseen.append(Unseen(
+                    "pipeline", f"a streaming DataFrame read in `{function}` reaches no flow "
+                    "streamlint found", loc))
+
+
+def _stream_reads(function: cst.FunctionDef) -> list[cst.CSTNode]:
+    found: list[cst.CSTNode] = []
+    pending: list[cst.CSTNode] = [function.body]
+    while pending:
+        node = pending.pop()
+        stream_attribute = isinstance(node, cst.Attribute) and node.attr.value == "readStream"
+        stream_call = isinstance(node, cst.Call) and (
+            (isinstance(node.func, cst.Attribute) and node.func.attr.value == "read_stream")
+            or (isinstance(node.func, cst.Name) and node.func.value == "read_stream"))
+        if stream_attribute or stream_call:
+            found.append(node)
+        pending.extend(node.children)
+    return found
+
+
+def _text(value: Any) -> str:
+    if isinstance(value, Unknown):
+        return value.text
+    return show(plain(value))
+
+
+def unseen(interp: Interpreter) -> tuple[Unseen, ...]:
+    return tuple(interp.pipeline.unseen) if interp.pipeline is not None else ()
+
+
+def api(interp: Interpreter) -> str | None:
+    return interp.pipeline.api if interp.pipeline is not None else None
