@@ -172,7 +172,7 @@ def run_pairs(pairs: list[Pair], progress: bool) -> list[Report | FileError]:
     # fork: workers start with streamlint and libcst already imported (Linux, macOS can't).
     method = "fork" if sys.platform == "linux" else None
     if method == "fork":
-        _load_before_fork()
+        _load_before_fork(any(p.path.lower().endswith(".ipynb") for p in pairs))
     context = multiprocessing.get_context(method)
     with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
         results = []
@@ -183,7 +183,7 @@ def run_pairs(pairs: list[Pair], progress: bool) -> list[Report | FileError]:
     return results
 
 
-def _load_before_fork() -> None:
+def _load_before_fork(notebooks: bool = False) -> None:
     """Import the extractor and read the rules once, in the parent, rather than once per worker.
 
     The static path imports libcst lazily (inside `extract_text`), so without this every forked
@@ -196,6 +196,8 @@ def _load_before_fork() -> None:
     from streamlint.rules import load_rules
 
     load_rules()
+    if notebooks:  # nbformat (with jsonschema) takes about half a second to import
+        import nbformat  # noqa: F401
 
 
 def _progress(done: int, total: int) -> None:

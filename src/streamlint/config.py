@@ -2,7 +2,7 @@
 
     [tool.streamlint]
     spark-version = "3.5"
-    include = ["jobs/**"]             # which files `streamlint check` looks at (default: *.py)
+    include = ["jobs/**"]             # which files `check` looks at (default: *.py, *.ipynb)
     exclude = ["jobs/scratch/**"]
     select = ["SO", "AG04"]           # only these codes or code prefixes
     ignore = ["QY02"]                 # never these
@@ -40,6 +40,9 @@ OVERRIDE_KEYS = {"paths", "spark-version", "select", "ignore", "severity"}
 OWN_CODES = ("SL000", "SL01", "SL02", "CK01", "CK02", "CK03", "CK04")
 
 
+# Python files and Jupyter notebooks (a Databricks notebook export is a .py file).
+DEFAULT_INCLUDE = ("*.py", "*.ipynb")
+
 @record
 class Override:
     """Settings for the files that match `paths`."""
@@ -55,7 +58,7 @@ class Override:
 class Config:
     spark_version: str | None = None
     path: str | None = None
-    include: tuple[str, ...] = ("*.py",)
+    include: tuple[str, ...] = DEFAULT_INCLUDE
     exclude: tuple[str, ...] = ()
     select: tuple[str, ...] | None = None  # None: every rule
     ignore: tuple[str, ...] = ()
@@ -158,7 +161,7 @@ def parse_config(table: dict[str, Any], path: str) -> Config:
         ))
     return Config(
         spark_version=_version(table, path, ""), path=path,
-        include=_strings(table, "include", path, "") or ("*.py",),
+        include=_strings(table, "include", path, "") or DEFAULT_INCLUDE,
         exclude=_strings(table, "exclude", path, ""),
         select=_codes(table, "select", path, "") if "select" in table else None,
         ignore=_codes(table, "ignore", path, ""),

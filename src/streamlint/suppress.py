@@ -32,6 +32,10 @@ def find_suppressions(text: str, path: str) -> tuple[list[Suppression], list[Fin
     """The well-formed comments, and a finding for each malformed one."""
     if "streamlint" not in text:
         return [], []
+    if path.lower().endswith(".ipynb"):  # the comments are in the cells' JSON strings
+        from streamlint.extract.notebook import code_lines
+
+        text = code_lines(text)
     good: list[Suppression] = []
     bad: list[Finding] = []
     try:

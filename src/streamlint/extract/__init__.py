@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from streamlint.errors import InputError
-from streamlint.model import JobFile, Loc, Query, Setting, Sink, Unknown, option
+from streamlint.model import JobFile, Loc, Query, Setting, Sink, Unknown, Unseen, option
 
 if TYPE_CHECKING:
     from streamlint.extract.interpreter import Interpreter
+    from streamlint.extract.project import Project
     from streamlint.extract.values import Writer
 
 # A file that mentions none of these is never parsed with libcst: most files are not jobs.
@@ -21,6 +23,8 @@ _STREAMING_RE = re.compile(r"\b(readStream|writeStream|read_stream)\b|\bimport d
 # PEP 263: a coding cookie on the first or second line.
 _CODING_RE = re.compile(rb"^(?:[^\n]*\n)?[ \t\f]*#[^\n]*?coding[:=][ \t]*([-\w.]+)")
 MAX_BYTES = 2_000_000
+# A notebook carries its outputs (plots as base64 images, tables) besides its code.
+MAX_NOTEBOOK_BYTES = 30_000_000
 # libcst's native parser overflows its stack (a segfault, not an exception) near 1,500
 # nested brackets (measured on an 8 MB stack); it reads a few hundred fine, which the
 # corpus relies on though CPython itself refuses more than 200. Past this depth Python's
@@ -28,6 +32,9 @@ MAX_BYTES = 2_000_000
 _BRACKETS_RE = re.compile(r"[()\[\]{}]")
 _DEPTH = {"(": 1, "[": 1, "{": 1, ")": -1, "]": -1, "}": -1}
 MAX_NESTING = 1000
+# Notebook exports start with one of these (the Jupyter kind is known by its .ipynb name).
+_NOTEBOOK_HEADERS = ("# Databricks notebook source", "-- Databricks notebook source",
+                     "// Databricks notebook source")
 
 
 def read_text(path: str) -> str:
@@ -44,9 +51,10 @@ def read_text(path: str) -> str:
 
 def decode_source(data: bytes, path: str) -> str:
     """Source bytes as text, honouring a PEP 263 coding cookie (git blobs come as bytes)."""
-    if len(data) > MAX_BYTES:
+    limit = MAX_NOTEBOOK_BYTES if path.lower().endswith(".ipynb") else MAX_BYTES
+    if len(data) > limit:
         raise InputError(path, 1, 0, f"{len(data) // 1_000_000} MB is larger than a job file "
-                         f"({MAX_BYTES // 1_000_000} MB at most); is this generated code?")
+                         f"({limit // 1_000_000} MB at most); is this generated code?")
     cookie = _CODING_RE.match(b"\n".join(data.split(b"\n", 2)[:2]))
     encoding = cookie.group(1).decode("ascii") if cookie else "utf-8-sig"
     try:
@@ -65,25 +73,47 @@ def mentions_streaming(text: str) -> bool:
     return _STREAMING_RE.search(text) is not None
 
 
-def extract_file(path: str) -> JobFile:
-    return extract_text(read_text(path), path)
+def extract_file(path: str, *, project: Project | None = None) -> JobFile:
+    text = read_text(path)
+    if project is None and "%run" in text:  # a notebook's %run reads its neighbours
+        from streamlint.extract.project import on_disk
+
+        project = on_disk(path)
+    return extract_text(text, path, project=project)
 
 
-def extract_text(text: str, path: str) -> JobFile:
+def extract_text(text: str, path: str, *, project: Project | None = None) -> JobFile:
+    if path.lower().endswith(".ipynb") or text.startswith(_NOTEBOOK_HEADERS):
+        from streamlint.extract.notebook import convert
+
+        converted = convert(text, path)
+        if converted is not None:
+            from streamlint.extract.notebook_run import extract_notebook
+
+            return extract_notebook(text, path, converted, project)
     if not _STREAMING_RE.search(text):
-        # Not a streaming job, but it must still be Python: a file passed by mistake (YAML,
-        # a notebook's JSON) is an error, not a job whose queries all disappeared.
-        error = _python_syntax_error(text, path)
-        if error is not None:
-            line, column, message = error
-            raise InputError(path, line, column, "syntax error: " + message)
+        check_syntax(text, path)
         return JobFile(path, text, ())
+    queries, unseen = interpret(text, path)
+    return JobFile(path, text, queries, unseen)
+
+
+def check_syntax(text: str, path: str) -> None:
+    """Not a streaming job, but it must still be Python: a file passed by mistake (YAML,
+    a notebook's JSON) is an error, not a job whose queries all disappeared."""
+    error = _python_syntax_error(text, path)
+    if error is not None:
+        line, column, message = error
+        raise InputError(path, line, column, "syntax error: " + message)
+
+
+def interpret(text: str, path: str, prepare: Callable[[Interpreter], None] | None = None
+              ) -> tuple[tuple[Query, ...], tuple[Unseen, ...]]:
+    """Parse Python source and follow it; `prepare` binds names before it runs (a
+    notebook's `%run` hook)."""
     if _bracket_depth(text) > MAX_NESTING:
         # Counted naively (brackets in strings too), so Python's parser has the last word.
-        error = _python_syntax_error(text, path)
-        if error is not None:
-            line, column, message = error
-            raise InputError(path, line, column, "syntax error: " + message)
+        check_syntax(text, path)
     import libcst as cst
 
     from streamlint.extract.interpreter import Interpreter
@@ -99,6 +129,8 @@ def extract_text(text: str, path: str) -> JobFile:
         raise InputError(path, 1, 0, "the file is nested too deeply to read") from None
     try:
         interp = Interpreter(module, path, index_module(module))
+        if prepare is not None:
+            prepare(interp)
         interp.run_module()
     except RecursionError:
         raise InputError(path, 1, 0, "the code is nested too deeply to follow") from None
@@ -108,7 +140,7 @@ def extract_text(text: str, path: str) -> JobFile:
     settings = tuple(interp.effects.settings)
     # A function called twice with the same arguments starts one query (one checkpoint).
     queries = _distinct([_query(interp, writer, settings) for writer in interp.effects.queries])
-    return JobFile(path, text, queries, pipelines.unseen(interp) + unseen(interp, queries))
+    return queries, pipelines.unseen(interp) + unseen(interp, queries)
 
 
 def _distinct(queries: list[Query]) -> tuple[Query, ...]:

@@ -39,7 +39,10 @@ def unseen(interp: Interpreter, queries: tuple[Query, ...]) -> tuple[Unseen, ...
             items[("no-writer", loc)] = Unseen(
                 "no-sink", f"`{_snippet(code)}` builds a stream writer that is never started "
                 "by a call streamlint recognises (start, toTable, table)", loc)
-    for node in interp.index.streaming:
+    # The job's own code, and the code of the files it runs (a notebook's %run targets).
+    streaming = [*interp.index.streaming,
+                 *(node for _, index in interp.files for node in index.streaming)]
+    for node in streaming:
         if id(node) in effects.reached:
             continue
         loc = interp.loc(node)

@@ -35,6 +35,7 @@ from streamlint.extract.values import (
     Instance,
     Lambda,
     ModuleRef,
+    Native,
     Partial,
     Plan,
     Reader,
@@ -71,6 +72,8 @@ class Interpreter:
         self.globals = Env()
         self.frames: list[Function] = []
         self.views: dict[str, Plan] = {}  # temp views of DataFrames, for spark.sql
+        # Other files whose code runs in this one (a notebook's %run targets), for locations.
+        self.files: list[tuple[str, ModuleIndex]] = []
         self.pipeline: Any = None  # pipelines.State once the file uses a pipeline API
         self.globals.names["__name__"] = "__main__"
 
@@ -85,7 +88,12 @@ class Interpreter:
         name = _first_name(node)
         if name is None:
             return Loc(self.path, 0, 0)
-        line, column = self.index.starts.get(id(name), (0, 0))
+        key = id(name)
+        if key not in self.index.starts:
+            for path, index in self.files:
+                if key in index.starts:
+                    return Loc(path, *index.starts[key])
+        line, column = self.index.starts.get(key, (0, 0))
         return Loc(self.path, line, column)
 
     def code(self, node: cst.CSTNode) -> str:
@@ -410,6 +418,8 @@ class Interpreter:
                 env.names[name] = (args[i] if i < len(args) else kwargs.get(
                     name, func.defaults.get(name, Unknown(name))))
             return self.ev(func.node.body, env)
+        if isinstance(func, Native):
+            return func.call(self, args, kwargs, node)
         if isinstance(func, Partial):
             return self.call(func.func, [*func.args, *args], {**func.kwargs, **kwargs}, node)
         if isinstance(func, FunctionRef) and func.module in ("builtins", "functools"):

@@ -35,6 +35,15 @@ def column(name: str) -> Col:
 
 
 @record
+class Native:
+    """A function streamlint itself implements (a notebook's `%run`): called with the
+    interpreter, the arguments and the call's node."""
+
+    name: str
+    call: Any
+
+
+@record
 class Schema:
     """A schema in canonical `name:type` text (from a DDL string or a StructType)."""
 

@@ -15,6 +15,15 @@ VERDICT_LINE = {
 
 
 def _source_line(text: str, loc: Loc) -> str:
+    if loc.path.lower().endswith(".ipynb"):
+        # The JSON line holds the cell's line as a string: show the code, and where it is.
+        from streamlint.extract.notebook import describe
+
+        cell = describe(text, loc.line, loc.column)
+        if cell is not None:
+            number, index, code, column = cell
+            return (f"    | cell {number}, line {index}:\n    | {code.rstrip()}\n"
+                    f"    | {' ' * column}^")
     lines = text.splitlines()
     if 1 <= loc.line <= len(lines):
         line = lines[loc.line - 1]

@@ -1,0 +1,385 @@
+"""Notebooks as the Python a reader would run: Jupyter `.ipynb` and Databricks exports.
+
+`convert(text, path)` is called before libcst. For a plain Python file it returns None (a
+check of the path and the first line, nothing imported). For a notebook it returns the code
+cells as one Python source, magics made neutral line for line (`notebook_cells`), the SQL
+cells (reported as not analysed), cells in other languages that mention streaming, and a map
+from the source's lines back to the file:
+
+- a Databricks source export (`# Databricks notebook source`, cells split by
+  `# COMMAND ----------`) keeps its own line numbers: magic lines are replaced in place;
+- a Jupyter notebook's lines map to the line of the `.ipynb` JSON where the cell's source
+  line is stored (nbformat writes one JSON string per line), the column inside that string.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import re
+from bisect import bisect_right
+from typing import Any
+
+from streamlint.errors import InputError
+from streamlint.extract import notebook_cells as cells
+from streamlint.extract import notebook_json
+from streamlint.model import Loc, Unseen
+from streamlint.records import is_record, record, replace
+
+DATABRICKS_HEADER = "# Databricks notebook source"
+DATABRICKS_SEPARATOR = "# COMMAND ----------"
+_OTHER_EXPORTS = {"-- Databricks notebook source": "SQL", "// Databricks notebook source": "Scala"}
+# SQL that can start or shape a streaming query by itself.
+_STREAMING_SQL = re.compile(r"\bstream(ing)?\b|\bread_files\b|\bcloud_files\b|\breadStream\b",
+                            re.IGNORECASE)
+
+
+@record
+class SqlCell:
+    """A SQL cell (`%sql`, `%%sql`): not analysed yet, so it is reported, never dropped."""
+
+    number: int
+    words: str
+    streaming: bool  # the SQL itself names a stream, a streaming table, read_files, ...
+    loc: Loc
+
+    def unseen(self) -> Unseen:
+        return Unseen("sql", f"the %sql cell {self.number} ({self.words}) is SQL, which "
+                      "streamlint does not analyse yet", self.loc)
+
+
+@record(frozen=False)
+class Converted:
+    """A notebook as Python source, and what the Python does not show."""
+
+    source: str
+    lines: Any  # JupyterLines | DatabricksLines: where a source line is in the file
+    sql: tuple[SqlCell, ...]
+    unseen: tuple[Unseen, ...]  # cells in other languages that mention streaming
+
+    @property
+    def runs(self) -> bool:
+        return cells.RUN_HOOK in self.source
+
+
+def is_notebook_path(path: str) -> bool:
+    return path.lower().endswith(".ipynb")
+
+
+def convert(text: str, path: str) -> Converted | None:
+    """The notebook in `text` as Python, or None for a plain Python file."""
+    if is_notebook_path(path):
+        return _jupyter(text, path)
+    head = text[:40]
+    for header, language in _OTHER_EXPORTS.items():
+        if head.startswith(header):
+            raise InputError(path, 1, 0, f"a Databricks {language} notebook: streamlint reads "
+                             "Python notebooks only (a .py export or an .ipynb)")
+    if not head.startswith(DATABRICKS_HEADER):
+        return None
+    if path.lower().endswith(".r"):
+        raise InputError(path, 1, 0, "a Databricks R notebook: streamlint reads Python "
+                         "notebooks only (a .py export or an .ipynb)")
+    return _databricks(text, path)
+
+
+# -- Databricks source exports --------------------------------------------------------------
+
+
+class DatabricksLines:
+    """A Databricks export keeps its lines; only `%python` cells' columns move by `# MAGIC `."""
+
+    def __init__(self, starts: list[int], shifts: dict[int, int]) -> None:
+        self.starts = starts  # the first line of each cell
+        self.shifts = shifts
+
+    def place(self, line: int, column: int) -> tuple[int, int]:
+        return line, column + self.shifts.get(line, 0)
+
+    def cell(self, line: int) -> tuple[int, int]:
+        number = bisect_right(self.starts, line)
+        return number, line - self.starts[max(number - 1, 0)] + 1
+
+
+def _databricks(text: str, path: str) -> Converted:
+    lines = text.split("\n")
+    out = list(lines)
+    starts: list[int] = []
+    shifts: dict[int, int] = {}
+    sql: list[SqlCell] = []
+    unseen: list[Unseen] = []
+    # Cell boundaries: the header line, then each separator line.
+    bounds = [0] + [i for i, line in enumerate(lines) if line.rstrip("\r") == DATABRICKS_SEPARATOR]
+    bounds.append(len(lines))
+    for number, (start, end) in enumerate(zip(bounds, bounds[1:], strict=False), 1):
+        body = [i for i in range(start + 1, end)
+                if not lines[i].startswith("# DBTITLE")]
+        starts.append(start + 2)  # 1-based line after the header or the separator
+        first = next((i for i in body if lines[i].strip()), None)
+        if first is None:
+            continue
+        if not lines[first].startswith("# MAGIC"):
+            for i, line in zip(body, cells.python_lines([lines[i] for i in body]), strict=True):
+                out[i] = line
+            continue
+        magic = [i for i in body if lines[i].startswith("# MAGIC")]
+        content = [_unmagic(lines[i]) for i in magic]
+        language, at = cells.cell_language(content)
+        loc = Loc(path, first + 1, 0)
+        if language == "python":
+            if at >= 0:
+                content[at] = ""
+            for i, line in zip(magic, cells.python_lines(content), strict=True):
+                out[i] = line
+                shifts[i + 1] = len(lines[i]) - len(_unmagic(lines[i]))
+        elif language == "sql":
+            sql.append(_sql_cell(number, content[at:], loc))
+        elif language != "markdown":
+            unseen.extend(_foreign(number, language, content, loc))
+    return Converted("\n".join(out), DatabricksLines(starts, shifts), tuple(sql), tuple(unseen))
+
+
+def _unmagic(line: str) -> str:
+    line = line.rstrip("\r")
+    return line[len("# MAGIC ") :] if line.startswith("# MAGIC ") else line[len("# MAGIC") :]
+
+
+def _sql_cell(number: int, lines: list[str], loc: Loc) -> SqlCell:
+    """`lines` start with the magic line: `%sql`, or `%sql SELECT ...` on one line."""
+    magic = lines[0].strip().lstrip("%").split(maxsplit=1)
+    lines = [magic[1] if len(magic) > 1 else "", *lines[1:]]
+    text = "\n".join(lines)
+    return SqlCell(number, cells.first_words(lines) or "empty",
+                   _STREAMING_SQL.search(text) is not None, loc)
+
+
+def _foreign(number: int, language: str, lines: list[str], loc: Loc) -> list[Unseen]:
+    """A cell in another language is not streamlint's to read, unless it streams."""
+    if not cells.mentions_streaming(lines):
+        return []
+    return [Unseen("notebook", f"cell {number} is {language.lstrip('%')}, not Python, and it "
+                   "mentions readStream/writeStream: streamlint does not read it", loc)]
+
+
+# -- Jupyter notebooks ------------------------------------------------------------------------
+
+
+class JupyterLines:
+    """Where each line of the Python source is stored in the `.ipynb` file."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.positions = notebook_json.Positions(text)
+        # Per source line: (cell number, line in the cell, start in the joined cell source,
+        # the cell's source strings with their start in the joined source).
+        self.entries: list[tuple[int, int, int, tuple]] = []
+
+    def place(self, line: int, column: int) -> tuple[int, int]:
+        if not 1 <= line <= len(self.entries):
+            return line, column
+        _, _, start, segments = self.entries[line - 1]
+        return self.positions.at(_offset(self.text, segments, start + column))
+
+    def cell(self, line: int) -> tuple[int, int]:
+        if not 1 <= line <= len(self.entries):
+            return 0, line
+        number, index, _, _ = self.entries[line - 1]
+        return number, index + 1
+
+
+def _offset(text: str, segments: tuple, position: int) -> int:
+    """The file offset of a character of a cell's joined source."""
+    starts = [start for start, _ in segments]
+    k = max(bisect_right(starts, position) - 1, 0)
+    start, string = segments[k]
+    offsets = _raw_offsets(text, string.start, string.end)
+    return string.start + offsets[min(position - start, len(offsets) - 1)]
+
+
+@functools.lru_cache(maxsize=4096)
+def _raw_offsets(text: str, start: int, end: int) -> list[int]:
+    return notebook_json.raw_offsets(text[start:end])
+
+
+def _jupyter(text: str, path: str) -> Converted:
+    data = _load(text, path)
+    lines_map = JupyterLines(text)
+    source: list[str] = []
+    sql: list[SqlCell] = []
+    unseen: list[Unseen] = []
+    for number, cell in enumerate(data["cells"], 1):
+        if cell.get("cell_type") != "code":
+            continue
+        segments, lines, line_starts = _cell_source(cell.get("source", ""))
+        if not segments:
+            continue
+        language, at = cells.cell_language(lines)
+        first = next((i for i, line in enumerate(lines) if line.strip()), 0)
+        loc = Loc(path, *lines_map.positions.at(_offset(text, segments, line_starts[first])))
+        if language == "sql":
+            sql.append(_sql_cell(number, lines[at:], loc))
+            continue
+        if language != "python":
+            if language != "markdown":
+                unseen.extend(_foreign(number, language, lines, loc))
+            continue
+        if at >= 0:
+            lines = [*lines[:at], "", *lines[at + 1 :]]
+        for index, line in enumerate(cells.python_lines(lines)):
+            source.append(line)
+            lines_map.entries.append((number, index, line_starts[index], segments))
+    return Converted("\n".join(source) + "\n", lines_map, tuple(sql), tuple(unseen))
+
+
+def _cell_source(source: Any) -> tuple[tuple, list[str], list[int]]:
+    """A cell's source strings (each with its start in the joined text), its lines, and
+    where each line starts in the joined text."""
+    strings = source if isinstance(source, list) else [source]
+    segments: list[tuple[int, Any]] = []
+    joined = 0
+    for string in strings:
+        if isinstance(string, notebook_json.At) and string:
+            segments.append((joined, string))
+            joined += len(string)
+    text = "".join(string for _, string in segments)
+    lines = text.split("\n")
+    starts = [0]
+    for line in lines[:-1]:
+        starts.append(starts[-1] + len(line) + 1)
+    return tuple(segments), lines, starts
+
+
+def _load(text: str, path: str) -> dict:
+    """The notebook's JSON, checked against nbformat's schema; errors as `InputError`."""
+    try:
+        data = notebook_json.loads(text)
+    except json.JSONDecodeError as err:
+        raise InputError(path, err.lineno, err.colno - 1,
+                         f"not a readable notebook: invalid JSON ({err.msg})") from None
+    except RecursionError:
+        raise InputError(path, 1, 0, "not a readable notebook: nested too deeply") from None
+    if not isinstance(data, dict) or not isinstance(data.get("cells"), list):
+        major = data.get("nbformat") if isinstance(data, dict) else None
+        if isinstance(major, int) and major < 4:
+            raise InputError(path, 1, 0, f"an nbformat {major} notebook: streamlint reads "
+                             "nbformat 4 (open and save it with a current Jupyter)")
+        raise InputError(path, 1, 0, "not a Jupyter notebook: no list of cells")
+    _validate(data, path, text)
+    language = _language(data)
+    if language is not None and language.lower() not in ("python", "python3", "pyspark"):
+        raise InputError(path, 1, 0, f"a {language} notebook: streamlint reads Python "
+                         "notebooks only")
+    return data
+
+
+def _validate(data: dict, path: str, text: str) -> None:
+    import warnings
+
+    import nbformat
+
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            nbformat.validate(data)
+    except nbformat.ValidationError as err:
+        where = list(getattr(err, "absolute_path", ()) or ())
+        line, column = 1, 0
+        if len(where) >= 2 and where[0] == "cells" and isinstance(where[1], int) and (
+                where[1] < len(data["cells"])):
+            cell = data["cells"][where[1]]
+            if isinstance(cell, notebook_json.AtDict):
+                line, column = notebook_json.Positions(text).at(cell.start)
+        message = str(getattr(err, "message", err)).splitlines()[0]
+        raise InputError(path, line, column, f"not a valid notebook: {message}") from None
+
+
+def _language(data: dict) -> str | None:
+    """The notebook's kernel language, from any of the places tools write it."""
+    metadata = data.get("metadata")
+    if not isinstance(metadata, dict):
+        return None
+    databricks = metadata.get("application/vnd.databricks.v1+notebook")
+    for holder, key in ((metadata.get("kernelspec"), "language"),
+                        (metadata.get("language_info"), "name"), (databricks, "language")):
+        if isinstance(holder, dict) and isinstance(holder.get(key), str):
+            return holder[key]
+    return None
+
+
+# -- locations --------------------------------------------------------------------------------
+
+
+def relocate(value: Any, maps: dict[str, Any]) -> Any:
+    """Every `Loc` inside records and tuples, moved from source lines to the file's lines."""
+    if isinstance(value, Loc):
+        lines = maps.get(value.path)
+        if lines is None:
+            return value
+        line, column = lines.place(value.line, value.column)
+        return Loc(value.path, line, column)
+    if isinstance(value, tuple):
+        moved = tuple(relocate(v, maps) for v in value)
+        return value if all(a is b for a, b in zip(moved, value, strict=True)) else moved
+    if is_record(value):
+        changes = {}
+        for name in type(value).__record_fields__:
+            current = getattr(value, name)
+            moved = relocate(current, maps)
+            if moved is not current:
+                changes[name] = moved
+        return replace(value, **changes) if changes else value
+    return value
+
+
+@functools.lru_cache(maxsize=8)
+def _index(text: str) -> tuple[list[tuple[int, int, int, int, str, int]], Any] | None:
+    """For a notebook's text: (line, column, cell, line in cell, code, string start) of every
+    cell source line, sorted by position in the file; None when it is not a notebook."""
+    try:
+        data = notebook_json.loads(text)
+    except (ValueError, RecursionError):
+        return None
+    if not isinstance(data, dict) or not isinstance(data.get("cells"), list):
+        return None
+    positions = notebook_json.Positions(text)
+    rows = []
+    for number, cell in enumerate(data["cells"], 1):
+        if not isinstance(cell, dict):
+            continue
+        segments, lines, starts = _cell_source(cell.get("source", ""))
+        for index, (line, start) in enumerate(zip(lines, starts, strict=True)):
+            if segments and (line or index < len(lines) - 1):
+                offset = _offset(text, segments, start)
+                rows.append((*positions.at(offset), number, index + 1, line, offset))
+    rows.sort()
+    return rows, positions
+
+
+def code_lines(text: str) -> str:
+    """A notebook's text with each JSON line that stores a cell line replaced by that code
+    line (others blank): comments such as `# streamlint: ignore[...]` land on the lines
+    findings point at."""
+    found = _index(text)
+    if found is None:
+        return ""
+    lines = [""] * (text.count("\n") + 1)
+    for line, _, _, _, code, _ in found[0]:
+        lines[line - 1] = code if not lines[line - 1] else lines[line - 1] + " " + code
+    return "\n".join(lines)
+
+
+def describe(text: str, line: int, column: int) -> tuple[int, int, str, int] | None:
+    """For a position in a notebook's JSON: (cell, line in cell, that code line, column in
+    it), for reports that show code rather than JSON. None when it is not in a cell."""
+    found = _index(text)
+    if found is None:
+        return None
+    rows, positions = found
+    k = bisect_right(rows, (line, column, 1 << 30)) - 1
+    if k < 0 or rows[k][0] != line:
+        return None
+    _, start_column, number, index, code, _ = rows[k]
+    raw = column - start_column
+    offsets = notebook_json.raw_offsets(text.split("\n")[line - 1][start_column:])
+    decoded = max(bisect_right(offsets, raw) - 1, 0)
+    return number, index, code, min(decoded, len(code))

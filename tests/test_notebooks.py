@@ -1,0 +1,401 @@
+"""Notebooks: Jupyter `.ipynb` and Databricks source exports, `%sql` cells, `%run`.
+
+The real notebooks under tests/notebooks (README there names their origin) were read by hand;
+the expected counts, cells and lines below come from that reading, never from the tool.
+Expected codes are looked up by the rule's name in rules/*.toml.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from gitrepo import Repo
+
+from streamlint.cli import main
+from streamlint.diff import diff_jobs
+from streamlint.errors import InputError
+from streamlint.extract import extract_file, extract_text
+from streamlint.extract.project import MappingFiles, Project
+from streamlint.rules import load_rules
+
+ROOT = Path(__file__).resolve().parents[1]
+NOTEBOOKS = ROOT / "tests" / "notebooks"
+DS = NOTEBOOKS / "ds2002"
+MULTI = DS / "05b-Databricks" / "06-Multi-Stage-Processing-Architecture.ipynb"
+INCREMENTAL = DS / "05b-Databricks" / "05-Understanding-Incremental-Data.ipynb"
+MEDALLION = DS / "05a-PySpark" / "Demo-04-Medallion-Arch-Delta-PySpark-SQL-API.ipynb"
+AUTOLOADER = NOTEBOOKS / "streaming-at-scale" / "autoloader-to-datalake.py"
+SCALA = NOTEBOOKS / "streaming-at-scale" / "eventhubs-to-delta.scala"
+
+
+def code(name: str) -> str:
+    return next(rule.code for rule in load_rules() if rule.name == name)
+
+
+def json_line(path: Path, needle: str) -> int:
+    """The 1-based line of the notebook file holding `needle` (as JSON writes it)."""
+    lines = path.read_text().splitlines()
+    hits = [n for n, line in enumerate(lines, 1) if needle in line]
+    assert len(hits) == 1, hits
+    return hits[0]
+
+
+def cells_of(path: Path) -> list[dict]:
+    return json.loads(path.read_text())["cells"]
+
+
+# -- every query is found -----------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("path", "count"), [
+    (MULTI, 3),  # cells 13, 22, 30 write bronze, recordings_enriched, daily_patient_avg
+    (INCREMENTAL, 3),  # the helper of Includes/4.1-setup (bronze), cells 20 and 22
+    (MEDALLION, 3),  # bronze, silver, gold
+    (AUTOLOADER, 1),  # split_data_stream_by_size, called in a loop over run-time queues
+])
+def test_every_streaming_query_of_a_real_notebook_is_found(path: Path, count: int) -> None:
+    job = extract_file(str(path))
+    assert len(job.queries) == count
+
+
+def test_real_notebook_query_targets_and_lines() -> None:
+    job = extract_file(str(MEDALLION))
+    targets = [q.sink.target for q in job.queries]
+    assert targets == ["healthcare_dlh.fact_heartbeat_bronze",
+                       "healthcare_dlh.fact_heartbeat_silver",
+                       "healthcare_dlh.fact_heartbeat_by_patient_gold"]
+    gold = job.queries[2]
+    assert gold.stateful[0].keys == ("col(patient_name)",)
+    # The aggregation points at the JSON line that stores `.groupBy('patient_name')`.
+    assert gold.stateful[0].loc.line == json_line(MEDALLION, ".groupBy('patient_name')")
+
+
+def test_a_query_started_in_a_run_target_points_at_that_file() -> None:
+    job = extract_file(str(INCREMENTAL))
+    bronze = [q for q in job.queries if q.sink.target == "bronze"]
+    assert len(bronze) == 1
+    setup = INCREMENTAL.parent / "Includes" / "4.1-setup.py"
+    lines = setup.read_text().splitlines()
+    assert bronze[0].sources[0].format == "cloudfiles"
+    assert bronze[0].sink.loc.path.endswith("Includes/4.1-setup.py")
+    assert lines[bronze[0].sink.loc.line - 1].strip() == ".writeStream"  # the sink starts here
+    assert {Path(p).name for p, _ in job.modules} == {"4.1-setup.py", "_utility-methods.py"}
+
+
+# -- diffs ----------------------------------------------------------------------------------
+
+
+def test_notebook_against_itself_has_no_finding() -> None:
+    for path in (MEDALLION, AUTOLOADER):
+        job = extract_file(str(path))
+        assert diff_jobs(job, job).findings == ()
+    # These read views made by %sql cells (`spark.table("patient_avg")`): the diff may name
+    # such code outside the Python as always worth a look (UN01), as for a .py job; nothing
+    # else, and no UN03 (the same code cannot have changed).
+    for path in (MULTI, INCREMENTAL):
+        job = extract_file(str(path))
+        findings = diff_jobs(job, job).findings
+        assert {f.code for f in findings} <= {code("unresolved-code")}
+        assert all("spark.table(" in f.message for f in findings)
+
+
+def test_grouping_key_added_in_a_real_notebook(tmp_path: Path) -> None:
+    old, new = tmp_path / "old.ipynb", tmp_path / "new.ipynb"
+    shutil.copy(MEDALLION, old)
+    text = MEDALLION.read_text()
+    edit = ".groupBy('patient_name', 'device_id')"
+    new.write_text(text.replace(".groupBy('patient_name')", edit))
+    report = diff_jobs(extract_file(str(old)), extract_file(str(new)))
+    assert report.verdict == "incompatible"
+    found = [f for f in report.findings if f.code == code("grouping-keys-changed")]
+    assert len(found) == 1
+    assert found[0].new.line == json_line(new, edit)
+    assert found[0].old.line == json_line(old, ".groupBy('patient_name')")
+
+
+def test_sql_cells_are_un03_naming_the_cell(tmp_path: Path) -> None:
+    sql_cells = [n for n, cell in enumerate(cells_of(MULTI), 1)
+                 if cell["cell_type"] == "code" and "".join(cell["source"]).startswith("%sql")]
+    assert sql_cells == [11, 18, 21, 24, 28, 32, 34]
+    job = extract_file(str(MULTI))
+    about_sql = [u for u in job.unseen if u.about == "sql"]
+    assert [u.what.split()[3] for u in about_sql] == [str(n) for n in sql_cells]
+    first = about_sql[0]
+    assert "CREATE OR REPLACE TEMPORARY VIEW recordings_bro" in first.what
+    # The JSON line of the cell's `%sql` line.
+    assert first.loc.line == _line_of_cell(MULTI, 11)
+    # Any other change to the notebook: each SQL cell is a finding to review.
+    changed = tmp_path / "06.ipynb"
+    changed.write_text(MULTI.read_text().replace('"/bronze"', '"/bronze_v2"'))
+    report = diff_jobs(job, extract_file(str(changed)))
+    un03 = [f for f in report.findings if f.code == code("streaming-code-not-read")]
+    assert any("the %sql cell 11 (" in f.message for f in un03)
+    assert len([f for f in un03 if "%sql cell" in f.message]) == len(sql_cells)
+
+
+def _line_of_cell(path: Path, number: int) -> int:
+    """The JSON line of the first source line of cell `number`: after its `"source": [`."""
+    lines = path.read_text().splitlines()
+    seen = 0
+    for n, line in enumerate(lines, 1):
+        if line.strip().startswith('"cell_type"'):
+            seen += 1
+        if seen == number and line.strip() == '"source": [':
+            return n + 1
+    raise AssertionError(f"no cell {number}")
+
+
+def test_run_resolves_the_checkpoint_root_of_the_setup_notebook() -> None:
+    job = extract_file(str(MULTI))
+    checkpoints = [str(q.sink.checkpoint) for q in job.queries]
+    # `DA.paths.checkpoints = f"{DA.paths.working_dir}/_checkpoints"` in Includes/5.0-setup,
+    # working_dir from DBAcademyHelper in Includes/_utility-methods (two %runs deep).
+    assert all("/dbacademy/dewd}/_checkpoints/" in c for c in checkpoints), checkpoints
+    assert [c.rsplit("/", 1)[1].rstrip(">") for c in checkpoints] == [
+        "bronze", "recordings_enriched", "daily_avg"]
+    missing = [u for u in job.unseen if u.about == "notebook"]
+    assert len(missing) == 1 and "`%run ./mount-datasets`" in missing[0].what
+    assert missing[0].loc.path.endswith("Includes/5.0-setup.py") and missing[0].loc.line == 6
+
+
+def test_a_changed_checkpoint_root_in_the_run_target_is_found(tmp_path: Path) -> None:
+    for side in ("old", "new"):
+        shutil.copytree(MULTI.parent, tmp_path / side, ignore=shutil.ignore_patterns("05-*"))
+    setup = tmp_path / "new" / "Includes" / "5.0-setup.py"
+    setup.write_text(setup.read_text().replace("/_checkpoints\"", "/_checkpoints_v2\""))
+    old = extract_file(str(tmp_path / "old" / MULTI.name))
+    new = extract_file(str(tmp_path / "new" / MULTI.name))
+    assert old.text == new.text and old.modules != new.modules
+    report = diff_jobs(old, new)
+    # The root is only partly known (the user's name is a run-time value): a changed value
+    # to review, one per query, naming the new root.
+    changed = [f for f in report.findings if f.code == code("unresolved-value-changed")]
+    assert len(changed) == 3 and all("/_checkpoints_v2/" in f.message for f in changed)
+
+
+def test_a_changed_literal_checkpoint_root_in_the_config_is_incompatible() -> None:
+    files = {"jobs/config.py": '# Databricks notebook source\nROOT = "/chk/v1"\n'}
+    old = extract_text(DATABRICKS_JOB, "jobs/job.py", project=project(files, "jobs/job.py"))
+    files = {"jobs/config.py": '# Databricks notebook source\nROOT = "/chk/v2"\n'}
+    new = extract_text(DATABRICKS_JOB, "jobs/job.py", project=project(files, "jobs/job.py"))
+    report = diff_jobs(old, new)
+    assert report.verdict == "incompatible"
+    assert [f.code for f in report.findings] == [code("checkpoint-location-changed")]
+
+
+def project(files: dict[str, str], job: str) -> Project:
+    return Project(MappingFiles(files), job)
+
+
+DATABRICKS_JOB = """# Databricks notebook source
+# MAGIC %run ./config
+
+# COMMAND ----------
+
+df = spark.readStream.format("rate").load()
+df.writeStream.option("checkpointLocation", ROOT + "/rate").toTable("t")
+"""
+
+
+def test_run_with_and_without_extension_and_relative_folders() -> None:
+    config = '# Databricks notebook source\nROOT = "/chk/v1"\n'
+    for target, files in (("./config", {"jobs/config.py": config}),
+                          ("./config.py", {"jobs/config.py": config}),
+                          ("../common/setup", {"common/setup.py": config}),
+                          ("./nb", {"jobs/nb.ipynb": _ipynb(['ROOT = "/chk/v1"'])})):
+        text = DATABRICKS_JOB.replace("./config", target)
+        job = extract_text(text, "jobs/job.py", project=project(files, "jobs/job.py"))
+        assert [q.sink.checkpoint for q in job.queries] == ["/chk/v1/rate"], target
+        assert job.unseen == ()
+
+
+def test_run_target_missing_or_without_project_is_unseen() -> None:
+    job = extract_text(DATABRICKS_JOB, "jobs/job.py", project=project({}, "jobs/job.py"))
+    assert [u.about for u in job.unseen] == ["notebook"]
+    assert "jobs/config" in job.unseen[0].what and job.unseen[0].loc.line == 2
+    alone = extract_text(DATABRICKS_JOB, "jobs/job.py")
+    assert "not followed here" in alone.unseen[0].what
+    assert "<unresolved" in str(alone.queries[0].sink.checkpoint)
+
+
+def test_run_cycles_terminate() -> None:
+    a = '# Databricks notebook source\n# MAGIC %run ./b\nROOT = "/chk"\n'
+    b = '# Databricks notebook source\n# MAGIC %run ./a\nX = 1\n'
+    job = extract_text(DATABRICKS_JOB.replace("./config", "./a"), "job.py",
+                       project=project({"a.py": a, "b.py": b}, "job.py"))
+    assert [q.sink.checkpoint for q in job.queries] == ["/chk/rate"]
+    assert len(job.unseen) == 1 and "cycle" in job.unseen[0].what
+
+
+# -- Jupyter front end ----------------------------------------------------------------------
+
+
+def _ipynb(sources: list[str], language: str = "python") -> str:
+    import nbformat
+    from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
+
+    nb = new_notebook(cells=[new_markdown_cell("# a notebook"),
+                             *(new_code_cell(s) for s in sources)])
+    nb.metadata["kernelspec"] = {"name": "k", "language": language, "display_name": "k"}
+    return nbformat.writes(nb)
+
+
+STREAM = ('df = spark.readStream.format("rate").load()\n'
+          'q = df.groupBy("value").count().writeStream.outputMode("update")'
+          '.option("checkpointLocation", "/chk/c").start()')
+
+
+def test_magics_are_neutral_and_cell_magics_read_their_body() -> None:
+    text = _ipynb(["%pip install pyspark\n!pip install x \\\n  y\nfiles = !ls\n%matplotlib inline",
+                   "%%time\n" + STREAM, "spark?\n%config X=1"])
+    job = extract_text(text, "nb.ipynb")
+    assert [q.sink.checkpoint for q in job.queries] == ["/chk/c"]
+    assert job.unseen == ()
+
+
+def test_other_language_cells_that_stream_are_unseen() -> None:
+    text = _ipynb(["%%bash\necho x", "%%scala\nval q = df.writeStream.start()", STREAM])
+    job = extract_text(text, "nb.ipynb")
+    assert [u.what.split(",")[0] for u in job.unseen] == ["cell 3 is scala"]
+
+
+def test_sql_cells_count_only_where_something_streams() -> None:
+    quiet = extract_text(_ipynb(["%%sql\nSELECT 1", "x = 1"]), "nb.ipynb")
+    assert quiet.unseen == ()
+    streaming_sql = extract_text(_ipynb(["%%sql\nCREATE STREAMING TABLE t AS SELECT 1"]),
+                                 "nb.ipynb")
+    assert [u.about for u in streaming_sql.unseen] == ["sql"]
+    with_query = extract_text(_ipynb(["%sql\nSELECT 1", STREAM]), "nb.ipynb")
+    assert [u.what for u in with_query.unseen] == [
+        "the %sql cell 2 (SELECT 1) is SQL, which streamlint does not analyse yet"]
+
+
+def test_broken_notebooks_are_input_errors_with_a_position(tmp_path: Path) -> None:
+    truncated = MEDALLION.read_text()[:5000]
+    with pytest.raises(InputError) as err:
+        extract_text(truncated, "nb.ipynb")
+    assert err.value.line > 1 and "invalid JSON" in err.value.message
+    bad = json.loads(_ipynb(["x = 1"]))
+    del bad["cells"][1]["outputs"]
+    with pytest.raises(InputError) as err:
+        extract_text(json.dumps(bad, indent=1), "nb.ipynb")
+    text = json.dumps(bad, indent=1)
+    # The second cell's opening brace: the line before its "cell_type".
+    brace = [n for n, line in enumerate(text.splitlines(), 1) if '"cell_type"' in line][1] - 1
+    assert "not a valid notebook" in err.value.message and err.value.line == brace
+    with pytest.raises(InputError, match="a scala notebook"):
+        extract_text(_ipynb(["val x = 1"], "scala"), "nb.ipynb")
+    with pytest.raises(InputError, match="a Databricks Scala notebook"):
+        extract_file(str(SCALA))
+    with pytest.raises(InputError) as err:
+        extract_text(_ipynb(["x = 1", "y = (\n"]), "nb.ipynb")
+    # Python places an unclosed bracket where it opens.
+    assert err.value.message.endswith("(cell 3, line 1)")
+
+
+def test_suppression_comment_in_a_cell(tmp_path: Path, capsys, monkeypatch) -> None:
+    cell = ('df = spark.readStream.format("rate").load()\n'
+            'q = (df.groupBy("value"{key})\n'
+            '     .count().writeStream.outputMode("update")\n'
+            '     .option("checkpointLocation", "/chk/c").start())')
+    repo = Repo(tmp_path)
+    repo.put("nb.ipynb", _ipynb([cell.format(key="")]))
+    repo.commit()
+    edited = cell.format(key=', "timestamp"').replace(
+        '"timestamp")\n', '"timestamp")  # streamlint: ignore[AG01] a new state on purpose\n')
+    assert "ignore[AG01]" in edited
+    repo.put("nb.ipynb", _ipynb([edited]))
+    monkeypatch.chdir(tmp_path)
+    status = main(["check", "--base", "HEAD", "--format", "json"])
+    data = json.loads(capsys.readouterr().out)
+    assert data["files"][0]["suppressed"] == [code("grouping-keys-changed")]
+    assert "SL01" not in [f["code"] for f in data["files"][0]["findings"]]  # unused-suppression
+    assert status == 0
+
+
+# -- command line ---------------------------------------------------------------------------
+
+
+def test_cli_diff_text_github_and_sarif_point_at_the_json_line(tmp_path: Path, capsys,
+                                                               monkeypatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    shutil.copy(MEDALLION, "old.ipynb")
+    Path("new.ipynb").write_text(MEDALLION.read_text().replace(
+        ".groupBy('patient_name')", ".groupBy('patient_name', 'device_id')"))
+    line = json_line(Path("new.ipynb"), "'device_id')")
+    assert main(["diff", "old.ipynb", "new.ipynb"]) == 1
+    out = capsys.readouterr().out
+    assert f"new.ipynb:{line}:" in out
+    assert "    | cell " in out and "    .groupBy('patient_name', 'device_id') \\" in out
+    assert main(["diff", "old.ipynb", "new.ipynb", "--format", "github"]) == 1
+    annotation = [a for a in capsys.readouterr().out.splitlines() if "AG01" in a]
+    assert annotation and f"file=new.ipynb,line={line}," in annotation[0]
+    main(["diff", "old.ipynb", "new.ipynb", "--format", "sarif"])
+    results = json.loads(capsys.readouterr().out)["runs"][0]["results"]
+    regions = [r["locations"][0]["physicalLocation"]["region"] for r in results
+               if r["ruleId"] == code("grouping-keys-changed")]
+    assert regions[0]["startLine"] == line
+    # The column is the one of `groupBy` inside the JSON string, 1-based.
+    assert regions[0]["startColumn"] == Path("new.ipynb").read_text().splitlines()[
+        line - 1].index("groupBy") + 1
+
+
+def test_cli_broken_notebook_is_exit_2_with_position(tmp_path: Path, capsys) -> None:
+    broken = tmp_path / "broken.ipynb"
+    broken.write_text(MEDALLION.read_text()[:5000])
+    assert main(["diff", str(broken), str(broken)]) == 2
+    err = capsys.readouterr().err
+    assert f"{broken}:" in err and "invalid JSON" in err
+    position = err.split(f"{broken}:")[1].split(":")[:2]
+    assert all(part.isdigit() for part in position)
+
+
+def test_check_includes_notebooks_by_default(tmp_path: Path, capsys, monkeypatch) -> None:
+    repo = Repo(tmp_path)
+    repo.put("notebooks/medallion.ipynb", MEDALLION)
+    repo.commit()
+    repo.edit("notebooks/medallion.ipynb", ".groupBy('patient_name')",
+              ".groupBy('patient_name', 'device_id')")
+    monkeypatch.chdir(tmp_path)
+    assert main(["check", "--base", "HEAD", "--format", "json"]) == 1
+    data = json.loads(capsys.readouterr().out)
+    assert [f["path"] for f in data["files"]] == ["notebooks/medallion.ipynb"]
+    assert code("grouping-keys-changed") in [f["code"] for f in data["files"][0]["findings"]]
+
+
+def test_python_files_never_import_the_notebook_front_end() -> None:
+    job = ROOT / "examples" / "orders" / "old.py"
+    probe = ("import sys; from streamlint.extract import extract_file; "
+             f"extract_file({str(job)!r}); "
+             "print(sorted(m for m in sys.modules if 'nbformat' in m or 'notebook' in m))")
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                          check=True, env={"PYTHONPATH": str(ROOT / "src")})
+    assert done.stdout.strip() == "[]"
+
+
+def test_a_notebook_with_large_outputs_is_read(tmp_path: Path) -> None:
+    import nbformat
+
+    nb = nbformat.reads(_ipynb([STREAM]), as_version=4)
+    nb.cells[1].outputs = [nbformat.v4.new_output(
+        "display_data", data={"image/png": "A" * 3_000_000, "text/plain": "<Figure>"})]
+    path = tmp_path / "plots.ipynb"
+    path.write_text(nbformat.writes(nb))
+    assert path.stat().st_size > 3_000_000  # more than a .py job may be (2 MB)
+    assert [q.sink.checkpoint for q in extract_file(str(path)).queries] == ["/chk/c"]
+
+
+def test_a_one_line_sql_cell_shows_its_query() -> None:
+    text = ('# Databricks notebook source\n' + DATABRICKS_JOB.split("\n", 4)[4]
+            + '\n# COMMAND ----------\n\n# MAGIC %sql SELECT * FROM events_raw;\n')
+    job = extract_text(text, "job.py")
+    assert [u.what for u in job.unseen] == [
+        "the %sql cell 2 (SELECT * FROM events_raw;) is SQL, which streamlint does not "
+        "analyse yet"]
+    assert job.unseen[0].loc.line == text.splitlines().index(
+        "# MAGIC %sql SELECT * FROM events_raw;") + 1
