@@ -3,9 +3,8 @@
 The expected verdicts were decided from Databricks' list of changes that need a full refresh
 of a streaming table, Spark's pipelines API (its checkpoint per table and flow name, its
 `create_auto_cdc_flow` docstring on keys) and the reasoning in rules/pipelines.toml, before
-the tool was run on these edits. Real public pipelines are read from tests/pipelines/files/
-(fetched, never committed: see tests/pipelines/README.md); their tests are skipped, and say
-so, where the files are absent.
+the tool was run on these edits. Every pipeline read here is in tests/pipelines/synthetic/,
+written for these tests (see tests/pipelines/README.md); none is fetched, none is skipped.
 """
 
 from __future__ import annotations
@@ -23,22 +22,34 @@ from streamlint.extract import extract_text, mentions_streaming
 
 HERE = Path(__file__).parent / "pipelines"
 SYNTHETIC = HERE / "synthetic"
-REAL = HERE / "files"
 SDP = (SYNTHETIC / "sdp_orders.py").read_text()
 DLT = (SYNTHETIC / "dlt_events.py").read_text()
 
-# Streaming flows per file, counted by reading each file: every table or append flow whose
-# function returns a streaming DataFrame, and every AUTO CDC flow; materialized views
-# (batch DataFrames) and views are not flows.
-REAL_FLOWS = {
-    "dlt_cdc_retail.py": 4,  # customers_cdc, customers_cdc_clean, 2 apply_changes
-    "dlt_loans.py": 5,  # raw_txs, raw_historical_loans, cleaned_new_txs, quarantine, historical
-    "sdp_loans.py": 5,  # the same pipeline on `import dlt` names, SDP edition of the notebook
-    "sdp_bike_bronze.py": 4,  # four Auto Loader tables
-    "sdp_bike_silver.py": 4,  # rides, maintenance_logs, weather, the customers AUTO CDC flow
-    "sdp_bike_gold.py": 0,  # materialized views only
-    "sdp_cdc_loop.py": 3,  # raw cdc table and AUTO CDC built in a loop, and the SCD2 flow
+# Streaming flows per file, counted by reading each file (not from the tool's output): every
+# table or append flow whose function returns a streaming DataFrame, and every AUTO CDC flow;
+# materialized views (batch DataFrames) and views (inlined into their readers) are not flows.
+FLOWS = {
+    # customer_changes (Auto Loader), customer_changes_clean (reads the view), and the two
+    # apply_changes flows into customers and customers_history
+    "dlt_customers_cdc.py": 4,
+    # raw_payments, raw_legacy_invoices, payments_clean (stream-static join), payments_quarantine,
+    # legacy_invoices; eur_rates and revenue_per_merchant are batch: materialized views
+    "dlt_payments.py": 5,
+    "sdp_payments.py": 5,  # the same pipeline on the `dp` names
+    "sdp_fleet_bronze.py": 4,  # four Auto Loader tables
+    # trips, trips_per_hour, repairs (reads the repairs_typed view), weather, the riders AUTO CDC
+    "sdp_fleet_silver.py": 5,
+    "sdp_fleet_gold.py": 0,  # materialized views (and a batch @dp.table) only
+    # the loop runs over a list known only at run time (spark.conf.get): its body is read once,
+    # with the table unknown, giving its raw table and its AUTO CDC flow; plus accounts_history
+    "sdp_cdc_loop.py": 3,
+    # three append flows into sales (one per region of a literal list), and large_sales
+    "dlt_sales_regions.py": 4,
 }
+
+
+def synthetic(name: str) -> str:
+    return (SYNTHETIC / name).read_text()
 
 
 def diff(old: str, new: str):
@@ -48,13 +59,6 @@ def diff(old: str, new: str):
 def edit(text: str, old: str, new: str) -> str:
     assert old in text, old
     return text.replace(old, new, 1)
-
-
-def real(name: str) -> str:
-    path = REAL / name
-    if not path.is_file():
-        pytest.skip(f"{path} not fetched (python tests/pipelines/fetch.py)")
-    return path.read_text()
 
 
 # -- extraction ---------------------------------------------------------------------------------
@@ -120,13 +124,19 @@ def test_a_synthetic_pipeline_against_itself(text: str) -> None:
     assert report.findings == () and report.verdict == "compatible"
 
 
-@pytest.mark.parametrize("name", sorted(REAL_FLOWS))
-def test_real_pipeline_flows_and_self_diff(name: str) -> None:
-    text = real(name)
+def test_every_synthetic_file_has_a_counted_flow_number() -> None:
+    files = {p.name for p in SYNTHETIC.glob("*.py")} - {"sdp_orders.py", "dlt_events.py"}
+    assert files == set(FLOWS)
+
+
+@pytest.mark.parametrize("name", sorted(FLOWS))
+def test_pipeline_flows_and_self_diff(name: str) -> None:
+    text = synthetic(name)
     job = extract_text(text, name)
-    assert len(job.queries) == REAL_FLOWS[name]
+    assert len(job.queries) == FLOWS[name]
     report = diff_jobs(job, extract_text(text, name))
     assert report.findings == ()
+    assert report.verdict == "compatible"
 
 
 # -- realistic edits: the verdicts decided from the docs ----------------------------------------
@@ -202,54 +212,105 @@ def test_dlt_grouping_key_added_and_view_changed() -> None:
     assert {f.query for f in report.findings} == {"events_clean"}
 
 
-# -- the same kinds of edits on real pipelines ----------------------------------------------------
+# -- the same kinds of edits on the layered pipelines ----------------------------------------------
 
 
-def test_real_cdc_keys_changed() -> None:
-    text = real("dlt_cdc_retail.py")
-    report = diff(text, edit(text, 'keys=["id"],  # what', 'keys=["id", "email"],  # what'))
+def test_cdc_keys_changed() -> None:
+    text = synthetic("dlt_customers_cdc.py")
+    report = diff(text, edit(text, 'keys=["id"],  # one row', 'keys=["id", "email"],  # one row'))
     assert report.verdict == "incompatible"
     assert [f.code for f in report.findings] == ["PL07"]
     assert "`customers`" in report.findings[0].fix
 
 
-def test_real_source_table_changed() -> None:
-    text = real("dlt_loans.py")
-    new = edit(text, 'spark.readStream.table("raw_historical_loans")',
-               'spark.readStream.table("raw_historical_loans_v2")')
+def test_cdc_other_argument_changed_is_a_review() -> None:
+    text = synthetic("dlt_customers_cdc.py")
+    report = diff(text, edit(text, 'except_column_list=["op"],',
+                             'except_column_list=["op", "city"],'))
+    assert report.verdict == "review"
+    assert [f.code for f in report.findings] == ["PL08"]
+
+
+def test_source_table_changed() -> None:
+    text = synthetic("dlt_payments.py")
+    new = edit(text, 'spark.readStream.table("raw_legacy_invoices")',
+               'spark.readStream.table("raw_legacy_invoices_v2")')
     report = diff(text, new)
     assert report.verdict == "incompatible"
     assert [f.code for f in report.findings] == ["SO04"]
-    assert "historical_txs" in report.findings[0].fix
+    assert "`legacy_invoices`" in report.findings[0].fix
 
 
-def test_real_fail_expectation_added() -> None:
-    text = real("sdp_bike_silver.py")
-    new = edit(text, "def weather():",
-               '@dp.expect_or_fail("has_temperature", "temperature IS NOT NULL")\ndef weather():')
+def test_deduplication_added_to_a_flow() -> None:
+    text = synthetic("sdp_payments.py")
+    new = edit(text, '.select("invoice_id", "merchant_id", "total", "issued_on")',
+               '.select("invoice_id", "merchant_id", "total", "issued_on")\n'
+               '        .dropDuplicates(["invoice_id"])')
+    report = diff(text, new)
+    assert report.verdict == "incompatible"
+    assert "ST01" in [f.code for f in report.findings]
+
+
+def test_fail_expectation_added() -> None:
+    text = synthetic("sdp_fleet_silver.py")
+    new = edit(text, "def repairs():",
+               '@dp.expect_or_fail("known_part", "part IS NOT NULL")\ndef repairs():')
     report = diff(text, new)
     assert report.verdict == "review"
     assert [f.code for f in report.findings] == ["PL05"]
 
 
-def test_real_materialized_view_changed() -> None:
-    text = real("sdp_bike_gold.py")
-    new = edit(text, 'groupBy("r.ride_date", "r.bike_id")',
-               'groupBy("r.ride_date", "r.bike_id", "r.user_type")')
+def test_silver_grouping_key_added_and_dedup_keys_changed() -> None:
+    text = synthetic("sdp_fleet_silver.py")
+    report = diff(text, edit(text, '"city")\n        .agg', '"city", "plan")\n        .agg'))
+    assert report.verdict == "incompatible"
+    assert "AG01" in [f.code for f in report.findings]
+    assert "--full-refresh trips_per_hour" in next(
+        f for f in report.findings if f.code == "AG01").fix
+    report = diff(text, edit(text, '["trip_id", "ended_at"]',
+                             '["trip_id", "scooter_id", "ended_at"]'))
+    assert report.verdict == "incompatible"
+    assert "DD01" in [f.code for f in report.findings]
+
+
+def test_materialized_view_changed() -> None:
+    text = synthetic("sdp_fleet_gold.py")
+    new = edit(text, 'groupBy("t.trip_date", "t.scooter_id")',
+               'groupBy("t.trip_date", "t.scooter_id", "t.city")')
     assert diff(text, new).findings == ()
 
 
-def test_real_table_renamed_and_function_renamed() -> None:
-    text = real("sdp_bike_silver.py")
-    assert diff(text, edit(text, "def rides():", "def ride_facts():")).findings == ()
-    report = diff(text, edit(text, 'name="rides"', 'name="ride_facts"'))
+def test_table_renamed_and_function_renamed() -> None:
+    text = synthetic("sdp_fleet_silver.py")
+    assert diff(text, edit(text, "def weather():", "def weather_metric():")).findings == ()
+    report = diff(text, edit(text, 'name="weather"', 'name="weather_metric"'))
     assert [f.code for f in report.findings] == ["PL02"]
+    assert report.verdict == "review"
 
 
-def test_real_flows_built_in_a_loop_stay_unresolved() -> None:
-    text = real("sdp_cdc_loop.py")
-    report = diff(text, edit(text, 'keys=["id"],  # what', 'keys=["id", "ts"],  # what'))
+def test_flows_built_in_a_loop_over_a_runtime_list_stay_unresolved() -> None:
+    text = synthetic("sdp_cdc_loop.py")
+    job = extract_text(text, "sdp_cdc_loop.py")
+    known = sorted(q.sink.checkpoint for q in job.queries if isinstance(q.sink.checkpoint, str))
+    assert known == ["pipeline flow accounts_history/accounts_history"]
+    report = diff(text, edit(text, 'keys=["id"],  # every', 'keys=["id", "op_ts"],  # every'))
     assert report.verdict != "compatible"
+    assert report.findings
+
+
+def test_flows_built_in_a_loop_over_a_literal_list() -> None:
+    text = synthetic("dlt_sales_regions.py")
+    job = extract_text(text, "dlt_sales_regions.py")
+    assert sorted(q.sink.checkpoint for q in job.queries) == [
+        "pipeline flow large_sales/large_sales", "pipeline flow sales/sales_amer",
+        "pipeline flow sales/sales_apac", "pipeline flow sales/sales_emea",
+    ]
+    dropped = diff(text, edit(text, '"emea", "amer", "apac"]', '"emea", "amer"]'))
+    assert dropped.verdict == "review"
+    assert [f.code for f in dropped.findings] == ["PL04"]
+    added = diff(text, edit(text, '"apac"]', '"apac", "latam"]'))
+    assert added.verdict == "compatible"
+    assert [f.code for f in added.findings] == ["PL03"]
 
 
 # -- the command line -----------------------------------------------------------------------------
