@@ -224,3 +224,29 @@ class StreamLoader:
     job = extract_text(text, "loader.py")
     assert len(job.queries) == 1 and job.unseen == ()
     assert job.queries[0].sink.format == "foreachBatch"
+
+
+def test_the_same_outside_writer_handed_the_same_stream_is_no_finding() -> None:
+    # Only a comment differs: the stream and every argument handed over are the same.
+    assert codes(HANDED_OVER, HANDED_OVER + "# deployed on Mondays\n") == []
+
+
+def test_an_argument_handed_with_the_stream_that_changes_is_a_finding() -> None:
+    old = HANDED_OVER.replace('"/chk/orders"', 'os.environ["ORDERS_CHK"]')
+    new = HANDED_OVER.replace('"/chk/orders"', 'os.environ["ORDERS_CHK_V2"]')
+    assert codes("import os\n" + old, "import os\n" + new) == [("UN03", "review")]
+    moved = HANDED_OVER.replace('"/chk/orders"', '"/chk/orders_v2"')
+    assert codes(HANDED_OVER, moved) == [("UN03", "review")]
+
+
+def test_a_function_handed_with_the_stream_that_changes_is_a_finding() -> None:
+    old = f"""
+from company_lib.sinks import start_sink
+
+def upsert(batch, batch_id):
+    batch.write.mode("append").saveAsTable("t")
+
+start_sink({KAFKA}, upsert)
+"""
+    new = old.replace('mode("append")', 'mode("overwrite")')
+    assert codes(old, new) == [("UN03", "review")]

@@ -306,6 +306,9 @@ class Unseen:
     about: str
     what: str
     loc: Loc
+    # For code handed a stream it cannot follow: a digest of everything it was handed. The
+    # same code handed the same values in both versions is no change ("" never matches).
+    fingerprint: str = ""
 
 
 @record

@@ -486,6 +486,8 @@ def unseen_changes(old: JobFile, new: JobFile) -> list[Change]:
     news = {(u.about, u.what): u for u in new.unseen}
     for key, item in news.items():
         before = olds.get(key)
+        if before is not None and item.fingerprint and before.fingerprint == item.fingerprint:
+            continue  # the same unfollowed code handed the same stream: nothing changed here
         changes.append(Change("unseen", item.what, None, None,
                               before.loc if before else None, item.loc, "(not read)",
                               {"about": item.about, "side": "new"}))

@@ -13,6 +13,8 @@ Three checks, each cheap because the run already recorded what it met:
 
 from __future__ import annotations
 
+import binascii
+import re
 from typing import TYPE_CHECKING, Any
 
 from streamlint.model import Query, Source, Unseen, is_known, show
@@ -21,6 +23,7 @@ if TYPE_CHECKING:
     from streamlint.extract.interpreter import Interpreter
 
 SNIPPET = 80
+_LOC_RE = re.compile(r"Loc\(path='[^']*', line=\d+, column=\d+\)")
 
 
 def unseen(interp: Interpreter, queries: tuple[Query, ...]) -> tuple[Unseen, ...]:
@@ -29,10 +32,11 @@ def unseen(interp: Interpreter, queries: tuple[Query, ...]) -> tuple[Unseen, ...
     items: dict[tuple[str, object], Unseen] = {}
     for source in effects.streams:
         if source.loc not in consumed and source.loc in effects.escaped:
+            into, fingerprint = effects.escaped[source.loc]
             items.setdefault(("no-sink", source.loc), Unseen(
                 "no-sink", f"the streaming DataFrame read here ({_describe(source)}) goes into "
-                f"`{_snippet(effects.escaped[source.loc])}`, which streamlint cannot follow, "
-                "and reaches no sink streamlint recognises", source.loc))
+                f"`{_snippet(into)}`, which streamlint cannot follow, and reaches no sink "
+                "streamlint recognises", source.loc, fingerprint))
     started = {w.loc for w in effects.queries}
     for loc, code in effects.writers.items():
         if loc not in started and ("no-sink", loc) not in items:
@@ -66,9 +70,16 @@ def _snippet(code: str) -> str:
 
 
 def escaped(interp: Interpreter, values: tuple[Any, ...], into: str) -> None:
-    """Note the streaming sources of DataFrames handed to code streamlint cannot follow."""
-    for source in _streaming_sources(values, 0):
-        interp.effects.escaped.setdefault(source.loc, into)
+    """Note the streaming sources of DataFrames handed to code streamlint cannot follow, with
+    a fingerprint of everything that code was handed (the DataFrames' shapes, the other
+    arguments' values): handing the same values to the same code again changes nothing."""
+    sources = _streaming_sources(values, 0)
+    if not sources:
+        return
+    parts = repr((into, tuple(_value(interp, v, 0) for v in values)))
+    fingerprint = f"{binascii.crc32(_LOC_RE.sub('', parts).encode()):08x}"
+    for source in sources:
+        interp.effects.escaped.setdefault(source.loc, (into, fingerprint))
 
 
 def _streaming_sources(value: Any, depth: int) -> list[Source]:
@@ -85,3 +96,33 @@ def _streaming_sources(value: Any, depth: int) -> list[Source]:
     if isinstance(value, dict):
         return [s for item in value.values() for s in _streaming_sources(item, depth + 1)]
     return []
+
+
+def _value(interp: Interpreter, value: Any, depth: int) -> Any:
+    """What a value handed to unfollowed code is, in plain, location-free terms: a DataFrame's
+    sources and operators, an unknown's code, a function's normalised code."""
+    from streamlint.extract.pyspark_api import fingerprint
+    from streamlint.extract.values import Function, Grouped, Instance, Lambda, Plan, Writer
+
+    if depth > 4:
+        return "..."
+    if isinstance(value, Plan):
+        return ("plan", value.sources, value.operators)
+    if isinstance(value, Grouped):
+        return ("grouped", value.plan.sources, value.plan.operators, value.method, value.keys)
+    if isinstance(value, Writer):
+        return ("writer", value.plan.sources, value.plan.operators, value.format, value.options,
+                value.output_mode, value.trigger, value.query_name, value.partition_by,
+                _value(interp, value.foreach[1], depth + 1) if value.foreach else None)
+    if isinstance(value, tuple | list):
+        return tuple(_value(interp, v, depth + 1) for v in value)
+    if isinstance(value, dict):
+        return tuple((repr(k), _value(interp, v, depth + 1)) for k, v in value.items())
+    if isinstance(value, Function):
+        return ("function", fingerprint(interp, value.node))
+    if isinstance(value, Lambda):
+        return ("lambda", interp.code(value.node))
+    if isinstance(value, Instance):
+        return ("instance", fingerprint(interp, value.cls.node),
+                _value(interp, dict(value.attributes), depth + 1))
+    return repr(value)

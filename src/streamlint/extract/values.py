@@ -259,7 +259,8 @@ class Effects:
     streams: list[Source] = factory(list)
     writers: dict[Loc, str] = factory(dict)
     consumed: set[Loc] = factory(set)
-    escaped: dict[Loc, str] = factory(dict)  # source -> the code it went into unfollowed
+    # source -> the code it went into unfollowed, and a fingerprint of what that code got
+    escaped: dict[Loc, tuple[str, str]] = factory(dict)
     reached: set[int] = factory(set)
 
 
