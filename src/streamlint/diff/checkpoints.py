@@ -99,12 +99,12 @@ def shared_in_file(queries: tuple[Query, ...], version: tuple[int, ...]) -> list
             continue
         before = [q for q in queries[:j] if checkpoint_key(q) == key and q != query]
         if before and query not in queries[:j]:
-            changes.append(shared_change(query, _distinct(before),
+            changes.append(shared_change(query, distinct(before),
                                          all(alike(q, query, version) for q in before)))
     return changes
 
 
-def _distinct(queries: list[Query]) -> list[Query]:
+def distinct(queries: list[Query]) -> list[Query]:
     out: list[Query] = []
     for query in queries:
         if query not in out:
