@@ -68,7 +68,8 @@ def volatile_changes(queries: Iterable[Query]) -> list[Change]:
 def where(query: Query) -> str:
     """How a finding names the other query: where its checkpoint is set, and its name."""
     loc = query.sink.checkpoint_loc or query.sink.loc
-    return f"the query {query.label!r} at {loc}"
+    name = query.sink.query_name
+    return f"the query {name!r} at {loc}" if isinstance(name, str) else f"the query at {loc}"
 
 
 def shared_change(query: Query, others: list[Query], alike: bool) -> Change:
