@@ -240,3 +240,33 @@ def test_every_format_renders_a_move_and_a_shared_checkpoint(repo: Repo, capsys)
     status, out = run(capsys, "markdown")
     assert "| ✅ | `jobs/b.py:" in out and f"{moved}" in out
     assert "| ❌ | `jobs/d.py:5` |" in out
+
+
+@pytest.mark.parametrize(("text", "call"), [
+    ("/chk/{datetime.now()}", "datetime.now()"),
+    ('/chk/e_{dt.datetime.utcnow().strftime("%Y%m%d")}', "dt.datetime.utcnow()"),
+    ("/chk/{date.today().isoformat()}", "date.today()"),
+    ("/chk/{str(time.time())}", "time.time()"),
+    ('"/chk/j/%d" % stamp where stamp = ⟨int(time.time())⟩', "time.time()"),
+    ('"/chk/" + run where run = ⟨uuid.uuid4().hex⟩', "uuid.uuid4()"),
+    ("/chk/{uuid4()}", "uuid4()"),
+    ("/chk/{pd.Timestamp.now(tz='UTC')}", "pd.Timestamp.now(tz='UTC')"),
+    ("/chk/{os.environ['CHK']}", None),
+    ("/chk/{today}", None),
+    ("/chk/{update_time()}", None),
+])
+def test_volatile_call_names_the_call(text: str, call: str | None) -> None:
+    from streamlint.diff.checkpoints import volatile_call
+    from streamlint.model import Unknown
+
+    assert volatile_call(Unknown(text)) == call
+
+
+def test_the_cheap_filter_keeps_files_that_could_build_the_path() -> None:
+    from streamlint.crossfile import might_share
+
+    words = [frozenset({b"chk", b"orders", b"v2"})]
+    built = b'ROOT = "/mnt/chk"\nq.writeStream.option("checkpointLocation", f"{ROOT}/orders_v2")'
+    assert might_share(built, words)
+    assert not might_share(built.replace(b"writeStream", b"write"), words)
+    assert not might_share(built.replace(b"orders_v2", b"ordersv2"), words)

@@ -22,6 +22,7 @@ from streamlint.diff import Report, diff_pairs
 from streamlint.diff.checkpoints import alike, checkpoint_key, distinct, shared_change
 from streamlint.diff.compare import Change, Code
 from streamlint.diff.match import match_queries
+from streamlint.errors import UsageError
 from streamlint.model import JobFile, Query
 from streamlint.records import replace
 
@@ -159,13 +160,12 @@ def other_jobs(root: Path, head: str | None, reports: list[Report], skip: set[st
                wanted: Callable[[str], bool]) -> list[JobFile]:
     """The job files at the head, other than the changed ones, that might share a checkpoint
     with them (read with git at a ref, from disk for the working tree), extracted."""
-    from streamlint.git import show_many, tree_files
+    from streamlint.git import show_many
 
     words = checkpoint_words(reports)
     if not words:
         return []
-    paths = [p for p in tree_files(root, head)
-             if p.endswith(".py") and p not in skip and wanted(p)]
+    paths = [p for p in _mentioning_write_stream(root, head) if p not in skip and wanted(p)]
     if head is not None:
         blobs = show_many(root, head, paths)
     else:
@@ -177,6 +177,21 @@ def other_jobs(root: Path, head: str | None, reports: list[Report], skip: set[st
                 continue
     candidates = [(path, data) for path, data in blobs.items() if might_share(data, words)]
     return extract_many(candidates)
+
+
+def _mentioning_write_stream(root: Path, head: str | None) -> list[str]:
+    """The Python files at the head that mention writeStream (git grep: no blob read here)."""
+    from streamlint.git import run_git
+
+    where = [head] if head is not None else ["--untracked"]
+    try:
+        out = run_git(root, "grep", "-l", "-z", "-F", "-I", "-e", "writeStream", *where,
+                      "--", "*.py")
+    except UsageError:  # git grep exits 1 when nothing matches
+        return []
+    prefix = f"{head}:" if head is not None else ""
+    return [p[len(prefix):] if p.startswith(prefix) else p
+            for p in out.decode("utf-8", errors="surrogateescape").split("\0") if p]
 
 
 def _extract(item: tuple[str, bytes]) -> JobFile | None:
