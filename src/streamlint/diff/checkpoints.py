@@ -61,7 +61,8 @@ def volatile_changes(queries: Iterable[Query]) -> list[Change]:
             changes.append(Change(
                 "query.volatile_checkpoint", Code(f"`{call}`"), None, Code(text), None,
                 query.sink.checkpoint_loc or query.sink.loc, query.label,
-                {"stateful": "true" if query.stateful else "false"}))
+                {"stateful": "true" if query.stateful else "false",
+                 "sink": str(query.sink.format)}))
     return changes
 
 
