@@ -253,13 +253,28 @@ def check(base: str, head: str | None = None, paths: Iterable[str] | None = None
                                  f"{base}{f' or {head}' if head else ''})")
     pairs, errors = collect(root, base, head, relative, config, spark_version)
     reports: list[Report] = []
-    for result in run_pairs(pairs, progress):
+    configs: dict[str, Config] = {}
+    for pair, result in zip(pairs, run_pairs(pairs, progress), strict=True):
         if isinstance(result, FileError):
             errors.append(result)
         else:
             reports.append(result)
+            configs[result.new.path] = pair.config
+    reports = across_files(root, head, config, reports, configs, errors)
     return Outcome(tuple(reports), tuple(errors), worst([r.verdict for r in reports]),
                    unmatched_includes(root, config, (base, head)))
+
+
+def across_files(root: Path, head: str | None, config: Config, reports: list[Report],
+                 configs: dict[str, Config], errors: list[FileError]) -> list[Report]:
+    """Queries that moved between changed files, checkpoints shared with other job files."""
+    from streamlint.crossfile import across_files as link
+    from streamlint.crossfile import other_jobs
+
+    skip = {r.new.path for r in reports} | {e.path for e in errors}
+    others = other_jobs(root, head, reports, skip,
+                        lambda path: config.wants_file(_relative(root, config, path)))
+    return link(reports, configs, others)
 
 
 def unmatched_includes(root: Path, config: Config, refs: tuple[str | None, ...]

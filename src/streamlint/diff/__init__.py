@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from streamlint.diff import pipelines
 from streamlint.diff.compare import (
+    Change,
     compare_queries,
     query_added,
     query_removed,
@@ -29,15 +30,26 @@ class Report:
     # findings that `# streamlint: ignore[CODE] reason` comments silenced.
     status: str = "modified"
     suppressed: tuple = ()  # tuple[Finding, ...]
+    # Other job files the findings point into: where a query moved from (git mode).
+    others: tuple[JobFile, ...] = ()
 
 
 def diff_jobs(old: JobFile, new: JobFile, spark_version: str = DEFAULT_SPARK_VERSION) -> Report:
+    return diff_pairs(old, new, tuple(pipelines.match(old.queries, new.queries)), spark_version)
+
+
+def diff_pairs(old: JobFile, new: JobFile, pairs: tuple[tuple[Query | None, Query | None], ...],
+               spark_version: str = DEFAULT_SPARK_VERSION, extra: tuple[Change, ...] = (),
+               others: tuple[JobFile, ...] = ()) -> Report:
+    """Judge given query pairs (git mode pairs queries across files too) and `extra` changes
+    found elsewhere, with what every new version is checked for: its checkpoints."""
+    from streamlint.diff.checkpoints import shared_in_file, volatile_changes
     from streamlint.rules import judge, parse_version, worst
 
     version = parse_version(spark_version)
-    pairs = tuple(pipelines.match(old.queries, new.queries))
     changes = unseen_changes(old, new)
     changes.extend(pipelines.flow_changes(pairs, old, new))
+    changes.extend(extra)
     for before, after in pairs:
         if pipelines.is_flow(before) or pipelines.is_flow(after):
             continue  # judged above, by the flow's identity
@@ -47,8 +59,11 @@ def diff_jobs(old: JobFile, new: JobFile, spark_version: str = DEFAULT_SPARK_VER
             changes.append(query_added(after))
         elif before is not None:
             changes.append(query_removed(before))
+    changes.extend(shared_in_file(new.queries, version))
+    changes.extend(volatile_changes(new.queries))
     findings = _merge_repeats([judge(change, version) for change in changes])
-    return Report(old, new, pairs, findings, worst([f.verdict for f in findings]), spark_version)
+    return Report(old, new, pairs, findings, worst([f.verdict for f in findings]), spark_version,
+                  others=others)
 
 
 def _merge_repeats(findings: list) -> tuple:

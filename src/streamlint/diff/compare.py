@@ -33,6 +33,7 @@ FILE_SINKS = {"parquet", "json", "csv", "orc", "text", "avro"}
 # naming a kind that is not here is refused when the rules load.
 CHANGE_KINDS = frozenset({
     "query.checkpoint", "query.name", "query.added", "query.removed", "unresolved", "unseen",
+    "query.moved", "query.shared_checkpoint", "query.volatile_checkpoint",
     "source.added", "source.removed", "source.reordered", "source.type", "source.identity",
     "source.rate_limit", "source.option", "source.schema", "source.name",
     "stateful.added", "stateful.removed", "stateful.replaced",

@@ -18,9 +18,13 @@ def _keys() -> list[Callable[[Query], object]]:
 
 
 def match_queries(
-    old: tuple[Query, ...], new: tuple[Query, ...]
+    old: tuple[Query, ...], new: tuple[Query, ...], positional: bool = True
 ) -> list[tuple[Query | None, Query | None]]:
-    """Pairs in new-file order; a query with no partner is paired with None."""
+    """Pairs in new-file order; a query with no partner is paired with None.
+
+    `positional=False` pairs by the keys only: across files (`streamlint.crossfile`) a
+    query's place in its file says nothing about which query it was.
+    """
     pairs: dict[int, int] = {}  # new index -> old index
     free_old = set(range(len(old)))
     free_new = set(range(len(new)))
@@ -35,7 +39,7 @@ def match_queries(
                 pairs[j] = candidates[0]
                 free_old.discard(candidates[0])
                 free_new.discard(j)
-    for j, i in zip(sorted(free_new), sorted(free_old), strict=False):
+    for j, i in zip(sorted(free_new) if positional else (), sorted(free_old), strict=False):
         pairs[j] = i
     matched_old = set(pairs.values())
     result: list[tuple[Query | None, Query | None]] = [

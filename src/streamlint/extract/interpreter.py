@@ -595,7 +595,10 @@ class Interpreter:
             return self.subscript(node, env)
         if isinstance(node, cst.BinaryOperation):
             left, right = self.ev(node.left, env), self.ev(node.right, env)
-            return self.binary(type(node.operator).__name__, left, right, node)
+            result = self.binary(type(node.operator).__name__, left, right, node)
+            if isinstance(result, Unknown) and result.text == self.code(node):
+                return self.opaque(node, env)  # `"/chk/" % stamp` names where stamp came from
+            return result
         if isinstance(node, cst.UnaryOperation):
             value = self.ev(node.expression, env)
             op = type(node.operator).__name__
@@ -697,6 +700,8 @@ class Interpreter:
                     inputs[current.value] = repr(value)
                 elif isinstance(value, Unknown) and value.text != current.value:
                     inputs[current.value] = f"⟨{value.text}⟩"  # where it came from
+                elif isinstance(value, BoundMethod) and isinstance(value.target, Unknown):
+                    inputs[current.value] = f"⟨{value.target.text}.{value.name}⟩"  # uuid4().hex
             else:
                 pending.extend(current.children)
         text = self.code(node)

@@ -31,6 +31,14 @@ def _source_line(text: str, loc: Loc) -> str:
     return ""
 
 
+def _text_at(report: Report, loc: Loc, text: str) -> str:
+    """The text a location points into: another file for a query that moved from there."""
+    for job in report.others:
+        if job.path == loc.path:
+            return job.text
+    return text
+
+
 ORDER = {"incompatible": 0, "review": 1, "compatible": 2}
 STATUS = {"added": "new job", "deleted": "deleted job", "renamed": "renamed",
           "modified": "changed"}
@@ -48,7 +56,7 @@ def _findings(report: Report) -> list[str]:
                                  ("new", finding.new, report.new.text)):
             if loc is not None:
                 out.append(f"  {label}: {loc}")
-                snippet = _source_line(text, loc)
+                snippet = _source_line(_text_at(report, loc, text), loc)
                 if snippet:
                     out.append(snippet)
         if finding.fix and finding.verdict != "compatible":

@@ -1,0 +1,123 @@
+"""Checkpoints as Spark sees them: one query per checkpoint, and a path that stays put.
+
+Two findings that are about a query's checkpoint rather than about how it changed: two
+different queries that write one checkpoint (in one file here, across the repository in
+`streamlint.crossfile`), and a checkpoint path built from the clock or a random id, which
+is a new checkpoint on every run.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from streamlint.diff.compare import Change, Code
+from streamlint.model import Query, Unknown, is_known
+
+# Calls whose value differs on every run: the clock, random ids. Matched in the code the
+# extractor kept for an unresolved checkpoint (`model.Unknown.text`).
+_VOLATILE_RE = re.compile(
+    r"(?<![\w])(?:[\w.]*\b(?:datetime|date|pendulum|arrow|Timestamp)\s*\.\s*"
+    r"(?:now|utcnow|today)"
+    r"|\btime\s*\.\s*(?:time|time_ns|strftime|localtime|gmtime|ctime)"
+    r"|(?:\buuid\s*\.\s*)?\buuid[14]"
+    r"|\brandom\s*\.\s*\w+|\bsecrets\s*\.\s*token_\w+)\s*\(")
+
+
+def checkpoint_key(query: Query) -> str | None:
+    """The checkpoint as one directory, or None when it is not known statically.
+
+    Hadoop's `Path` drops a trailing slash, so `/chk/a/` and `/chk/a` are one directory.
+    """
+    value = query.sink.checkpoint
+    if not isinstance(value, str) or not is_known(value) or not value.strip():
+        return None
+    return value.rstrip("/") or "/"
+
+
+def volatile_call(value: object) -> str | None:
+    """The call (`datetime.now()`, `uuid.uuid4()`) that makes a checkpoint path differ on
+    every run, as written; None for a path that stays put or is unknown for other reasons."""
+    if not isinstance(value, Unknown):
+        return None
+    match = _VOLATILE_RE.search(value.text)
+    if match is None:
+        return None
+    depth, end = 0, match.end() - 1
+    for end in range(match.end() - 1, len(value.text)):
+        depth += {"(": 1, ")": -1}.get(value.text[end], 0)
+        if depth == 0:
+            break
+    return re.sub(r"\s+", "", match.group(0)[:-1]) + value.text[match.end() - 1:end + 1]
+
+
+def volatile_changes(queries: Iterable[Query]) -> list[Change]:
+    """One change per query whose checkpoint path is built from the clock or a random id."""
+    changes = []
+    for query in queries:
+        call = volatile_call(query.sink.checkpoint)
+        if call is not None:
+            text = query.sink.checkpoint.text  # type: ignore[union-attr]
+            changes.append(Change(
+                "query.volatile_checkpoint", Code(f"`{call}`"), None, Code(text), None,
+                query.sink.checkpoint_loc or query.sink.loc, query.label,
+                {"stateful": "true" if query.stateful else "false",
+                 "sink": str(query.sink.format)}))
+    return changes
+
+
+def where(query: Query) -> str:
+    """How a finding names the other query: where its checkpoint is set, and its name."""
+    loc = query.sink.checkpoint_loc or query.sink.loc
+    name = query.sink.query_name
+    return f"the query {name!r} at {loc}" if isinstance(name, str) else f"the query at {loc}"
+
+
+def shared_change(query: Query, others: list[Query], alike: bool) -> Change:
+    """`query` writes the same checkpoint as `others` (each a different query).
+
+    `alike`: restarting each from the others' checkpoint is judged compatible, so they are
+    one query started from several places (fine while they never run at once).
+    """
+    return Change(
+        "query.shared_checkpoint", "the checkpoint location",
+        Code(", ".join(where(other) for other in others)), Code(checkpoint_key(query) or ""),
+        None, query.sink.checkpoint_loc or query.sink.loc, query.label,
+        {"alike": "true" if alike else "false",
+         "stateful": "true" if query.stateful else "false"})
+
+
+def shared_in_file(queries: tuple[Query, ...], version: tuple[int, ...]) -> list[Change]:
+    """Queries of one file that share a checkpoint: one change at each later one.
+
+    Two records that are equal in everything are one query (a helper called twice with the
+    same arguments builds the same query twice; the job starts it once per call, and a
+    restart resumes it either way).
+    """
+    changes = []
+    for j, query in enumerate(queries):
+        key = checkpoint_key(query)
+        if key is None:
+            continue
+        before = [q for q in queries[:j] if checkpoint_key(q) == key and q != query]
+        if before and query not in queries[:j]:
+            changes.append(shared_change(query, distinct(before),
+                                         all(alike(q, query, version) for q in before)))
+    return changes
+
+
+def distinct(queries: list[Query]) -> list[Query]:
+    out: list[Query] = []
+    for query in queries:
+        if query not in out:
+            out.append(query)
+    return out
+
+
+def alike(a: Query, b: Query, version: tuple[int, ...]) -> bool:
+    """Whether `b` may restart from `a`'s checkpoint: every difference judged compatible."""
+    from streamlint.diff.compare import compare_queries
+    from streamlint.rules import judge
+
+    return all(judge(change, version).verdict == "compatible"
+               for change in compare_queries(a, b))
