@@ -159,6 +159,8 @@ def test_new_job_reusing_another_jobs_checkpoint(repo: Repo, capsys) -> None:
     assert shared["file"] == "jobs/d.py" and shared["new"]["line"] == 5
     assert "jobs/c.py:5:" in shared["message"]  # the other location, named
     assert shared["verdict"] == "incompatible"
+    # Not "a new query that starts from its startingOffsets": it takes over c.py's checkpoint.
+    assert code("query-added") not in [f["code"] for f in findings(data)]
 
 
 def test_the_same_query_copied_to_a_new_job_is_to_review(repo: Repo, capsys) -> None:

@@ -43,23 +43,26 @@ def diff_pairs(old: JobFile, new: JobFile, pairs: tuple[tuple[Query | None, Quer
                others: tuple[JobFile, ...] = ()) -> Report:
     """Judge given query pairs (git mode pairs queries across files too) and `extra` changes
     found elsewhere, with what every new version is checked for: its checkpoints."""
-    from streamlint.diff.checkpoints import shared_in_file, volatile_changes
+    from streamlint.diff.checkpoints import checkpoint_key, shared_in_file, volatile_changes
     from streamlint.rules import judge, parse_version, worst
 
     version = parse_version(spark_version)
     changes = unseen_changes(old, new)
     changes.extend(pipelines.flow_changes(pairs, old, new))
-    changes.extend(extra)
+    shared = [*extra, *shared_in_file(new.queries, version)]
+    # A new query on a checkpoint another query writes does not start from its sources'
+    # startingOffsets: it resumes (or fights over) that checkpoint, which QY11/QY12 say.
+    taken = {str(c.new) for c in shared if c.kind == "query.shared_checkpoint"}
     for before, after in pairs:
         if pipelines.is_flow(before) or pipelines.is_flow(after):
             continue  # judged above, by the flow's identity
         if before is not None and after is not None:
             changes.extend(compare_queries(before, after))
-        elif after is not None:
+        elif after is not None and checkpoint_key(after) not in taken:
             changes.append(query_added(after))
         elif before is not None:
             changes.append(query_removed(before))
-    changes.extend(shared_in_file(new.queries, version))
+    changes.extend(shared)
     changes.extend(volatile_changes(new.queries))
     findings = _merge_repeats([judge(change, version) for change in changes])
     return Report(old, new, pairs, findings, worst([f.verdict for f in findings]), spark_version,
