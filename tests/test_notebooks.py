@@ -109,9 +109,9 @@ def test_notebook_against_itself_has_no_finding() -> None:
     for path in (MEDALLION, FANOUT):
         job = extract_file(str(path))
         assert diff_jobs(job, job).findings == ()
-    # These read views made by %sql cells (`spark.table("hourly_device_avg_tmp")`): the diff may name
-    # such code outside the Python as always worth a look (UN01), as for a .py job; nothing
-    # else, and no UN03 (the same code cannot have changed).
+    # These read views made by %sql cells (`spark.table("hourly_device_avg_tmp")`): the diff
+    # may name such code outside the Python as always worth a look (UN01), as for a .py job;
+    # nothing else, and no UN03 (the same code cannot have changed).
     for path in (MULTI, INCREMENTAL):
         job = extract_file(str(path))
         findings = diff_jobs(job, job).findings
