@@ -1,7 +1,8 @@
 """Notebooks: Jupyter `.ipynb` and Databricks source exports, `%sql` cells, `%run`.
 
-The real notebooks under tests/notebooks (README there names their origin) were read by hand;
-the expected counts, cells and lines below come from that reading, never from the tool.
+The notebooks under tests/notebooks/medallion are our own (README there; the `.ipynb` files are
+written by tests/notebooks/make_notebooks.py). The expected counts, cells and lines below come
+from reading those files, never from the tool.
 Expected codes are looked up by the rule's name in rules/*.toml.
 """
 
@@ -25,12 +26,18 @@ from streamlint.rules import load_rules
 
 ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOKS = ROOT / "tests" / "notebooks"
-DS = NOTEBOOKS / "ds2002"
-MULTI = DS / "05b-Databricks" / "06-Multi-Stage-Processing-Architecture.ipynb"
-INCREMENTAL = DS / "05b-Databricks" / "05-Understanding-Incremental-Data.ipynb"
-MEDALLION = DS / "05a-PySpark" / "Demo-04-Medallion-Arch-Delta-PySpark-SQL-API.ipynb"
-AUTOLOADER = NOTEBOOKS / "streaming-at-scale" / "autoloader-to-datalake.py"
-SCALA = NOTEBOOKS / "streaming-at-scale" / "eventhubs-to-delta.scala"
+# A Jupyter notebook (Python 3 kernel): Kafka bronze, deduplicated silver, hourly gold.
+MEDALLION = NOTEBOOKS / "medallion" / "sensor_medallion.ipynb"
+DATABRICKS = NOTEBOOKS / "medallion" / "databricks"
+# Databricks notebooks exported as .ipynb, with `%run ./Includes/...` and `%sql` cells.
+MULTI = DATABRICKS / "02_multi_hop.ipynb"
+INCREMENTAL = DATABRICKS / "01_incremental_ingest.ipynb"
+# Databricks source exports: a Python one and a Scala one.
+FANOUT = DATABRICKS / "queue_fanout.py"
+SCALA = DATABRICKS / "events_to_delta.scala"
+# The gold aggregation of MEDALLION (cell 10) as the file stores it, and with a key added.
+GROUP = ".groupBy(F.window('event_time', '1 hour'), 'device_id')"
+GROUP_SITE = ".groupBy(F.window('event_time', '1 hour'), 'device_id', 'site_id')"
 
 
 def code(name: str) -> str:
@@ -53,50 +60,58 @@ def cells_of(path: Path) -> list[dict]:
 
 
 @pytest.mark.parametrize(("path", "count"), [
-    (MULTI, 3),  # cells 13, 22, 30 write bronze, recordings_enriched, daily_patient_avg
-    (INCREMENTAL, 3),  # the helper of Includes/4.1-setup (bronze), cells 20 and 22
-    (MEDALLION, 3),  # bronze, silver, gold
-    (AUTOLOADER, 1),  # split_data_stream_by_size, called in a loop over run-time queues
+    (MULTI, 3),  # cells 4, 13, 18 write bronze, readings_enriched, hourly_device_avg
+    (INCREMENTAL, 3),  # autoload_to_table of Includes/ingest-setup (readings_bronze), cells 9, 12
+    (MEDALLION, 3),  # cells 6, 8, 10: bronze, silver, gold
+    (FANOUT, 1),  # start_queue_stream, called in a loop over the queues of a widget
 ])
-def test_every_streaming_query_of_a_real_notebook_is_found(path: Path, count: int) -> None:
+def test_every_streaming_query_of_a_notebook_is_found(path: Path, count: int) -> None:
     job = extract_file(str(path))
     assert len(job.queries) == count
 
 
-def test_real_notebook_query_targets_and_lines() -> None:
+def test_notebook_query_targets_and_lines() -> None:
     job = extract_file(str(MEDALLION))
     targets = [q.sink.target for q in job.queries]
-    assert targets == ["healthcare_dlh.fact_heartbeat_bronze",
-                       "healthcare_dlh.fact_heartbeat_silver",
-                       "healthcare_dlh.fact_heartbeat_by_patient_gold"]
-    gold = job.queries[2]
-    assert gold.stateful[0].keys == ("col(patient_name)",)
-    # The aggregation points at the JSON line that stores `.groupBy('patient_name')`.
-    assert gold.stateful[0].loc.line == json_line(MEDALLION, ".groupBy('patient_name')")
+    assert targets == ["sensors.readings_bronze", "sensors.readings_silver",
+                       "sensors.device_hourly_gold"]
+    assert [str(q.sink.checkpoint) for q in job.queries] == [
+        "/data/lake/_checkpoints/bronze", "/data/lake/_checkpoints/silver",
+        "/data/lake/_checkpoints/gold"]  # CHECKPOINTS of cell 4
+    assert [s.format for q in job.queries for s in q.sources] == ["kafka", "table", "table"]
+    silver, gold = job.queries[1], job.queries[2]
+    # Cell 8: `.dropDuplicates(["device_id", "event_time"])`.
+    assert silver.stateful[0].keys == ("col(device_id)", "col(event_time)")
+    assert silver.stateful[0].loc.line == json_line(MEDALLION, ".dropDuplicates(")
+    assert gold.stateful[0].keys == ("window(col(event_time), '1 hour')", "col(device_id)")
+    # The aggregation points at the JSON line that stores the `.groupBy(...)` of cell 10.
+    assert gold.stateful[0].loc.line == json_line(MEDALLION, GROUP)
 
 
 def test_a_query_started_in_a_run_target_points_at_that_file() -> None:
     job = extract_file(str(INCREMENTAL))
-    bronze = [q for q in job.queries if q.sink.target == "bronze"]
+    bronze = [q for q in job.queries if q.sink.target == "readings_bronze"]
     assert len(bronze) == 1
-    setup = INCREMENTAL.parent / "Includes" / "4.1-setup.py"
+    setup = INCREMENTAL.parent / "Includes" / "ingest-setup.py"
     lines = setup.read_text().splitlines()
     assert bronze[0].sources[0].format == "cloudfiles"
-    assert bronze[0].sink.loc.path.endswith("Includes/4.1-setup.py")
-    assert lines[bronze[0].sink.loc.line - 1].strip() == ".writeStream"  # the sink starts here
-    assert {Path(p).name for p, _ in job.modules} == {"4.1-setup.py", "_utility-methods.py"}
+    assert bronze[0].sink.loc.path.endswith("Includes/ingest-setup.py")
+    assert bronze[0].sink.loc.line == 14  # the `.writeStream` of autoload_to_table
+    assert lines[bronze[0].sink.loc.line - 1].strip() == ".writeStream"
+    # The setup runs ./_common in turn.
+    assert {Path(p).name for p, _ in job.modules} == {"ingest-setup.py", "_common.py"}
 
 
 # -- diffs ----------------------------------------------------------------------------------
 
 
 def test_notebook_against_itself_has_no_finding() -> None:
-    for path in (MEDALLION, AUTOLOADER):
+    for path in (MEDALLION, FANOUT):
         job = extract_file(str(path))
         assert diff_jobs(job, job).findings == ()
-    # These read views made by %sql cells (`spark.table("patient_avg")`): the diff may name
-    # such code outside the Python as always worth a look (UN01), as for a .py job; nothing
-    # else, and no UN03 (the same code cannot have changed).
+    # These read views made by %sql cells (`spark.table("hourly_device_avg_tmp")`): the diff
+    # may name such code outside the Python as always worth a look (UN01), as for a .py job;
+    # nothing else, and no UN03 (the same code cannot have changed).
     for path in (MULTI, INCREMENTAL):
         job = extract_file(str(path))
         findings = diff_jobs(job, job).findings
@@ -104,37 +119,38 @@ def test_notebook_against_itself_has_no_finding() -> None:
         assert all("spark.table(" in f.message for f in findings)
 
 
-def test_grouping_key_added_in_a_real_notebook(tmp_path: Path) -> None:
+def test_grouping_key_added_in_a_notebook(tmp_path: Path) -> None:
     old, new = tmp_path / "old.ipynb", tmp_path / "new.ipynb"
     shutil.copy(MEDALLION, old)
-    text = MEDALLION.read_text()
-    edit = ".groupBy('patient_name', 'device_id')"
-    new.write_text(text.replace(".groupBy('patient_name')", edit))
+    new.write_text(MEDALLION.read_text().replace(GROUP, GROUP_SITE))
     report = diff_jobs(extract_file(str(old)), extract_file(str(new)))
     assert report.verdict == "incompatible"
     found = [f for f in report.findings if f.code == code("grouping-keys-changed")]
     assert len(found) == 1
-    assert found[0].new.line == json_line(new, edit)
-    assert found[0].old.line == json_line(old, ".groupBy('patient_name')")
+    assert found[0].new.line == json_line(new, GROUP_SITE)
+    assert found[0].old.line == json_line(old, GROUP)
 
 
 def test_sql_cells_are_un03_naming_the_cell(tmp_path: Path) -> None:
     sql_cells = [n for n, cell in enumerate(cells_of(MULTI), 1)
                  if cell["cell_type"] == "code" and "".join(cell["source"]).startswith("%sql")]
-    assert sql_cells == [11, 18, 21, 24, 28, 32, 34]
+    assert sql_cells == [8, 10, 12, 14, 17, 19, 22]
     job = extract_file(str(MULTI))
     about_sql = [u for u in job.unseen if u.about == "sql"]
     assert [u.what.split()[3] for u in about_sql] == [str(n) for n in sql_cells]
     first = about_sql[0]
-    assert "CREATE OR REPLACE TEMPORARY VIEW recordings_bro" in first.what
+    assert "CREATE OR REPLACE TEMPORARY VIEW readings_parse" in first.what
     # The JSON line of the cell's `%sql` line.
-    assert first.loc.line == _line_of_cell(MULTI, 11)
-    # Any other change to the notebook: each SQL cell is a finding to review.
-    changed = tmp_path / "06.ipynb"
-    changed.write_text(MULTI.read_text().replace('"/bronze"', '"/bronze_v2"'))
+    assert first.loc.line == _line_of_cell(MULTI, 8)
+    # Any other change to the notebook (here the bronze checkpoint of cell 4): each SQL cell
+    # is a finding to review.
+    changed = tmp_path / "02.ipynb"
+    text = MULTI.read_text()
+    assert text.count('/bronze\\"') == 1
+    changed.write_text(text.replace('/bronze\\"', '/bronze_v2\\"'))
     report = diff_jobs(job, extract_file(str(changed)))
     un03 = [f for f in report.findings if f.code == code("streaming-code-not-read")]
-    assert any("the %sql cell 11 (" in f.message for f in un03)
+    assert any("the %sql cell 8 (" in f.message for f in un03)
     assert len([f for f in un03 if "%sql cell" in f.message]) == len(sql_cells)
 
 
@@ -153,29 +169,38 @@ def _line_of_cell(path: Path, number: int) -> int:
 def test_run_resolves_the_checkpoint_root_of_the_setup_notebook() -> None:
     job = extract_file(str(MULTI))
     checkpoints = [str(q.sink.checkpoint) for q in job.queries]
-    # `DA.paths.checkpoints = f"{DA.paths.working_dir}/_checkpoints"` in Includes/5.0-setup,
-    # working_dir from DBAcademyHelper in Includes/_utility-methods (two %runs deep).
-    assert all("/dbacademy/dewd}/_checkpoints/" in c for c in checkpoints), checkpoints
+    # `checkpoint_root = f"{lab.folders.base}/_checkpoints"` in Includes/setup, the base from
+    # SensorLab in Includes/_common (two %runs deep): `dbfs:/Users/{user}/{project}` with the
+    # default project "sensor-lakehouse" and a user known only at run time.
+    assert all(c.startswith("<unresolved") for c in checkpoints), checkpoints
+    assert all("/sensor-lakehouse}/_checkpoints/" in c for c in checkpoints), checkpoints
     assert [c.rsplit("/", 1)[1].rstrip(">") for c in checkpoints] == [
-        "bronze", "recordings_enriched", "daily_avg"]
+        "bronze", "readings_enriched", "hourly_device_avg"]
     missing = [u for u in job.unseen if u.about == "notebook"]
-    assert len(missing) == 1 and "`%run ./mount-datasets`" in missing[0].what
-    assert missing[0].loc.path.endswith("Includes/5.0-setup.py") and missing[0].loc.line == 6
+    assert len(missing) == 1 and "`%run ./mount-landing`" in missing[0].what
+    assert missing[0].loc.path.endswith("Includes/setup.py") and missing[0].loc.line == 6
 
 
 def test_a_changed_checkpoint_root_in_the_run_target_is_found(tmp_path: Path) -> None:
     for side in ("old", "new"):
-        shutil.copytree(MULTI.parent, tmp_path / side, ignore=shutil.ignore_patterns("05-*"))
-    setup = tmp_path / "new" / "Includes" / "5.0-setup.py"
+        shutil.copytree(MULTI.parent, tmp_path / side,
+                        ignore=shutil.ignore_patterns("01_*", "queue_*", "*.scala"))
+    setup = tmp_path / "new" / "Includes" / "setup.py"
+    assert setup.read_text().count("/_checkpoints\"") == 1
     setup.write_text(setup.read_text().replace("/_checkpoints\"", "/_checkpoints_v2\""))
     old = extract_file(str(tmp_path / "old" / MULTI.name))
     new = extract_file(str(tmp_path / "new" / MULTI.name))
     assert old.text == new.text and old.modules != new.modules
     report = diff_jobs(old, new)
     # The root is only partly known (the user's name is a run-time value): a changed value
-    # to review, one per query, naming the new root.
+    # to review, one per query, naming the new root; and one for the Auto Loader schema
+    # location of cell 4, `f"{checkpoint_root}/bronze_schema"`, under the same root.
     changed = [f for f in report.findings if f.code == code("unresolved-value-changed")]
-    assert len(changed) == 3 and all("/_checkpoints_v2/" in f.message for f in changed)
+    assert all("/_checkpoints_v2/" in f.message for f in changed)
+    assert len([f for f in changed if f.message.startswith("checkpointLocation")]) == 3
+    assert [f for f in changed if "checkpointLocation" not in f.message][0].message.startswith(
+        "the cloudfiles source option `cloudFiles.schemaLocation` changed")
+    assert len(changed) == 4
 
 
 def test_a_changed_literal_checkpoint_root_in_the_config_is_incompatible() -> None:
@@ -325,13 +350,12 @@ def test_cli_diff_text_github_and_sarif_point_at_the_json_line(tmp_path: Path, c
                                                                monkeypatch) -> None:
     monkeypatch.chdir(tmp_path)
     shutil.copy(MEDALLION, "old.ipynb")
-    Path("new.ipynb").write_text(MEDALLION.read_text().replace(
-        ".groupBy('patient_name')", ".groupBy('patient_name', 'device_id')"))
-    line = json_line(Path("new.ipynb"), "'device_id')")
+    Path("new.ipynb").write_text(MEDALLION.read_text().replace(GROUP, GROUP_SITE))
+    line = json_line(Path("new.ipynb"), "'site_id')")
     assert main(["diff", "old.ipynb", "new.ipynb"]) == 1
     out = capsys.readouterr().out
     assert f"new.ipynb:{line}:" in out
-    assert "    | cell " in out and "    .groupBy('patient_name', 'device_id') \\" in out
+    assert "    | cell " in out and f"    {GROUP_SITE} \\" in out
     assert main(["diff", "old.ipynb", "new.ipynb", "--format", "github"]) == 1
     annotation = [a for a in capsys.readouterr().out.splitlines() if "AG01" in a]
     assert annotation and f"file=new.ipynb,line={line}," in annotation[0]
@@ -359,8 +383,7 @@ def test_check_includes_notebooks_by_default(tmp_path: Path, capsys, monkeypatch
     repo = Repo(tmp_path)
     repo.put("notebooks/medallion.ipynb", MEDALLION)
     repo.commit()
-    repo.edit("notebooks/medallion.ipynb", ".groupBy('patient_name')",
-              ".groupBy('patient_name', 'device_id')")
+    repo.edit("notebooks/medallion.ipynb", GROUP, GROUP_SITE)
     monkeypatch.chdir(tmp_path)
     assert main(["check", "--base", "HEAD", "--format", "json"]) == 1
     data = json.loads(capsys.readouterr().out)
