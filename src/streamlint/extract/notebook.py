@@ -42,6 +42,7 @@ class SqlCell:
     words: str
     streaming: bool  # the SQL itself names a stream, a streaming table, read_files, ...
     loc: Loc
+    read_only: bool = False  # only queries and inspection (SELECT, DESCRIBE, SHOW, ...)
 
     def unseen(self) -> Unseen:
         return Unseen("sql", f"the %sql cell {self.number} ({self.words}) is SQL, which "
@@ -150,7 +151,19 @@ def _sql_cell(number: int, lines: list[str], loc: Loc) -> SqlCell:
     lines = [magic[1] if len(magic) > 1 else "", *lines[1:]]
     text = "\n".join(lines)
     return SqlCell(number, cells.first_words(lines) or "empty",
-                   _STREAMING_SQL.search(text) is not None, loc)
+                   _STREAMING_SQL.search(text) is not None, loc, _read_only(text))
+
+
+# Statements that read or inspect and change nothing a streaming query restarts with: a
+# SELECT over a streaming view in a notebook cell is shown with a fresh temporary checkpoint.
+_READ_ONLY = {"select", "with", "describe", "desc", "show", "explain", "list", "use", "values",
+              "table", "from"}
+_SQL_COMMENT = re.compile(r"--[^\n]*|/\*.*?\*/", re.S)
+
+
+def _read_only(text: str) -> bool:
+    statements = [s.split(None, 1) for s in _SQL_COMMENT.sub(" ", text).split(";")]
+    return all(not words or words[0].lower() in _READ_ONLY for words in statements)
 
 
 def _foreign(number: int, language: str, lines: list[str], loc: Loc) -> list[Unseen]:

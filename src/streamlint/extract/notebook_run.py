@@ -155,7 +155,8 @@ def extract_notebook(text: str, path: str, converted: Converted,
         queries, found = _located(interpret, converted, path, converted.source, prepare)
         queries, found = relocate((queries, found), runs.maps)
     streaming = bool(queries) or runs.streaming
-    unseen = [cell.unseen() for cell in runs.sql if streaming or cell.streaming]
+    unseen = [cell.unseen() for cell in runs.sql
+              if cell.streaming or (streaming and not cell.read_only)]
     unseen.extend(runs.unseen)
     unseen.extend(found)
     return JobFile(path, text, queries, tuple(unseen), tuple(sorted(runs.modules.items())))
