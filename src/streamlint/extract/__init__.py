@@ -11,6 +11,7 @@ from streamlint.model import JobFile, Query, Setting, Sink, Unknown, option
 
 if TYPE_CHECKING:
     from streamlint.extract.interpreter import Interpreter
+    from streamlint.extract.project import Project
     from streamlint.extract.values import Writer
 
 # A file that mentions neither is never parsed with libcst: most files are not jobs.
@@ -62,12 +63,17 @@ def mentions_streaming(text: str) -> bool:
     return _STREAMING_RE.search(text) is not None
 
 
-def extract_file(path: str) -> JobFile:
-    return extract_text(read_text(path), path)
+def extract_file(path: str, project: Project | None = None) -> JobFile:
+    """A job file on disk; the modules of its repository it imports are followed."""
+    from streamlint.extract.project import on_disk
+
+    return extract_text(read_text(path), path, project or on_disk(path))
 
 
-def extract_text(text: str, path: str) -> JobFile:
-    if not _STREAMING_RE.search(text):
+def extract_text(text: str, path: str, project: Project | None = None) -> JobFile:
+    """A job's text; with a `project`, the modules of the repository it imports are followed
+    (`streamlint.extract.modules`), read through `project.files`."""
+    if not _STREAMING_RE.search(text) and not _helpers_stream(text, project):
         # Not a streaming job, but it must still be Python: a file passed by mistake (YAML,
         # a notebook's JSON) is an error, not a job whose queries all disappeared.
         error = _python_syntax_error(text, path)
@@ -94,14 +100,30 @@ def extract_text(text: str, path: str) -> JobFile:
         raise InputError(path, line, column, "syntax error: " + message) from None
     except RecursionError:
         raise InputError(path, 1, 0, "the file is nested too deeply to read") from None
+    loader = None
+    if project is not None:
+        from streamlint.extract.modules import Loader
+
+        loader = Loader(project, path)
     try:
-        interp = Interpreter(module, path, index_module(module))
+        interp = Interpreter(module, path, index_module(module), loader)
         interp.run_module()
     except RecursionError:
         raise InputError(path, 1, 0, "the code is nested too deeply to follow") from None
     settings = tuple(interp.effects.settings)
     queries = tuple(_query(interp, writer, settings) for writer in interp.effects.queries)
-    return JobFile(path, text, queries)
+    if loader is None:
+        return JobFile(path, text, queries)
+    return JobFile(path, text, queries, unseen=tuple(loader.unseen), modules=loader.modules())
+
+
+def _helpers_stream(text: str, project: Project | None) -> bool:
+    """A job whose queries are built by the repository's modules it imports."""
+    if project is None or "import" not in text:
+        return False
+    from streamlint.extract.modules import imports_streaming
+
+    return imports_streaming(text, project)
 
 
 def _bracket_depth(text: str) -> int:

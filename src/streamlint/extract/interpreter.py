@@ -32,10 +32,12 @@ from streamlint.extract.values import (
     Grouped,
     Instance,
     Lambda,
+    ModuleContext,
     ModuleRef,
     Partial,
     Plan,
     Reader,
+    RepoModule,
     Spark,
     Writer,
 )
@@ -59,7 +61,8 @@ class _Return(Exception):
 
 
 class Interpreter:
-    def __init__(self, module: cst.Module, path: str, index: ModuleIndex) -> None:
+    def __init__(self, module: cst.Module, path: str, index: ModuleIndex,
+                 loader: Any = None) -> None:
         self.module = module
         self.path = path
         self.index = index
@@ -70,6 +73,12 @@ class Interpreter:
         self.frames: list[Function] = []
         self.views: dict[str, Plan] = {}  # temp views of DataFrames, for spark.sql
         self.globals.names["__name__"] = "__main__"
+        # The module whose code runs now (the job, or a module it imported: `modules.py`);
+        # `loader` follows imports of the repository's own modules (None: none are followed).
+        self.main = ModuleContext(path, "__main__", module, index, self.globals)
+        self.context = self.main
+        self.contexts: list[ModuleContext] = [self.main]
+        self.loader = loader
 
     # -- positions and text -------------------------------------------------------------
 
@@ -81,9 +90,16 @@ class Interpreter:
             node = node.attr
         name = _first_name(node)
         if name is None:
-            return Loc(self.path, 0, 0)
-        line, column = self.index.starts.get(id(name), (0, 0))
-        return Loc(self.path, line, column)
+            return Loc(self.context.path, 0, 0)
+        start = self.context.index.starts.get(id(name))
+        if start is not None:
+            return Loc(self.context.path, *start)
+        # Code of another module running here (a lambda it made, an inherited method).
+        for context in self.contexts:
+            start = context.index.starts.get(id(name))
+            if start is not None:
+                return Loc(context.path, *start)
+        return Loc(self.context.path, 0, 0)
 
     def code(self, node: cst.CSTNode) -> str:
         return " ".join(self.module.code_for_node(node).split())
@@ -145,8 +161,8 @@ class Interpreter:
             for small in stmt.body:
                 self.run_small(small, env)
         elif isinstance(stmt, cst.FunctionDef):
-            env.names[stmt.name.value] = Function(stmt, env,
-                                                  defaults=self.defaults(stmt.params, env))
+            env.names[stmt.name.value] = Function(stmt, env, defaults=self.defaults(
+                stmt.params, env), context=self.context)
         elif isinstance(stmt, cst.ClassDef):
             env.names[stmt.name.value] = self.define_class(stmt, env)
         elif isinstance(stmt, cst.If):
@@ -204,6 +220,9 @@ class Interpreter:
                 self.ev(small.value, env)
         elif isinstance(small, cst.Return):
             raise _Return(None if small.value is None else self.ev(small.value, env))
+        elif isinstance(small, cst.Import | cst.ImportFrom) and self.loader is not None and (
+                self.loader.run_import(self, small, env)):
+            return  # a module of the repository, followed (`modules.py`)
         elif isinstance(small, cst.Import):
             for alias in small.names:
                 full = self.code(alias.name)
@@ -333,7 +352,7 @@ class Interpreter:
     def assign(self, target: cst.CSTNode, value: Any, env: Env) -> None:
         if isinstance(target, cst.Name):
             if target.value in env.global_names:
-                env = self.globals
+                env = self.context.globals
             env.names[target.value] = value
         elif isinstance(target, cst.Tuple | cst.List):
             elements = [e.value for e in target.elements]
@@ -355,7 +374,7 @@ class Interpreter:
                 owner[key] = value
 
     def define_class(self, node: cst.ClassDef, env: Env) -> Class:
-        cls = Class(node, env)
+        cls = Class(node, env, context=self.context)
         for base in node.bases:
             parent = self.ev(base.value, env)
             if isinstance(parent, Class):
@@ -455,6 +474,9 @@ class Interpreter:
             env.names[params.star_kwarg.name.value] = dict(kwargs)
         self.depth += 1
         self.frames.append(func)
+        caller = self.context
+        if func.context is not None:
+            self.context = func.context
         try:
             body = func.node.body
             if isinstance(body, cst.IndentedBlock):
@@ -467,6 +489,7 @@ class Interpreter:
         finally:
             self.depth -= 1
             self.frames.pop()
+            self.context = caller
         return None
 
     def defaults(self, params: cst.Parameters, env: Env) -> dict[str, Any]:
@@ -476,7 +499,8 @@ class Interpreter:
                 if param.default is not None}
 
     def method(self, cls: Class, name: str, owner: Instance | None) -> Function:
-        return Function(cls.methods[name], cls.env, owner, defaults=cls.method_defaults.get(name))
+        return Function(cls.methods[name], cls.env, owner, defaults=cls.method_defaults.get(name),
+                        context=cls.context)
 
     def super_object(self) -> Any:
         """`super()` in a method: the same object, seen through the defining class's parent."""
@@ -688,6 +712,8 @@ class Interpreter:
     def attribute(self, target: Any, name: str, node: cst.CSTNode) -> Any:
         if isinstance(target, ModuleRef):
             return _member(target.name, name)
+        if isinstance(target, RepoModule):
+            return self.loader.member(self, target, name, node)
         if isinstance(target, FunctionRef) and target.name == "SparkSession":
             if name == "builder":
                 return Builder()
