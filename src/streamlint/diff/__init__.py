@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from streamlint.diff.compare import (
+    changed_modules,
     compare_queries,
     query_added,
     query_removed,
@@ -37,9 +38,10 @@ def diff_jobs(old: JobFile, new: JobFile, spark_version: str = DEFAULT_SPARK_VER
     version = parse_version(spark_version)
     pairs = tuple(match_queries(old.queries, new.queries))
     changes = unseen_changes(old, new)
+    helpers = changed_modules(old, new)
     for before, after in pairs:
         if before is not None and after is not None:
-            changes.extend(compare_queries(before, after))
+            changes.extend(compare_queries(before, after, helpers))
         elif after is not None:
             changes.append(query_added(after))
         elif before is not None:
