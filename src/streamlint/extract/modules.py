@@ -27,12 +27,19 @@ from __future__ import annotations
 
 import hashlib
 import posixpath
-import re
-import sys
 from typing import TYPE_CHECKING, Any
 
 import libcst as cst
 
+from streamlint.extract.imports import (
+    MAX_MODULES,
+    is_outside,
+    join,
+    module_files,
+    package_folder,
+    reachable,
+    search_roots,
+)
 from streamlint.extract.values import Env, ModuleContext, RepoModule
 from streamlint.model import Loc, Unknown, Unseen
 
@@ -41,10 +48,6 @@ if TYPE_CHECKING:
     from streamlint.extract.project import Project
 
 MAX_IMPORT_DEPTH = 16  # modules importing modules, from the job down
-MAX_MODULES = 200  # modules followed for one job
-# Never looked up in the repository: the standard library and what the interpreter knows.
-_OUTSIDE = frozenset(getattr(sys, "stdlib_module_names", ())) | {
-    "pyspark", "py4j", "delta", "dlt", "pandas", "numpy", "pyarrow", "__future__"}
 # Parsed modules by the digest of their text, for every extraction in this process: a helper
 # shared by many jobs is parsed once per worker (libcst trees are immutable).
 _PARSED: dict[str, tuple[cst.Module, Any]] = {}
@@ -96,41 +99,6 @@ def run_in(interp: Interpreter, context: ModuleContext, env: Env | None = None) 
         interp.context = caller
 
 
-def module_files(path: str) -> tuple[str, str]:
-    """The two files a dotted module's path may be: `a/b.py` or `a/b/__init__.py`."""
-    return f"{path}.py", f"{path}/__init__.py"
-
-
-def search_roots(job: str, source_roots: tuple[str, ...]) -> tuple[str, ...]:
-    """Where absolute imports are looked for, in order: the job's folder, then the roots."""
-    roots = [posixpath.dirname(job)]
-    roots += [root.strip("/") for root in source_roots]
-    return tuple(dict.fromkeys(_clean(root) for root in roots))
-
-
-def _clean(path: str) -> str:
-    path = posixpath.normpath(path) if path else ""
-    return "" if path == "." else path
-
-
-def _join(*parts: str) -> str:
-    return _clean(posixpath.join(*[p for p in parts if p]))
-
-
-def package_folder(importer: str, level: int) -> str | None:
-    """The folder a relative import (`from ..common import x`, level 2) starts from."""
-    folder = posixpath.dirname(importer)
-    for _ in range(level - 1):
-        if not folder:
-            return None  # above the repository root
-        folder = posixpath.dirname(folder)
-    return folder
-
-
-def is_outside(dotted: str) -> bool:
-    return dotted.split(".")[0] in _OUTSIDE
-
-
 class Loader:
     """Follows one extraction's imports into the repository's modules (one per job version)."""
 
@@ -168,7 +136,7 @@ class Loader:
         else below `folder` (a relative import, a submodule of a package)."""
         parts = dotted.split(".")
         for start in (folder,) if folder is not None else self.roots:
-            for candidate in module_files(_join(start, *parts)):
+            for candidate in module_files(join(start, *parts)):
                 if self.read(candidate) is not None:
                     return candidate, start
         return None
@@ -238,17 +206,27 @@ class Loader:
             folder = package_folder(interp.context.relpath or self.project.job, level)
             if folder is None:
                 return False
-            if dotted:
-                found = self.find(dotted, folder)
-                base = self.module_value(interp, found[0], _dotted(found[0]), loc) if found \
-                    else None
-            else:
-                base = self.package(interp, folder, _dotted(f"{folder}/__init__.py"), loc)
+            starts: tuple[str, ...] = (folder,)
+            found = self.find(dotted, folder) if dotted else None
+            name = _dotted(found[0]) if found else _dotted(join(folder, *dotted.split(".")) +
+                                                           "/__init__.py")
         else:
+            starts = self.roots
             found = self.find(dotted)
-            base = self.module_value(interp, found[0], dotted, loc) if found else None
-        if base is None:
-            return False
+            name = dotted
+        if found is not None:
+            base: Any = self.module_value(interp, found[0], name, loc)
+        else:
+            # A package folder without `__init__.py` (or `from . import x`): its imported
+            # names are its submodules.
+            names = [] if isinstance(stmt.names, cst.ImportStar) else [
+                interp.code(alias.name) for alias in stmt.names]
+            folder = next((join(start, *dotted.split(".")) for start in starts
+                           for sub in names if self.find(sub, join(start, *dotted.split(".")))),
+                          None)
+            if folder is None:
+                return False
+            base = self.package(interp, folder, name, loc)
         if isinstance(stmt.names, cst.ImportStar):
             context = base.context if isinstance(base, RepoModule) else None
             if context is not None:
@@ -288,7 +266,7 @@ class Loader:
             elif "." not in full:
                 env.names[top] = value
             else:  # `import a.b.c` binds `a`, whose attributes reach `b` and then `c`
-                env.names[top] = self.package(interp, _join(found[1], top), top, loc)
+                env.names[top] = self.package(interp, join(found[1], top), top, loc)
         return handled
 
     def member(self, interp: Interpreter, module: RepoModule, name: str,
@@ -330,83 +308,6 @@ def _syntax_error(text: str) -> str:
         pass
     return ""
 
-
-# -- the import graph, without parsing ------------------------------------------------------
-
-# Import statements found by their text: a superset of what the interpreter follows (one in
-# a docstring counts too), so whatever it may read is known beforehand (`check` ships these
-# files to its workers).
-_FROM_RE = re.compile(r"^[ \t]*from[ \t]+(\.*)[ \t]*([\w.]*)[ \t]+import[ \t]*"
-                      r"(\([^)]*\)|[^\n]*(?:\\\n[^\n]*)*)", re.MULTILINE)
-_IMPORT_RE = re.compile(r"^[ \t]*import[ \t]+([^\n#;]*(?:\\\n[^\n#;]*)*)", re.MULTILINE)
-_NAME_RE = re.compile(r"[A-Za-z_][\w.]*")
-
-
-def imports_of(text: str) -> list[tuple[int, str, tuple[str, ...]]]:
-    """(level, module, names) of every import written in a file: `import a.b as c` is
-    (0, "a.b", ()), `from ..x import y, z` is (2, "x", ("y", "z"))."""
-    found: list[tuple[int, str, tuple[str, ...]]] = []
-    if "import" not in text:
-        return found
-    for match in _IMPORT_RE.finditer(text):
-        for part in match.group(1).replace("\\\n", " ").split(","):
-            words = part.split()
-            if words and _NAME_RE.fullmatch(words[0]):
-                found.append((0, words[0], ()))
-    for match in _FROM_RE.finditer(text):
-        names = tuple(n for n in (part.split()[0] for part in match.group(3).strip(
-            "()\\ \t").replace("\\\n", " ").split(",") if part.split())
-            if _NAME_RE.fullmatch(n) and n != "import")
-        found.append((len(match.group(1)), match.group(2), names))
-    return found
-
-
-def candidates(importer: str, level: int, module: str, names: tuple[str, ...],
-               roots: tuple[str, ...]) -> list[str]:
-    """Every file an import may read, whichever exists: the module under each root, its
-    `__init__.py`s, and each imported name as a submodule."""
-    if level:
-        folder = package_folder(importer, level)
-        if folder is None:
-            return []
-        starts: tuple[str, ...] = (folder,)
-    else:
-        if not module or is_outside(module):
-            return []
-        starts = roots
-    out: list[str] = []
-    parts = module.split(".") if module else []
-    for start in starts:
-        for depth in range(1, len(parts) + 1):
-            out.extend(module_files(_join(start, *parts[:depth])))
-        base = _join(start, *parts)
-        if not parts:
-            out.append(_join(base, "__init__.py"))
-        out.extend(f for name in names for f in module_files(_join(base, name)))
-    return out
-
-
-def reachable(job: str, text: str, read: Any, roots: tuple[str, ...],
-              limit: int = MAX_MODULES) -> dict[str, str]:
-    """The repository's modules a file's imports reach, transitively: path -> text.
-
-    `read(path)` gives a file's text or None. Each file is scanned with `imports_of`, never
-    parsed; the job's own folder comes first among the roots of each file's search, as for
-    the interpreter.
-    """
-    seen: dict[str, str] = {}
-    pending = [(job, text)]
-    while pending and len(seen) < limit:
-        path, current = pending.pop()
-        for level, module, names in imports_of(current):
-            for candidate in candidates(path, level, module, names, roots):
-                if candidate in seen or candidate == job:
-                    continue
-                found = read(candidate)
-                if found is not None:
-                    seen[candidate] = found
-                    pending.append((candidate, found))
-    return seen
 
 
 def imports_streaming(text: str, project: Project) -> bool:
