@@ -14,7 +14,9 @@ VERDICT_LINE = {
 }
 
 
-def _source_line(text: str, loc: Loc) -> str:
+def _source_line(text: str, loc: Loc, path: str) -> str:
+    if loc.path != path:
+        return ""  # in a module the job imports: its text is not the job's
     lines = text.splitlines()
     if 1 <= loc.line <= len(lines):
         line = lines[loc.line - 1]
@@ -24,7 +26,12 @@ def _source_line(text: str, loc: Loc) -> str:
 
 ORDER = {"incompatible": 0, "review": 1, "compatible": 2}
 STATUS = {"added": "new job", "deleted": "deleted job", "renamed": "renamed",
-          "modified": "changed"}
+          "modified": "changed", "helper-changed": "unchanged, but a module it imports changed"}
+
+
+def changed_helpers(report: Report) -> list[str]:
+    """The repository's modules the job imports whose text differs between the versions."""
+    return sorted({path for path, _ in set(report.old.modules) ^ set(report.new.modules)})
 
 
 def _findings(report: Report) -> list[str]:
@@ -35,11 +42,11 @@ def _findings(report: Report) -> list[str]:
         out.append(f"{prefix}{SEVERITY[finding.verdict]}[{finding.code}] {finding.name}: "
                    f"{finding.message}")
         out.append(f"  query: {finding.query}")
-        for label, loc, text in (("old", finding.old, report.old.text),
-                                 ("new", finding.new, report.new.text)):
+        for label, loc, job in (("old", finding.old, report.old), ("new", finding.new,
+                                                                     report.new)):
             if loc is not None:
                 out.append(f"  {label}: {loc}")
-                snippet = _source_line(text, loc)
+                snippet = _source_line(job.text, loc, job.path)
                 if snippet:
                     out.append(snippet)
         if finding.fix and finding.verdict != "compatible":
@@ -82,6 +89,11 @@ def render_all(reports: list[Report], errors: tuple[FileError, ...] = ()) -> str
                 what += f" from {report.old.path}"
             out.append(f"{report.new.path}: {what} ({len(queries)} streaming "
                        f"{'query' if len(queries) == 1 else 'queries'})")
+            out.append("")
+        elif report.status == "helper-changed":
+            out.append(f"{report.new.path}: {STATUS[report.status]} "
+                       f"({', '.join(changed_helpers(report)) or 'no longer imported'}); "
+                       "judged again with each version's modules")
             out.append("")
         out.extend(_findings(report))
     counts = _counts(reports)
