@@ -147,8 +147,10 @@ def collect(root: Path, base: str, head: str | None, paths: list[str] | None,
         # Before decoding: a big generated module that is no job (a *_pb2.py) must not fail
         # the check on its size or encoding. Bytes suffice: PEP 263 encodings keep ASCII.
         # A file that imports the repository's modules may build its queries with them.
-        if not any(d is not None and (b"readStream" in d or b"writeStream" in d
-                                      or b"import" in d) for d in (old_data, data)):
+        streaming = any(d is not None and (b"readStream" in d or b"writeStream" in d)
+                        for d in (old_data, data))
+        if not streaming and not any(d is not None and b"import" in d
+                                     for d in (old_data, data)):
             continue
         try:
             old_text = (decode_source(old_data, f"{base}:{change.old_path}")
@@ -156,13 +158,10 @@ def collect(root: Path, base: str, head: str | None, paths: list[str] | None,
             new_text = (decode_source(data, change.new_path)
                         if data is not None and change.new_path else None)
         except InputError as err:
-            errors.append(FileError.of(err))
+            if streaming:  # else no job: a module nothing could follow either
+                errors.append(FileError.of(err))
             continue
         if old_text is None and new_text is None:
-            continue
-        # The cheap pre-filter: most Python files in a repository are not streaming jobs.
-        if not any(t is not None and mentions_streaming(t) for t in (old_text, new_text)) \
-                and not graph.builds_streaming(change.old_path, change.new_path):
             continue
         path_config = config.for_path(_relative(root, config, change.new_path
                                                 or change.old_path or ""))
@@ -173,10 +172,11 @@ def collect(root: Path, base: str, head: str | None, paths: list[str] | None,
             old_path=f"{base}:{change.old_path}" if change.old_path else None,
             new_path=change.new_path, old_text=old_text, new_text=new_text,
             spark_version=version, config=path_config, old_job=change.old_path,
-            old_files=graph.old_files(change.old_path, old_text),
-            new_files=graph.new_files(change.new_path, new_text), source_roots=graph.roots,
+            source_roots=graph.roots,
         ))
+    pairs = _with_modules(pairs, graph)
     done = {p.path for p in pairs} | {p.old_job for p in pairs if p.old_job}
+    helped: list[Pair] = []
     for path in graph.affected(done):
         # An unchanged job whose imported module changed: judged again, each side with its
         # own ref's modules ("helper-changed").
@@ -185,13 +185,32 @@ def collect(root: Path, base: str, head: str | None, paths: list[str] | None,
             continue
         path_config = config.for_path(_relative(root, config, path))
         version = spark_version or path_config.spark_version or DEFAULT_SPARK_VERSION
-        old_text, new_text = graph.base.texts[path], graph.head.texts[path]
-        pairs.append(Pair(
+        helped.append(Pair(
             status="helper-changed", path=path, old_path=f"{base}:{path}", new_path=path,
-            old_text=old_text, new_text=new_text, spark_version=version, config=path_config,
-            old_job=path, old_files=graph.old_files(path, old_text),
-            new_files=graph.new_files(path, new_text), source_roots=graph.roots))
-    return pairs, errors
+            old_text=graph.base.texts[path], new_text=graph.head.texts[path],
+            spark_version=version, config=path_config, old_job=path,
+            source_roots=graph.roots))
+    return pairs + _with_modules(helped, graph), errors
+
+
+def _with_modules(pairs: list[Pair], graph: Graph) -> list[Pair]:
+    """Each pair with the texts of the modules each version may import, read from its own
+    ref; a file that mentions no streaming is kept only if a module it imports does."""
+    if not pairs:
+        return pairs
+    old_files, new_files = graph.files(
+        {p.old_job: p.old_text for p in pairs if p.old_job and p.old_text is not None},
+        {p.path: p.new_text for p in pairs if p.new_path and p.new_text is not None})
+    kept = []
+    for pair in pairs:
+        old = old_files.get(pair.old_job) if pair.old_text is not None and pair.old_job else None
+        new = new_files.get(pair.path) if pair.new_text is not None and pair.new_path else None
+        # The cheap pre-filter: most Python files in a repository are not streaming jobs.
+        texts = [pair.old_text, pair.new_text, *(t for files in (old, new) if files
+                                                 for t in files.texts.values())]
+        if any(t is not None and mentions_streaming(t) for t in texts):
+            kept.append(replace(pair, old_files=old, new_files=new))
+    return kept
 
 
 def run_pairs(pairs: list[Pair], progress: bool) -> list[Report | FileError]:

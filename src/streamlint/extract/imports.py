@@ -11,6 +11,7 @@ from __future__ import annotations
 import posixpath
 import re
 import sys
+from functools import lru_cache
 from typing import Any
 
 MAX_MODULES = 200  # modules followed for one job
@@ -90,6 +91,15 @@ def candidates(importer: str, level: int, module: str, names: tuple[str, ...],
                roots: tuple[str, ...]) -> list[str]:
     """Every file an import may read, whichever exists: the module under each root, its
     `__init__.py`s, and each imported name as a submodule."""
+    # An absolute import means the same from any file: one answer per statement and roots.
+    return _candidates(posixpath.dirname(importer) if level else "", level, module, names,
+                       roots)
+
+
+@lru_cache(maxsize=4096)
+def _candidates(importer_folder: str, level: int, module: str, names: tuple[str, ...],
+                roots: tuple[str, ...]) -> list[str]:
+    importer = importer_folder + "/x.py" if importer_folder else "x.py"
     if level:
         folder = package_folder(importer, level)
         if folder is None:
