@@ -290,3 +290,23 @@ def test_candidates_cover_what_the_loader_may_read() -> None:
     assert candidates("jobs/etl/job.py", 2, "common", (), ()) == [
         "jobs/common.py", "jobs/common/__init__.py"]
     assert candidates("jobs/job.py", 0, "os.path", (), ("",)) == []  # the standard library
+
+
+def test_helper_that_configures_the_writer_it_is_given() -> None:
+    # DataStreamWriter methods change the writer itself (as in dataproc-templates'
+    # persist_streaming_dataframe_to_cloud_storage): the statement's effect is kept.
+    helper = ('def persist(writer, checkpoint):\n'
+              '    writer.format("parquet").outputMode("append") \\\n'
+              '        .option("checkpointLocation", checkpoint)\n'
+              '    return writer\n')
+    files = {"jobs/sinks.py": helper,
+             "jobs/job.py": "from jobs.sinks import persist\n"
+                            "df = spark.readStream.format('rate').load()\n"
+                            "writer = df.writeStream\n"
+                            "writer = persist(writer, '/chk/rate')\n"
+                            "writer.start('/out/rate')\n"}
+    (query,) = extract(files).queries
+    assert (query.sink.format, query.sink.output_mode, query.sink.checkpoint) == (
+        "parquet", "append", "/chk/rate")
+    assert query.sink.checkpoint_loc.path == "jobs/sinks.py"
+    assert query.sink.checkpoint_loc.line == line_of(helper, "checkpointLocation")

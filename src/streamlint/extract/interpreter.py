@@ -258,7 +258,7 @@ class Interpreter:
             return False
         method = expr.func.attr.value
         if method not in _MUTATORS:
-            return False
+            return self.configure(expr, env)
         current = self.ev(expr.func.value, env)
         if not isinstance(current, tuple | dict):
             return False
@@ -289,6 +289,21 @@ class Interpreter:
         if updated is None:
             updated = self.opaque(expr, env)
         self.assign(expr.func.value, updated, env)
+        return True
+
+    def configure(self, expr: cst.Call, env: Env) -> bool:
+        """`writer.format("csv").option(...)` as a statement: PySpark's DataStreamWriter and
+        DataStreamReader methods change the object itself (and return it), so the name now
+        holds the configured writer, as in a helper that configures the writer it is given."""
+        root: cst.BaseExpression = expr
+        while isinstance(root, cst.Call) and isinstance(root.func, cst.Attribute):
+            root = root.func.value
+        if not (isinstance(root, cst.Name) and isinstance(env.names.get(root.value),
+                                                          Writer | Reader)):
+            return False
+        result = self.ev(expr, env)
+        if isinstance(result, Writer | Reader):
+            self.assign(root, result, env)
         return True
 
     def run_if(self, stmt: cst.If, env: Env) -> None:
