@@ -18,7 +18,7 @@ import os
 import subprocess
 from pathlib import Path
 
-from streamlint.errors import InputError
+from streamlint.errors import InputError, UsageError
 from streamlint.extract import decode_source, mentions_streaming
 from streamlint.extract.imports import MAX_MODULES, candidates, imports_of, search_roots
 from streamlint.extract.project import DEFAULT_SOURCE_ROOTS, MappingFiles
@@ -104,8 +104,13 @@ class Side:
         # line's start; imports_of keeps only the lines that are import statements.
         args = ["git", "grep", "-z", "-I", "-n", "-F", "import"]
         args += ["--untracked"] if self.ref is None else [self.ref]
-        out = subprocess.run([*args, "--", "*.py"], cwd=self.root, capture_output=True,
-                             check=False).stdout.decode("utf-8", "surrogateescape")
+        done = subprocess.run([*args, "--", "*.py"], cwd=self.root, capture_output=True,
+                              check=False)
+        if done.returncode not in (0, 1):  # 1: no import line at all
+            # Never a silent "no job imports it": the check cannot tell, so it stops.
+            raise UsageError("git grep (finding the jobs that import a changed module): "
+                             + done.stderr.decode("utf-8", "replace").strip())
+        out = done.stdout.decode("utf-8", "surrogateescape")
         prefix = f"{self.ref}:" if self.ref is not None else ""
         index: dict[str, set[str]] = {}
         for line in out.splitlines():
