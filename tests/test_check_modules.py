@@ -125,3 +125,13 @@ def test_configured_source_root(repo: Repo, capsys) -> None:
     assert code("source-identity-changed") in [
         f["code"] for f in files["jobs/platform_job.py"]["findings"]]
     assert status == 1
+
+
+def test_paths_select_a_job_through_its_changed_module(repo: Repo, capsys) -> None:
+    # The pre-commit hook passes the staged files: a staged helper re-judges its jobs.
+    repo.edit("jobs/transforms.py", 'groupBy("customer_id")', 'groupBy("customer_id", "region")')
+    status, data = run_json(capsys, "--base", "HEAD", "jobs/transforms.py")
+    assert status == 1
+    assert [(f["path"], f["status"]) for f in data["files"]] == [("jobs/job.py", "helper-changed")]
+    status, data = run_json(capsys, "--base", "HEAD", "lib")
+    assert status == 0 and data["files"] == []

@@ -177,11 +177,12 @@ def collect(root: Path, base: str, head: str | None, paths: list[str] | None,
     pairs = _with_modules(pairs, graph)
     done = {p.path for p in pairs} | {p.old_job for p in pairs if p.old_job}
     helped: list[Pair] = []
-    for path in graph.affected(done):
+    for path, modules in graph.affected(done).items():
         # An unchanged job whose imported module changed: judged again, each side with its
-        # own ref's modules ("helper-changed").
-        if (paths is not None and not _under(path, paths)) or not config.wants_file(
-                _relative(root, config, path)):
+        # own ref's modules ("helper-changed"). Paths given (the staged files, for the
+        # pre-commit hook) select it through the job or through a changed module it imports.
+        if (paths is not None and not any(_under(p, paths) for p in (path, *modules))) or \
+                not config.wants_file(_relative(root, config, path)):
             continue
         path_config = config.for_path(_relative(root, config, path))
         version = spark_version or path_config.spark_version or DEFAULT_SPARK_VERSION
