@@ -15,12 +15,19 @@ will (`candidates`, with the job's own search roots). Files are read in batches,
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 from pathlib import Path
 
 from streamlint.errors import InputError, UsageError
 from streamlint.extract import decode_source, mentions_streaming
-from streamlint.extract.imports import MAX_MODULES, candidates, imports_of, search_roots
+from streamlint.extract.imports import (
+    MAX_MODULES,
+    candidates,
+    imports_of,
+    is_outside,
+    search_roots,
+)
 from streamlint.extract.project import DEFAULT_SOURCE_ROOTS, MappingFiles
 from streamlint.git import show_many, tree_files
 
@@ -119,6 +126,13 @@ class Side:
             if len(fields) != 3:
                 continue
             path, _, text = fields
+            line_match = _IMPORT_LINE_RE.match(text)
+            if line_match is None:
+                continue  # "import" inside other code or text
+            level, module, names = line_match.groups()
+            if not level and all(is_outside(m) for m in (module or names).split(",")
+                                 if m.strip()):
+                continue  # the standard library, pyspark: most import lines
             path = path[len(prefix):] if prefix and path.startswith(prefix) else path
             if path not in self.exists:
                 continue
@@ -158,6 +172,11 @@ class Side:
                 break
             found |= frontier
         return found
+
+
+# The start of an import line: (dots, module) of `from`, or the names of `import`.
+_IMPORT_LINE_RE = re.compile(r"[ \t]*(?:from[ \t]+(\.*)[ \t]*([\w.]*)[ \t]+import\b|"
+                             r"import[ \t]+([\w., \t]*))")
 
 
 def _module_folder(path: str) -> str:
