@@ -68,6 +68,60 @@ def summarize_{n}(records: list[Record{n}]) -> dict[str, float]:
     return out''' for i in range(8)) + "\n"
 
 
+# Each team's shared modules: every job imports its team's settings, and one job in four is
+# split over modules (source and writer from common/io.py, the aggregation from
+# common/transforms.py), so a changed helper re-judges the jobs that import it.
+HELPER_SETTINGS = '''"""Settings shared by the {team} jobs."""
+
+OWNER = "{team}"
+CHECKPOINTS = "s3://lake/{team}/_checkpoints"
+'''
+
+HELPER_IO = '''"""Sources and sinks of the {team} jobs."""
+
+from pyspark.sql import functions as F
+
+from {team}.common.settings import CHECKPOINTS
+
+
+def read_events(spark, topic):
+    return (spark.readStream.format("kafka")
+            .option("kafka.bootstrap.servers", "broker:9092")
+            .option("subscribe", topic).load()
+            .select(F.col("key").cast("string").alias("customer_id"),
+                    F.col("timestamp").alias("event_time"),
+                    F.length("value").alias("amount")))
+
+
+def write_delta(df, name):
+    return (df.writeStream.format("delta").outputMode("append")
+            .option("checkpointLocation", f"{{CHECKPOINTS}}/{{name}}")
+            .trigger(processingTime="1 minute"))
+'''
+
+HELPER_TRANSFORMS = '''"""Aggregations of the {team} jobs."""
+
+from pyspark.sql import functions as F
+
+
+def per_customer(df):
+    return (df.withWatermark("event_time", "10 minutes")
+            .groupBy(F.window("event_time", "5 minutes"), "customer_id")
+            .agg(F.sum("amount").alias("total"), F.count("*").alias("events")))
+'''
+
+SPLIT_JOB = '''"""Job {n}: totals per customer, built by the team's shared modules."""
+
+from pyspark.sql import SparkSession
+
+from {team}.common.io import read_events, write_delta
+from {team}.common.transforms import per_customer
+
+spark = SparkSession.builder.appName("job-{n}").getOrCreate()
+write_delta(per_customer(read_events(spark, "events_{n}")), "job_{n}").start("s3://lake/{team}/job_{n}")
+'''
+
+
 def job_variant(template: str, n: int) -> str:
     """A template job made distinct: its own paths, topics and checkpoints."""
     return re.sub(r'(["\'])(/|s3://|abfss://|dbfs:/)', rf"\1\2bench{n}/", template)
@@ -94,11 +148,23 @@ def build(repo: Path, files: int, jobs: int, changed: int, seed: int = 7) -> Non
     git("config", "user.email", "bench@example.com")
     git("config", "user.name", "bench")
     paths: list[tuple[Path, bool]] = []
-    for n in range(files):
+    teams = sorted({f"team_{n % 20:02d}" for n in range(min(files, 20))})
+    for team in teams:
+        for name, template in (("__init__", ""), ("settings", HELPER_SETTINGS),
+                               ("io", HELPER_IO), ("transforms", HELPER_TRANSFORMS)):
+            path = repo / team / "common" / f"{name}.py"
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(template.format(team=team), encoding="utf-8")
+        (repo / team / "__init__.py").write_text("", encoding="utf-8")
+    for n in range(files - 4 * len(teams)):
         team = f"team_{n % 20:02d}"
-        if n < jobs:
+        if n < jobs and n % 4 == 0:
             path = repo / team / "jobs" / f"job_{n:04d}.py"
-            text = job_variant(templates[n % len(templates)], n)
+            text = SPLIT_JOB.format(team=team, n=n)
+        elif n < jobs:
+            path = repo / team / "jobs" / f"job_{n:04d}.py"
+            text = (f"from {team}.common.settings import OWNER  # noqa: F401\n"
+                    + job_variant(templates[n % len(templates)], n))
         else:
             path = repo / team / "lib" / f"module_{n:04d}.py"
             text = PLAIN_MODULE.format(name=team, n=n)
@@ -113,6 +179,16 @@ def build(repo: Path, files: int, jobs: int, changed: int, seed: int = 7) -> Non
         path.write_text(change_job(path.read_text(encoding="utf-8"), rng), encoding="utf-8")
     for path in rng.sample(plain_paths, min(changed, len(plain_paths))):
         path.write_text(path.read_text(encoding="utf-8") + "\n# touched\n", encoding="utf-8")
+    # Shared modules change too: a window in 5 teams' transforms, a setting in 5 others'.
+    changed_teams = rng.sample(teams, min(10, len(teams)))
+    for i, team in enumerate(changed_teams):
+        if i % 2 == 0:
+            path = repo / team / "common" / "transforms.py"
+            old, new = '"5 minutes"', '"6 minutes"'
+        else:
+            path = repo / team / "common" / "settings.py"
+            old, new = "_checkpoints", "_checkpoints_v2"
+        path.write_text(path.read_text(encoding="utf-8").replace(old, new), encoding="utf-8")
     git("add", "-A")
     git("commit", "-qm", "change")
 
@@ -183,7 +259,8 @@ def main() -> int:
     started = time.perf_counter()
     build(repo, args.files, args.jobs, args.changed)
     print(f"built {args.files} files ({args.jobs} jobs, {args.changed} jobs and "
-          f"{args.changed} modules changed) in {time.perf_counter() - started:.1f} s: {repo}")
+          f"{args.changed} modules changed, and 10 teams' shared modules that jobs import) in "
+          f"{time.perf_counter() - started:.1f} s: {repo}")
     streamlint = shutil.which("streamlint", path=str(Path(sys.executable).parent)) or "streamlint"
     command = [streamlint, "check", "--base", "HEAD~1", "--head", "HEAD", "--format", "json"]
     print("command:", " ".join(command))

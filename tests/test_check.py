@@ -348,10 +348,10 @@ def test_a_crash_on_one_file_is_an_error_for_that_file_only(repo: Repo, capsys,
 
     real = check_module.extract_text
 
-    def flaky(text: str, path: str):
+    def flaky(text: str, path: str, project=None):
         if path == "jobs/revenue.py":
             raise RuntimeError("boom")
-        return real(text, path)
+        return real(text, path, project)
 
     monkeypatch.setattr(check_module, "extract_text", flaky)
     shutil.copy(EXAMPLES / "orders" / "new.py", repo.path / "jobs" / "orders.py")

@@ -14,10 +14,12 @@ import sys
 from collections.abc import Iterable
 from pathlib import Path
 
+from streamlint.check_modules import Graph, source_roots
 from streamlint.config import Config, load_config, matches
 from streamlint.diff import Report, diff_jobs
 from streamlint.errors import FileError, InputError, UsageError
 from streamlint.extract import decode_source, extract_text, mentions_streaming
+from streamlint.extract.project import DEFAULT_SOURCE_ROOTS, MappingFiles, Project
 from streamlint.git import changed_files, repo_root, show_many, tree_files, verify_ref
 from streamlint.model import JobFile
 from streamlint.records import record, replace
@@ -39,6 +41,12 @@ class Pair:
     new_text: str | None
     spark_version: str
     config: Config
+    # The repository's modules each version may import (read from git beforehand, so the
+    # worker pool never runs git), and where packages start.
+    old_job: str | None = None  # the old version's root-relative path
+    old_files: MappingFiles | None = None
+    new_files: MappingFiles | None = None
+    source_roots: tuple[str, ...] = DEFAULT_SOURCE_ROOTS
 
 
 @record
@@ -69,9 +77,14 @@ def settle(report: Report, config: Config) -> Report:
 def diff_pair(pair: Pair) -> Report | FileError:
     """A changed file's settled report, or why it could not be read."""
     try:
-        old = (extract_text(pair.old_text, pair.old_path or pair.path)
+        old_project = new_project = None
+        if pair.old_files is not None:
+            old_project = Project(pair.old_files, pair.old_job or pair.path, pair.source_roots)
+        if pair.new_files is not None:
+            new_project = Project(pair.new_files, pair.path, pair.source_roots)
+        old = (extract_text(pair.old_text, pair.old_path or pair.path, old_project)
                if pair.old_text is not None else JobFile(pair.path, "", ()))
-        new = (extract_text(pair.new_text, pair.path) if pair.new_text is not None
+        new = (extract_text(pair.new_text, pair.path, new_project) if pair.new_text is not None
                else JobFile(pair.path, "", ()))
         report = diff_jobs(old, new, pair.spark_version)
     except InputError as err:
@@ -104,11 +117,17 @@ def collect(root: Path, base: str, head: str | None, paths: list[str] | None,
     if head is not None:
         verify_ref(root, head)
     changes = changed_files(root, base, head)
+    # Before the filters: a changed module outside `include` or the paths given still
+    # changes the jobs that import it.
+    changed_modules = {p for c in changes for p in (c.old_path, c.new_path)
+                       if p is not None and p.endswith(".py")}
     if paths is not None:
         changes = [c for c in changes
                    if _under(c.new_path or "", paths) or _under(c.old_path or "", paths)]
     changes = [c for c in changes
                if config.wants_file(_relative(root, config, c.new_path or c.old_path or ""))]
+    graph = Graph(root, base, head, changed_modules,
+                  source_roots(root, config.source_roots, config.root))
     old_blobs = show_many(root, base, [c.old_path for c in changes if c.old_path])
     new_blobs = (show_many(root, head, [c.new_path for c in changes if c.new_path])
                  if head is not None else {})
@@ -127,8 +146,11 @@ def collect(root: Path, base: str, head: str | None, paths: list[str] | None,
                     data = None  # a broken symlink, a path that is not a file
         # Before decoding: a big generated module that is no job (a *_pb2.py) must not fail
         # the check on its size or encoding. Bytes suffice: PEP 263 encodings keep ASCII.
-        if not any(d is not None and (b"readStream" in d or b"writeStream" in d)
-                   for d in (old_data, data)):
+        # A file that imports the repository's modules may build its queries with them.
+        streaming = any(d is not None and (b"readStream" in d or b"writeStream" in d)
+                        for d in (old_data, data))
+        if not streaming and not any(d is not None and b"import" in d
+                                     for d in (old_data, data)):
             continue
         try:
             old_text = (decode_source(old_data, f"{base}:{change.old_path}")
@@ -136,12 +158,10 @@ def collect(root: Path, base: str, head: str | None, paths: list[str] | None,
             new_text = (decode_source(data, change.new_path)
                         if data is not None and change.new_path else None)
         except InputError as err:
-            errors.append(FileError.of(err))
+            if streaming:  # else no job: a module nothing could follow either
+                errors.append(FileError.of(err))
             continue
         if old_text is None and new_text is None:
-            continue
-        # The cheap pre-filter: most Python files in a repository are not streaming jobs.
-        if not any(t is not None and mentions_streaming(t) for t in (old_text, new_text)):
             continue
         path_config = config.for_path(_relative(root, config, change.new_path
                                                 or change.old_path or ""))
@@ -151,9 +171,47 @@ def collect(root: Path, base: str, head: str | None, paths: list[str] | None,
             status=change.status, path=change.new_path or change.old_path or "",
             old_path=f"{base}:{change.old_path}" if change.old_path else None,
             new_path=change.new_path, old_text=old_text, new_text=new_text,
-            spark_version=version, config=path_config,
+            spark_version=version, config=path_config, old_job=change.old_path,
+            source_roots=graph.roots,
         ))
-    return pairs, errors
+    pairs = _with_modules(pairs, graph)
+    done = {p.path for p in pairs} | {p.old_job for p in pairs if p.old_job}
+    helped: list[Pair] = []
+    for path, modules in graph.affected(done).items():
+        # An unchanged job whose imported module changed: judged again, each side with its
+        # own ref's modules ("helper-changed"). Paths given (the staged files, for the
+        # pre-commit hook) select it through the job or through a changed module it imports.
+        if (paths is not None and not any(_under(p, paths) for p in (path, *modules))) or \
+                not config.wants_file(_relative(root, config, path)):
+            continue
+        path_config = config.for_path(_relative(root, config, path))
+        version = spark_version or path_config.spark_version or DEFAULT_SPARK_VERSION
+        helped.append(Pair(
+            status="helper-changed", path=path, old_path=f"{base}:{path}", new_path=path,
+            old_text=graph.base.texts[path], new_text=graph.head.texts[path],
+            spark_version=version, config=path_config, old_job=path,
+            source_roots=graph.roots))
+    return pairs + _with_modules(helped, graph), errors
+
+
+def _with_modules(pairs: list[Pair], graph: Graph) -> list[Pair]:
+    """Each pair with the texts of the modules each version may import, read from its own
+    ref; a file that mentions no streaming is kept only if a module it imports does."""
+    if not pairs:
+        return pairs
+    old_files, new_files = graph.files(
+        {p.old_job: p.old_text for p in pairs if p.old_job and p.old_text is not None},
+        {p.path: p.new_text for p in pairs if p.new_path and p.new_text is not None})
+    kept = []
+    for pair in pairs:
+        old = old_files.get(pair.old_job) if pair.old_text is not None and pair.old_job else None
+        new = new_files.get(pair.path) if pair.new_text is not None and pair.new_path else None
+        # The cheap pre-filter: most Python files in a repository are not streaming jobs.
+        texts = [pair.old_text, pair.new_text, *(t for files in (old, new) if files
+                                                 for t in files.texts.values())]
+        if any(t is not None and mentions_streaming(t) for t in texts):
+            kept.append(replace(pair, old_files=old, new_files=new))
+    return kept
 
 
 def run_pairs(pairs: list[Pair], progress: bool) -> list[Report | FileError]:

@@ -17,6 +17,10 @@ An unknown key or a bad value is an error that names the file and the key, so a 
 silently does nothing. Globs are relative to the folder of the configuration file; `*`
 matches across folders (fnmatch), and a pattern that matches a folder matches what is in it.
 
+`source-roots = ["src", "libs/common"]` says where the repository's packages start (relative
+to the configuration's folder) when a job's imports are followed; the default is the
+repository root and `src/`, after the job's own folder.
+
 `tables` (`[tool.streamlint.tables]`: table name or path -> DDL schema) is used by
 `diff --confirm` to stand in for Delta and catalog tables.
 """
@@ -33,7 +37,7 @@ from streamlint.records import record
 
 VERDICTS = ("compatible", "review", "incompatible")
 KNOWN_KEYS = {"spark-version", "include", "exclude", "select", "ignore", "severity",
-              "overrides", "tables"}
+              "overrides", "tables", "source-roots"}
 OVERRIDE_KEYS = {"paths", "spark-version", "select", "ignore", "severity"}
 # Codes streamlint raises outside rules/*.toml: an unclassified change, suppressions, and
 # the comparison with a real checkpoint (`diff --checkpoint`).
@@ -65,6 +69,10 @@ class Config:
     severity: tuple[tuple[str, str], ...] = ()
     overrides: tuple[Override, ...] = ()
     tables: tuple[tuple[str, str], ...] = ()  # (table name or path, DDL schema)
+    # Where the repository's packages start (relative to the configuration's folder), for
+    # following a job's imports; None: the repository root and `src`. The job's own folder
+    # always comes first.
+    source_roots: tuple[str, ...] | None = None
 
     @property
     def root(self) -> Path | None:
@@ -82,6 +90,7 @@ class Config:
                     select=override.select if override.select is not None else merged.select,
                     ignore=merged.ignore + override.ignore,
                     severity=merged.severity + override.severity, tables=merged.tables,
+                    source_roots=merged.source_roots,
                 )
         return merged
 
@@ -167,6 +176,8 @@ def parse_config(table: dict[str, Any], path: str) -> Config:
         ignore=_codes(table, "ignore", path, ""),
         severity=_severity(table, path, ""), overrides=tuple(parsed),
         tables=_tables(table, path),
+        source_roots=_strings(table, "source-roots", path, "") if "source-roots" in table
+        else None,
     )
 
 

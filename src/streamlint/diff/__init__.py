@@ -5,6 +5,7 @@ from __future__ import annotations
 from streamlint.diff import pipelines
 from streamlint.diff.compare import (
     Change,
+    changed_modules,
     compare_queries,
     query_added,
     query_removed,
@@ -53,11 +54,12 @@ def diff_pairs(old: JobFile, new: JobFile, pairs: tuple[tuple[Query | None, Quer
     # A new query on a checkpoint another query writes does not start from its sources'
     # startingOffsets: it resumes (or fights over) that checkpoint, which QY11/QY12 say.
     taken = {str(c.new) for c in shared if c.kind == "query.shared_checkpoint"}
+    helpers = changed_modules(old, new)
     for before, after in pairs:
         if pipelines.is_flow(before) or pipelines.is_flow(after):
             continue  # judged above, by the flow's identity
         if before is not None and after is not None:
-            changes.extend(compare_queries(before, after))
+            changes.extend(compare_queries(before, after, helpers))
         elif after is not None and checkpoint_key(after) not in taken:
             changes.append(query_added(after))
         elif before is not None:
@@ -82,7 +84,18 @@ def _merge_repeats(findings: list) -> tuple:
     return tuple(merged.values())
 
 
-def diff_files(old_path: str, new_path: str, spark_version: str = DEFAULT_SPARK_VERSION) -> Report:
-    from streamlint.extract import extract_file
+def diff_files(old_path: str, new_path: str, spark_version: str = DEFAULT_SPARK_VERSION,
+               source_roots: tuple[str, ...] | None = None, config_folder: str | None = None
+               ) -> Report:
+    """Two job files on disk; each follows its own repository's modules. `source_roots`
+    (relative to `config_folder`) says where packages start, as `source-roots` in config."""
+    from pathlib import Path
 
-    return diff_jobs(extract_file(old_path), extract_file(new_path), spark_version)
+    from streamlint.check_modules import source_roots as relative_roots
+    from streamlint.extract import extract_file
+    from streamlint.extract.project import on_disk, project_root
+
+    roots = relative_roots(project_root(new_path), source_roots,
+                           Path(config_folder) if config_folder else None)
+    return diff_jobs(extract_file(old_path, on_disk(old_path, roots)),
+                     extract_file(new_path, on_disk(new_path, roots)), spark_version)

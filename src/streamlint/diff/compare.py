@@ -98,8 +98,10 @@ def sink_kind(fmt: Any) -> str:
 
 
 class _Differ:
-    def __init__(self, old: Query, new: Query) -> None:
+    def __init__(self, old: Query, new: Query, changed_modules: frozenset[str] = frozenset()
+                 ) -> None:
         self.old, self.new = old, new
+        self.changed_modules = changed_modules
         self.query = new.label
         self.changes: list[Change] = []
         self.stateful = "true" if (old.stateful or new.stateful) else "false"
@@ -142,16 +144,23 @@ class _Differ:
                      reset="explicit" if _deliberate_reset(self.old, self.new) else "no")
 
     def unresolved(self) -> None:
-        """Notes on code streamlint could not read. Code from another module is always worth a
-        look (it may have changed without showing here); a local note only when it changed."""
+        """Notes on code streamlint could not read, when they changed. A note written the same
+        in both versions is the same code with the same inputs: code outside the repository
+        (a package, a run-time value) that did not change here. One inside a module of the
+        repository whose text changed is still asked about."""
         old_notes = {text: loc for text, loc in self.old.unresolved}
         new_notes = {text: loc for text, loc in self.new.unresolved}
         for text, loc in new_notes.items():
-            if text not in old_notes or EXTERNAL_NOTE in text:
+            if text not in old_notes or (EXTERNAL_NOTE in text and self._in_changed_module(
+                    loc, old_notes[text])):
                 self.add("unresolved", text, None, text, old_notes.get(text), loc, about="code")
         for text, loc in old_notes.items():
             if text not in new_notes:
                 self.add("unresolved", text, text, None, loc, None, about="code")
+
+    def _in_changed_module(self, *locs: Loc) -> bool:
+        return any(loc.path.endswith(path) and loc.path[: len(loc.path) - len(path)][-1:] in
+                   ("", "/", ":") for loc in locs for path in self.changed_modules)
 
     # -- sources ----------------------------------------------------------------------------
 
@@ -460,8 +469,16 @@ class _Differ:
                          a.loc if a else None, b.loc if b else None, key=key)
 
 
-def compare_queries(old: Query, new: Query) -> list[Change]:
-    return _Differ(old, new).run()
+def compare_queries(old: Query, new: Query, changed_modules: frozenset[str] = frozenset()
+                    ) -> list[Change]:
+    """The changes between two versions of a query; `changed_modules` are the repository's
+    modules (root-relative paths) whose text differs between the two versions."""
+    return _Differ(old, new, changed_modules).run()
+
+
+def changed_modules(old: JobFile, new: JobFile) -> frozenset[str]:
+    """The modules followed on one side only, or with different text on each."""
+    return frozenset(path for path, _ in set(old.modules) ^ set(new.modules))
 
 
 def query_added(new: Query) -> Change:

@@ -73,16 +73,17 @@ def mentions_streaming(text: str) -> bool:
     return _STREAMING_RE.search(text) is not None
 
 
-def extract_file(path: str, *, project: Project | None = None) -> JobFile:
-    text = read_text(path)
-    if project is None and "%run" in text:  # a notebook's %run reads its neighbours
-        from streamlint.extract.project import on_disk
+def extract_file(path: str, project: Project | None = None) -> JobFile:
+    """A job file on disk; the modules of its repository it imports (and the notebooks it
+    `%run`s) are followed."""
+    from streamlint.extract.project import on_disk
 
-        project = on_disk(path)
-    return extract_text(text, path, project=project)
+    return extract_text(read_text(path), path, project or on_disk(path))
 
 
-def extract_text(text: str, path: str, *, project: Project | None = None) -> JobFile:
+def extract_text(text: str, path: str, project: Project | None = None) -> JobFile:
+    """A job's text; with a `project`, the modules of the repository it imports are followed
+    (`streamlint.extract.modules`), read through `project.files`."""
     if path.lower().endswith(".ipynb") or text.startswith(_NOTEBOOK_HEADERS):
         from streamlint.extract.notebook import convert
 
@@ -91,11 +92,11 @@ def extract_text(text: str, path: str, *, project: Project | None = None) -> Job
             from streamlint.extract.notebook_run import extract_notebook
 
             return extract_notebook(text, path, converted, project)
-    if not _STREAMING_RE.search(text):
+    if not _STREAMING_RE.search(text) and not _helpers_stream(text, project):
         check_syntax(text, path)
         return JobFile(path, text, ())
-    queries, unseen = interpret(text, path)
-    return JobFile(path, text, queries, unseen)
+    queries, unseen, modules = interpret(text, path, project=project)
+    return JobFile(path, text, queries, unseen, modules)
 
 
 def check_syntax(text: str, path: str) -> None:
@@ -107,10 +108,12 @@ def check_syntax(text: str, path: str) -> None:
         raise InputError(path, line, column, "syntax error: " + message)
 
 
-def interpret(text: str, path: str, prepare: Callable[[Interpreter], None] | None = None
-              ) -> tuple[tuple[Query, ...], tuple[Unseen, ...]]:
-    """Parse Python source and follow it; `prepare` binds names before it runs (a
-    notebook's `%run` hook)."""
+def interpret(text: str, path: str, prepare: Callable[[Interpreter], None] | None = None,
+              project: Project | None = None
+              ) -> tuple[tuple[Query, ...], tuple[Unseen, ...], tuple[tuple[str, str], ...]]:
+    """Parse Python source and follow it: its queries, what it could not read, and the
+    repository modules followed. `prepare` binds names before it runs (a notebook's `%run`
+    hook); with a `project`, imports of the repository's modules are followed."""
     if _bracket_depth(text) > MAX_NESTING:
         # Counted naively (brackets in strings too), so Python's parser has the last word.
         check_syntax(text, path)
@@ -127,8 +130,13 @@ def interpret(text: str, path: str, prepare: Callable[[Interpreter], None] | Non
         raise InputError(path, line, column, "syntax error: " + message) from None
     except RecursionError:
         raise InputError(path, 1, 0, "the file is nested too deeply to read") from None
+    loader = None
+    if project is not None:
+        from streamlint.extract.modules import Loader
+
+        loader = Loader(project, path)
     try:
-        interp = Interpreter(module, path, index_module(module))
+        interp = Interpreter(module, path, index_module(module), loader)
         if prepare is not None:
             prepare(interp)
         interp.run_module()
@@ -140,7 +148,10 @@ def interpret(text: str, path: str, prepare: Callable[[Interpreter], None] | Non
     settings = tuple(interp.effects.settings)
     # A function called twice with the same arguments starts one query (one checkpoint).
     queries = _distinct([_query(interp, writer, settings) for writer in interp.effects.queries])
-    return queries, pipelines.unseen(interp) + unseen(interp, queries)
+    found = pipelines.unseen(interp) + unseen(interp, queries)
+    if loader is None:
+        return queries, found, ()
+    return queries, tuple(loader.unseen) + found, loader.modules()
 
 
 def _distinct(queries: list[Query]) -> tuple[Query, ...]:
@@ -152,6 +163,15 @@ def _distinct(queries: list[Query]) -> tuple[Query, ...]:
             same.append(query)
             kept.append(query)
     return tuple(kept)
+
+
+def _helpers_stream(text: str, project: Project | None) -> bool:
+    """A job whose queries are built by the repository's modules it imports."""
+    if project is None or "import" not in text:
+        return False
+    from streamlint.extract.modules import imports_streaming
+
+    return imports_streaming(text, project)
 
 
 def _bracket_depth(text: str) -> int:

@@ -39,7 +39,14 @@ def unseen(interp: Interpreter, queries: tuple[Query, ...]) -> tuple[Unseen, ...
                 "streamlint recognises", source.loc, fingerprint))
     started = {w.loc for w in effects.queries}
     for loc, code in effects.writers.items():
-        if loc not in started and ("no-sink", loc) not in items:
+        if loc in started or ("no-sink", loc) in items:
+            continue
+        if loc in effects.escaped_writers:  # handed over, or returned to a caller unseen
+            into, fingerprint = effects.escaped_writers[loc]
+            items[("no-writer", loc)] = Unseen(
+                "no-sink", f"`{_snippet(code)}` builds a stream writer that goes into "
+                f"`{_snippet(into)}`, which streamlint cannot follow", loc, fingerprint)
+        else:
             items[("no-writer", loc)] = Unseen(
                 "no-sink", f"`{_snippet(code)}` builds a stream writer that is never started "
                 "by a call streamlint recognises (start, toTable, table)", loc)
@@ -73,13 +80,18 @@ def escaped(interp: Interpreter, values: tuple[Any, ...], into: str) -> None:
     """Note the streaming sources of DataFrames handed to code streamlint cannot follow, with
     a fingerprint of everything that code was handed (the DataFrames' shapes, the other
     arguments' values): handing the same values to the same code again changes nothing."""
+    from streamlint.extract.values import Writer
+
     sources = _streaming_sources(values, 0)
-    if not sources:
+    writers = [v for v in values if isinstance(v, Writer)]
+    if not sources and not writers:
         return
     parts = repr((into, tuple(_value(interp, v, 0) for v in values)))
     fingerprint = f"{binascii.crc32(_LOC_RE.sub('', parts).encode()):08x}"
     for source in sources:
         interp.effects.escaped.setdefault(source.loc, (into, fingerprint))
+    for writer in writers:
+        interp.effects.escaped_writers.setdefault(writer.loc, (into, fingerprint))
 
 
 def _streaming_sources(value: Any, depth: int) -> list[Source]:

@@ -34,11 +34,13 @@ from streamlint.extract.values import (
     Grouped,
     Instance,
     Lambda,
+    ModuleContext,
     ModuleRef,
     Native,
     Partial,
     Plan,
     Reader,
+    RepoModule,
     Spark,
     Writer,
 )
@@ -62,7 +64,8 @@ class _Return(Exception):
 
 
 class Interpreter:
-    def __init__(self, module: cst.Module, path: str, index: ModuleIndex) -> None:
+    def __init__(self, module: cst.Module, path: str, index: ModuleIndex,
+                 loader: Any = None) -> None:
         self.module = module
         self.path = path
         self.index = index
@@ -76,6 +79,12 @@ class Interpreter:
         self.files: list[tuple[str, ModuleIndex]] = []
         self.pipeline: Any = None  # pipelines.State once the file uses a pipeline API
         self.globals.names["__name__"] = "__main__"
+        # The module whose code runs now (the job, or a module it imported: `modules.py`);
+        # `loader` follows imports of the repository's own modules (None: none are followed).
+        self.main = ModuleContext(path, "__main__", module, index, self.globals)
+        self.context = self.main
+        self.contexts: list[ModuleContext] = [self.main]
+        self.loader = loader
 
     # -- positions and text -------------------------------------------------------------
 
@@ -87,14 +96,21 @@ class Interpreter:
             node = node.attr
         name = _first_name(node)
         if name is None:
-            return Loc(self.path, 0, 0)
+            return Loc(self.context.path, 0, 0)
         key = id(name)
-        if key not in self.index.starts:
-            for path, index in self.files:
-                if key in index.starts:
-                    return Loc(path, *index.starts[key])
-        line, column = self.index.starts.get(key, (0, 0))
-        return Loc(self.path, line, column)
+        start = self.context.index.starts.get(key)
+        if start is not None:
+            return Loc(self.context.path, *start)
+        # Code of another module running here (a lambda it made, an inherited method), or of
+        # a notebook a `%run` read (`self.files`).
+        for context in self.contexts:
+            start = context.index.starts.get(key)
+            if start is not None:
+                return Loc(context.path, *start)
+        for path, index in self.files:
+            if key in index.starts:
+                return Loc(path, *index.starts[key])
+        return Loc(self.context.path, 0, 0)
 
     def code(self, node: cst.CSTNode) -> str:
         return " ".join(self.module.code_for_node(node).split())
@@ -159,8 +175,8 @@ class Interpreter:
             for small in stmt.body:
                 self.run_small(small, env)
         elif isinstance(stmt, cst.FunctionDef):
-            env.names[stmt.name.value] = Function(stmt, env,
-                                                  defaults=self.defaults(stmt.params, env))
+            env.names[stmt.name.value] = Function(stmt, env, defaults=self.defaults(
+                stmt.params, env), context=self.context)
             if stmt.decorators:  # a pipeline's table or flow: the runtime calls it
                 pipelines.decorated(self, stmt, env.names[stmt.name.value])
         elif isinstance(stmt, cst.ClassDef):
@@ -217,11 +233,12 @@ class Interpreter:
             self.assign(small.target, self.binary(op, current, operand, small), env)
         elif isinstance(small, cst.Expr):
             if not self.mutate(small.value, env):
-                result = self.ev(small.value, env)
-                if isinstance(result, Writer | Reader):
-                    self.configured(small.value, env, result)
+                self.ev(small.value, env)
         elif isinstance(small, cst.Return):
             raise _Return(None if small.value is None else self.ev(small.value, env))
+        elif isinstance(small, cst.Import | cst.ImportFrom) and self.loader is not None and (
+                self.loader.run_import(self, small, env)):
+            return  # a module of the repository, followed (`modules.py`)
         elif isinstance(small, cst.Import):
             for alias in small.names:
                 full = self.code(alias.name)
@@ -257,7 +274,7 @@ class Interpreter:
             return False
         method = expr.func.attr.value
         if method not in _MUTATORS:
-            return False
+            return self.configure(expr, env)
         current = self.ev(expr.func.value, env)
         if not isinstance(current, tuple | dict):
             return False
@@ -290,15 +307,26 @@ class Interpreter:
         self.assign(expr.func.value, updated, env)
         return True
 
-    def configured(self, expr: cst.BaseExpression, env: Env, result: Writer | Reader) -> None:
-        """`writer.foreachBatch(f)` as a statement: PySpark's builders change themselves and
-        return themselves, so the name that held the builder now holds the configured one."""
-        root = expr
+    def configure(self, expr: cst.Call, env: Env) -> bool:
+        """`writer.format("csv").option(...)` or `stream.foreachBatch(f)` as a statement:
+        PySpark's DataStreamWriter and DataStreamReader methods change the object itself (and
+        return it), so the name (or attribute) now holds the configured builder, as in a
+        helper that configures the writer it is given."""
+        root: cst.BaseExpression = expr
         while isinstance(root, cst.Call) and isinstance(root.func, cst.Attribute):
             root = root.func.value
-        if root is not expr and isinstance(root, cst.Name | cst.Attribute) and isinstance(
-                self.ev(root, env), Writer | Reader):
+        if isinstance(root, cst.Name):
+            current = env.names.get(root.value)
+        elif isinstance(root, cst.Attribute):
+            current = self.ev(root, env)
+        else:
+            return False
+        if not isinstance(current, Writer | Reader):
+            return False
+        result = self.ev(expr, env)
+        if isinstance(result, Writer | Reader):
             self.assign(root, result, env)
+        return True
 
     def run_if(self, stmt: cst.If, env: Env) -> None:
         test = self.ev(stmt.test, env)
@@ -361,7 +389,7 @@ class Interpreter:
     def assign(self, target: cst.CSTNode, value: Any, env: Env) -> None:
         if isinstance(target, cst.Name):
             if target.value in env.global_names:
-                env = self.globals
+                env = self.context.globals
             env.names[target.value] = value
         elif isinstance(target, cst.Tuple | cst.List):
             elements = [e.value for e in target.elements]
@@ -383,7 +411,7 @@ class Interpreter:
                 owner[key] = value
 
     def define_class(self, node: cst.ClassDef, env: Env) -> Class:
-        cls = Class(node, env)
+        cls = Class(node, env, context=self.context)
         for base in node.bases:
             parent = self.ev(base.value, env)
             if isinstance(parent, Class):
@@ -485,6 +513,9 @@ class Interpreter:
             env.names[params.star_kwarg.name.value] = dict(kwargs)
         self.depth += 1
         self.frames.append(func)
+        caller = self.context
+        if func.context is not None:
+            self.context = func.context
         try:
             body = func.node.body
             if isinstance(body, cst.IndentedBlock):
@@ -497,6 +528,7 @@ class Interpreter:
         finally:
             self.depth -= 1
             self.frames.pop()
+            self.context = caller
         return None
 
     def defaults(self, params: cst.Parameters, env: Env) -> dict[str, Any]:
@@ -506,7 +538,8 @@ class Interpreter:
                 if param.default is not None}
 
     def method(self, cls: Class, name: str, owner: Instance | None) -> Function:
-        return Function(cls.methods[name], cls.env, owner, defaults=cls.method_defaults.get(name))
+        return Function(cls.methods[name], cls.env, owner, defaults=cls.method_defaults.get(name),
+                        context=cls.context)
 
     def super_object(self) -> Any:
         """`super()` in a method: the same object, seen through the defining class's parent."""
@@ -737,6 +770,8 @@ class Interpreter:
     def attribute(self, target: Any, name: str, node: cst.CSTNode) -> Any:
         if isinstance(target, ModuleRef):
             return _member(target.name, name)
+        if isinstance(target, RepoModule):
+            return self.loader.member(self, target, name, node)
         if isinstance(target, FunctionRef) and target.name == "SparkSession":
             if name == "builder":
                 return Builder()

@@ -145,6 +145,7 @@ def extract_notebook(text: str, path: str, converted: Converted,
         _located(check_syntax, converted, path, converted.source)
         queries: tuple = ()
         found: tuple = ()
+        followed: tuple = ()
     else:
         def prepare(interp: Interpreter) -> None:
             from streamlint.extract.values import Native
@@ -152,14 +153,17 @@ def extract_notebook(text: str, path: str, converted: Converted,
             interp.globals.names[cells.RUN_HOOK] = Native("%run", runs)
             interp.globals.names[cells.MAGIC_VALUE] = Unknown("a magic command's output")
 
-        queries, found = _located(interpret, converted, path, converted.source, prepare)
+        queries, found, followed = _located(interpret, converted, path, converted.source,
+                                            prepare, project)
         queries, found = relocate((queries, found), runs.maps)
     streaming = bool(queries) or runs.streaming
     unseen = [cell.unseen() for cell in runs.sql
               if cell.streaming or (streaming and not cell.read_only)]
     unseen.extend(runs.unseen)
     unseen.extend(found)
-    return JobFile(path, text, queries, tuple(unseen), tuple(sorted(runs.modules.items())))
+    modules = dict(followed)
+    modules.update(runs.modules)
+    return JobFile(path, text, queries, tuple(unseen), tuple(sorted(modules.items())))
 
 
 def _located(function: Any, converted: Converted, path: str, *args: Any) -> Any:

@@ -6,12 +6,15 @@ classes stand for the PySpark objects a job builds; they never leave the extract
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import libcst as cst
 
 from streamlint.model import Loc, Operator, Setting, Source, Unknown
 from streamlint.records import factory, record, replace
+
+if TYPE_CHECKING:
+    from streamlint.extract.positions import ModuleIndex
 
 
 @record
@@ -148,6 +151,7 @@ class Function:
     env: Env
     owner: Instance | None = None
     defaults: dict[str, Any] | None = None  # evaluated where the def ran, as Python does
+    context: ModuleContext | None = None  # the module it was defined in (None: the job's)
 
 
 @record(frozen=False)
@@ -169,6 +173,7 @@ class Class:
     methods: dict[str, cst.FunctionDef] = factory(dict)
     method_defaults: dict[str, dict[str, Any]] = factory(dict)
     bases: list[Class] = factory(list)
+    context: ModuleContext | None = None  # the module it was defined in (None: the job's)
 
 
 @record(frozen=False)
@@ -230,6 +235,37 @@ class StateHandle:
     declared: list[str] = factory(list)
 
 
+class ModuleContext:
+    """One module the interpreter reads: the job itself, or a repository module it imports.
+
+    Code defined in a module carries its context, so what it builds is located in its own
+    file (`path`, as reports show it) and `global` statements reach its own namespace.
+    Compared by identity: two contexts are the same module only if they are one object.
+    """
+
+    def __init__(self, path: str, name: str, module: cst.Module, index: ModuleIndex,
+                 globals_: Env, relpath: str | None = None) -> None:
+        self.path = path  # as Locs show it
+        self.name = name  # its dotted name (`__name__`): "__main__" for the job
+        self.module = module
+        self.index = index
+        self.globals = globals_
+        self.relpath = relpath  # root-relative POSIX path, for a module of the repository
+        self.loading = False  # its top level is still running (an import cycle meets it so)
+
+    def __repr__(self) -> str:
+        return f"ModuleContext({self.name!r}, {self.path!r})"
+
+
+@record
+class RepoModule:
+    """An imported module of the repository (or a folder of one, a namespace package)."""
+
+    name: str
+    context: ModuleContext | None  # None: a package folder without __init__.py
+    folder: str | None = None  # root-relative folder of its package, for submodules
+
+
 class Env:
     """Names visible at one point: a function's locals over its defining module's globals."""
 
@@ -261,6 +297,7 @@ class Effects:
     consumed: set[Loc] = factory(set)
     # source -> the code it went into unfollowed, and a fingerprint of what that code got
     escaped: dict[Loc, tuple[str, str]] = factory(dict)
+    escaped_writers: dict[Loc, tuple[str, str]] = factory(dict)  # likewise, for writers
     reached: set[int] = factory(set)
 
 

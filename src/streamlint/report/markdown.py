@@ -12,7 +12,8 @@ HEADLINE = {
     "review": "the changed jobs may restart from their checkpoints; please review",
     "compatible": "the changed jobs can restart from their checkpoints",
 }
-STATUS = {"added": "new job", "deleted": "deleted job", "renamed": "renamed"}
+STATUS = {"added": "new job", "deleted": "deleted job", "renamed": "renamed",
+          "helper-changed": "unchanged, but a module it imports changed"}
 
 
 def _cell(text: str) -> str:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from streamlint.diff import Report
 from streamlint.errors import FileError
-from streamlint.model import Loc
+from streamlint.model import JobFile, Loc
 
 SEVERITY = {"incompatible": "error", "review": "warning", "compatible": "note"}
 VERDICT_LINE = {
@@ -31,17 +31,25 @@ def _source_line(text: str, loc: Loc) -> str:
     return ""
 
 
-def _text_at(report: Report, loc: Loc, text: str) -> str:
-    """The text a location points into: another file for a query that moved from there."""
-    for job in report.others:
-        if job.path == loc.path:
-            return job.text
-    return text
+def _text_at(report: Report, loc: Loc, job: JobFile) -> str | None:
+    """The text a location points into: the job's, another file's for a query that moved
+    from there, none for a module the job imports (its text is not at hand)."""
+    if loc.path == job.path:
+        return job.text
+    for other in report.others:
+        if other.path == loc.path:
+            return other.text
+    return None
 
 
 ORDER = {"incompatible": 0, "review": 1, "compatible": 2}
 STATUS = {"added": "new job", "deleted": "deleted job", "renamed": "renamed",
-          "modified": "changed"}
+          "modified": "changed", "helper-changed": "unchanged, but a module it imports changed"}
+
+
+def changed_helpers(report: Report) -> list[str]:
+    """The repository's modules the job imports whose text differs between the versions."""
+    return sorted({path for path, _ in set(report.old.modules) ^ set(report.new.modules)})
 
 
 def _findings(report: Report) -> list[str]:
@@ -52,11 +60,12 @@ def _findings(report: Report) -> list[str]:
         out.append(f"{prefix}{SEVERITY[finding.verdict]}[{finding.code}] {finding.name}: "
                    f"{finding.message}")
         out.append(f"  query: {finding.query}")
-        for label, loc, text in (("old", finding.old, report.old.text),
-                                 ("new", finding.new, report.new.text)):
+        for label, loc, job in (("old", finding.old, report.old), ("new", finding.new,
+                                                                     report.new)):
             if loc is not None:
                 out.append(f"  {label}: {loc}")
-                snippet = _source_line(_text_at(report, loc, text), loc)
+                text = _text_at(report, loc, job)
+                snippet = _source_line(text, loc) if text is not None else ""
                 if snippet:
                     out.append(snippet)
         if finding.fix and finding.verdict != "compatible":
@@ -106,6 +115,11 @@ def render_all(reports: list[Report], errors: tuple[FileError, ...] = ()) -> str
                 what += f" from {report.old.path}"
             out.append(f"{report.new.path}: {what} ({len(queries)} streaming "
                        f"{'query' if len(queries) == 1 else 'queries'})")
+            out.append("")
+        elif report.status == "helper-changed":
+            out.append(f"{report.new.path}: {STATUS[report.status]} "
+                       f"({', '.join(changed_helpers(report)) or 'no longer imported'}); "
+                       "judged again with each version's modules")
             out.append("")
         out.extend(_findings(report))
     counts = _counts(reports)

@@ -1,0 +1,266 @@
+"""`check` across modules: which jobs import which of the repository's modules, at each ref.
+
+A job's queries may be built by helpers it imports (`from jobs.io import build_writer`), so
+a changed helper under an unchanged job changes the job. Nothing here parses Python: imports
+are found by their text (`extract.imports.imports_of`) and resolved the way the extractor
+will (`candidates`, with the job's own search roots). Files are read in batches, one
+`git cat-file` process per ref and import level, and only those an import may reach:
+
+- the modules each changed job may import (its texts go with the job to the worker pool as
+  picklable `MappingFiles`, so workers never run git);
+- the jobs that import a changed module: `git grep -w` finds the files naming a changed
+  module, upwards level by level, and each such job's own imports decide.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+from pathlib import Path
+
+from streamlint.errors import InputError, UsageError
+from streamlint.extract import decode_source, mentions_streaming
+from streamlint.extract.imports import (
+    MAX_MODULES,
+    candidates,
+    imports_of,
+    is_outside,
+    search_roots,
+)
+from streamlint.extract.project import DEFAULT_SOURCE_ROOTS, MappingFiles
+from streamlint.git import show_many, tree_files
+
+MAX_LEVELS = 16  # importers of importers of a changed module, upwards
+
+Imports = list[tuple[int, str, tuple[str, ...]]]
+
+
+class Side:
+    """The repository's Python files at one ref (None: the working tree), read on demand."""
+
+    def __init__(self, root: Path, ref: str | None) -> None:
+        self.root, self.ref = root, ref
+        self.exists = {p for p in tree_files(root, ref) if p.endswith(".py")}
+        self.texts: dict[str, str | None] = {}
+        self._imports: dict[str, Imports] = {}
+        self._index: dict[str, set[str]] | None = None
+
+    def load(self, paths: set[str]) -> None:
+        """Read the files not read yet, in one batch (None: absent or not text)."""
+        missing = sorted(p for p in paths if p not in self.texts)
+        if not missing:
+            return
+        present = [p for p in missing if p in self.exists]
+        if self.ref is None:
+            blobs: dict[str, bytes] = {}
+            for path in present:
+                try:
+                    blobs[path] = (self.root / path).read_bytes()
+                except OSError:
+                    continue
+        else:
+            blobs = show_many(self.root, self.ref, present)
+        for path in missing:
+            data = blobs.get(path)
+            try:
+                self.texts[path] = None if data is None else decode_source(data, path)
+            except InputError:
+                self.texts[path] = None  # not Python source: nothing can follow it
+
+    def imports(self, path: str) -> Imports:
+        found = self._imports.get(path)
+        if found is None:
+            found = self._imports[path] = imports_of(self.texts.get(path) or "")
+        return found
+
+    def reach(self, jobs: dict[str, str], source_roots: tuple[str, ...]
+              ) -> dict[str, dict[str, str]]:
+        """For each job (path -> its text here), the modules it may import, transitively:
+        path -> text. All jobs advance together, one batch read per level."""
+        seen: dict[str, set[str]] = {job: set() for job in jobs}
+        pending: dict[str, list[str]] = {job: [job] for job in jobs}
+        for job, text in jobs.items():
+            self._imports.setdefault(job, imports_of(text))
+        while any(pending.values()):
+            wanted: dict[str, list[str]] = {}
+            for job, paths in pending.items():
+                roots = search_roots(job, source_roots)
+                found = wanted.setdefault(job, [])
+                for path in paths:
+                    for level, module, names in self.imports(path):
+                        for candidate in candidates(path, level, module, names, roots):
+                            if (candidate in self.exists and candidate != job
+                                    and candidate not in seen[job]
+                                    and len(seen[job]) < MAX_MODULES):
+                                seen[job].add(candidate)
+                                found.append(candidate)
+            self.load({p for paths in wanted.values() for p in paths})
+            pending = {job: [p for p in paths if self.texts.get(p) is not None]
+                       for job, paths in wanted.items()}
+        return {job: {p: self.texts[p] for p in sorted(paths)  # type: ignore[misc]
+                      if self.texts.get(p) is not None} for job, paths in seen.items()}
+
+    def index(self) -> dict[str, set[str]]:
+        """Who imports what, from every import line at this ref (one `git grep`): a key
+        per dotted name imported (`a.b`, `a.b.name`), `a.b.*` for a statement continued on
+        lines not read (every submodule of a.b), and `path:` keys for relative imports."""
+        if self._index is not None:
+            return self._index
+        # A fixed string is several times cheaper for git than a pattern anchored at the
+        # line's start; imports_of keeps only the lines that are import statements.
+        args = ["git", "grep", "-z", "-I", "-n", "-F"]
+        args += ["--untracked", "-e", "import"] if self.ref is None else [
+            "-e", "import", self.ref]
+        done = subprocess.run([*args, "--", "*.py"], cwd=self.root, capture_output=True,
+                              check=False)
+        if done.returncode not in (0, 1):  # 1: no import line at all
+            # Never a silent "no job imports it": the check cannot tell, so it stops.
+            raise UsageError("git grep (finding the jobs that import a changed module): "
+                             + done.stderr.decode("utf-8", "replace").strip())
+        out = done.stdout.decode("utf-8", "surrogateescape")
+        prefix = f"{self.ref}:" if self.ref is not None else ""
+        index: dict[str, set[str]] = {}
+        for line in out.splitlines():
+            fields = line.split("\0", 2)
+            if len(fields) != 3:
+                continue
+            path, _, text = fields
+            line_match = _IMPORT_LINE_RE.match(text)
+            if line_match is None:
+                continue  # "import" inside other code or text
+            level, module, names = line_match.groups()
+            if not level and all(is_outside(m) for m in (module or names).split(",")
+                                 if m.strip()):
+                continue  # the standard library, pyspark: most import lines
+            path = path[len(prefix):] if prefix and path.startswith(prefix) else path
+            if path not in self.exists:
+                continue
+            continued = text.rstrip().endswith("\\") or ("(" in text and ")" not in text)
+            for level, module, names in imports_of(text):
+                if level:
+                    keys = [f"path:{c}" for c in candidates(path, level, module, names, ())]
+                    if continued:
+                        folder = candidates(path, level, module, (), ())
+                        keys += [f"path:{c.rsplit('/', 1)[0]}/*" for c in folder]
+                else:
+                    keys = [module, *(f"{module}.{name}" for name in names)]
+                    if continued:
+                        keys.append(f"{module}.*")
+                for key in keys:
+                    index.setdefault(key, set()).add(path)
+        self._index = index
+        return index
+
+    def importers(self, targets: set[str]) -> set[str]:
+        """Files that import one of `targets`, directly or not (a superset: the job's own
+        search roots are not known here, so an absolute import matches by its tail)."""
+        index = self.index()
+        found: set[str] = set()
+        frontier = set(targets)
+        for _ in range(MAX_LEVELS):
+            files: set[str] = set()
+            for target in frontier:
+                keys = [f"path:{target}", f"path:{_module_folder(target)}/*"]
+                for tail in _dotted_tails(target):
+                    keys.append(tail)
+                    keys.append(tail.rsplit(".", 1)[0] + ".*" if "." in tail else "")
+                for key in keys:
+                    files |= index.get(key, set())
+            frontier = files - found - targets
+            if not frontier:
+                break
+            found |= frontier
+        return found
+
+
+# The start of an import line: (dots, module) of `from`, or the names of `import`.
+_IMPORT_LINE_RE = re.compile(r"[ \t]*(?:from[ \t]+(\.*)[ \t]*([\w.]*)[ \t]+import\b|"
+                             r"import[ \t]+([\w., \t]*))")
+
+
+def _module_folder(path: str) -> str:
+    """The package folder a module's file belongs to (what `from . import x` names)."""
+    if path.endswith("/__init__.py"):
+        path = path[: -len("/__init__.py")]
+    return path.rsplit("/", 1)[0] if "/" in path else ""
+
+
+def _dotted_tails(path: str) -> list[str]:
+    """Every dotted name that may import a file, whichever root it is found under:
+    a/b/c.py is `c`, `b.c` or `a.b.c`."""
+    if path.endswith("/__init__.py"):
+        path = path[: -len("/__init__.py")]
+    parts = path.removesuffix(".py").split("/")
+    return [".".join(parts[i:]) for i in range(len(parts))]
+
+
+class Graph:
+    """Both sides of a check, read only as far as the jobs need."""
+
+    def __init__(self, root: Path, base: str, head: str | None, changed: set[str],
+                 roots: tuple[str, ...]) -> None:
+        self.root, self.base_ref, self.head_ref = root, base, head
+        self.changed = changed
+        self.roots = roots
+        self._base: Side | None = None
+        self._head: Side | None = None
+
+    @property
+    def base(self) -> Side:
+        if self._base is None:
+            self._base = Side(self.root, self.base_ref)
+        return self._base
+
+    @property
+    def head(self) -> Side:
+        if self._head is None:
+            self._head = Side(self.root, self.head_ref)
+        return self._head
+
+    def files(self, old: dict[str, str], new: dict[str, str]
+              ) -> tuple[dict[str, MappingFiles], dict[str, MappingFiles]]:
+        """The modules each job version may import (job path -> its files), both sides."""
+        olds = self.base.reach(old, self.roots) if old else {}
+        news = self.head.reach(new, self.roots) if new else {}
+        return ({job: MappingFiles(found) for job, found in olds.items()},
+                {job: MappingFiles(found) for job, found in news.items()})
+
+    def affected(self, done: set[str]) -> dict[str, list[str]]:
+        """Jobs (at both refs, not changed themselves) that import a changed module at
+        either ref: job -> the changed modules it reaches."""
+        if not self.changed:
+            return {}
+        base, head = self.base, self.head
+        maybe = (base.importers(self.changed) | head.importers(self.changed)) - done
+        maybe = {p for p in maybe if p in base.exists and p in head.exists}
+        base.load(maybe)
+        head.load(maybe)
+        jobs = {p for p in maybe
+                if base.texts.get(p) is not None and head.texts.get(p) is not None}
+        reached_base = base.reach({p: base.texts[p] for p in jobs}, self.roots)  # type: ignore[misc]
+        reached_head = head.reach({p: head.texts[p] for p in jobs}, self.roots)  # type: ignore[misc]
+        affected: dict[str, list[str]] = {}
+        for path in sorted(jobs):
+            modules = {**reached_base[path], **reached_head[path]}
+            hit = sorted(set(modules) & self.changed)
+            texts = [base.texts[path], head.texts[path], *reached_base[path].values(),
+                     *reached_head[path].values()]
+            if hit and any(mentions_streaming(t) for t in texts if t is not None):
+                affected[path] = hit
+        return affected
+
+
+def source_roots(root: Path, configured: tuple[str, ...] | None, config_folder: Path | None
+                 ) -> tuple[str, ...]:
+    """`source-roots` of the configuration (relative to its folder) as root-relative paths."""
+    if configured is None or config_folder is None:
+        return DEFAULT_SOURCE_ROOTS
+    roots = []
+    for folder in configured:
+        relative = Path(os.path.relpath(config_folder / folder, root)).as_posix()
+        if relative == ".":
+            relative = ""
+        if not relative.startswith(".."):
+            roots.append(relative)
+    return tuple(roots)
