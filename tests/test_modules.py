@@ -310,3 +310,49 @@ def test_helper_that_configures_the_writer_it_is_given() -> None:
         "parquet", "append", "/chk/rate")
     assert query.sink.checkpoint_loc.path == "jobs/sinks.py"
     assert query.sink.checkpoint_loc.line == line_of(helper, "checkpointLocation")
+
+
+def test_a_package_below_the_repository_root_is_found_from_the_job_s_folders() -> None:
+    # dataproc-templates: python/dataproc_templates/kafka/job.py imports
+    # dataproc_templates.util.writers, run with python/ on the path; nothing declares it.
+    files = {
+        "python/dataproc_templates/kafka/job.py": JOB.replace(
+            "from jobs.io import read_orders, build_writer",
+            "from dataproc_templates.util.io import read_orders, build_writer").replace(
+            "from jobs.transforms import totals",
+            "from dataproc_templates.util.transforms import totals"),
+        "python/dataproc_templates/util/io.py": IO,
+        "python/dataproc_templates/util/transforms.py": TRANSFORMS,
+    }
+    job = extract(files, "python/dataproc_templates/kafka/job.py")
+    assert len(job.queries) == 1 and job.unseen == ()
+    assert [path for path, _ in job.modules] == ["python/dataproc_templates/util/io.py",
+                                                 "python/dataproc_templates/util/transforms.py"]
+
+
+def test_a_loader_class_whose_writer_is_in_a_module_is_run() -> None:
+    # atc-dataplatform: UpsertLoaderStreaming.save(df) calls StreamLoader.save(df), whose
+    # writeStream is in another module; `save` is referenced as `self._loader.save`.
+    files = {
+        "atc/stream_loader.py": '''\
+class StreamLoader:
+    def __init__(self, checkpoint_path):
+        self._checkpoint_path = checkpoint_path
+
+    def save(self, df):
+        df.writeStream.option("checkpointLocation", self._checkpoint_path).toTable("t")
+''',
+        "atc/upsert_loader.py": '''\
+from atc.stream_loader import StreamLoader
+
+
+class UpsertLoader:
+    def __init__(self, checkpoint_path):
+        self._loader = StreamLoader(checkpoint_path)
+
+    def save(self, df):
+        self._loader.save(df)
+''',
+    }
+    job = extract(files, "atc/upsert_loader.py")
+    assert [q.sink.target for q in job.queries] == ["t"]

@@ -26,9 +26,15 @@ def module_files(path: str) -> tuple[str, str]:
 
 
 def search_roots(job: str, source_roots: tuple[str, ...]) -> tuple[str, ...]:
-    """Where absolute imports are looked for, in order: the job's folder, then the roots."""
+    """Where absolute imports are looked for, in order: the job's folder, the roots, then the
+    folders above the job, nearest first (`python/pkg/jobs/x.py` importing `pkg.util` runs
+    with `python/` on its path; a repository rarely says so in a way a linter can read)."""
     roots = [posixpath.dirname(job)]
     roots += [root.strip("/") for root in source_roots]
+    folder = posixpath.dirname(job)
+    while folder:
+        folder = posixpath.dirname(folder)
+        roots.append(folder)
     return tuple(dict.fromkeys(_clean(root) for root in roots))
 
 

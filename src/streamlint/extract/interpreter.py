@@ -140,9 +140,12 @@ class Interpreter:
                     if name.startswith("__") or referenced.get(name, 0) > 1:
                         continue
                     self.run_entry(method, cls.env, self.entry_instance(cls, stmt))
-        # A function handed to code we cannot see (a scheduler, a framework) still runs.
+        # A function handed to code we cannot see (a scheduler, a framework) still runs; so
+        # does every function of a file whose streaming is done by the modules it imports
+        # (`self._loader.save(df)`, with `save` a repository module's writer).
+        via_modules = self.loader is not None and self.loader.streaming
         for node in self.index.functions:
-            if id(node) not in self.executed and "writeStream" in self.code(node):
+            if id(node) not in self.executed and (via_modules or "writeStream" in self.code(node)):
                 owner = None
                 cls = self._owning_class(node)
                 if cls is not None:

@@ -110,6 +110,7 @@ class Loader:
         self.prefix = path[: -len(project.job)] if path.endswith(project.job) else ""
         self.contexts: dict[str, ModuleContext | None] = {}  # None: could not be followed
         self.followed: dict[str, str] = {}  # root-relative path -> digest of its text
+        self.streaming = False  # a module followed builds streams or writers itself
         self.unseen: list[Unseen] = []
         self.texts: dict[str, str | None] = {}
         self.stack: list[str] = []
@@ -152,6 +153,8 @@ class Loader:
         if text is None:
             return None
         self.followed[path] = digest(text)
+        if "writeStream" in text or "readStream" in text:
+            self.streaming = True
         shown = self.prefix + path
         if len(self.stack) >= MAX_IMPORT_DEPTH or len(self.contexts) >= MAX_MODULES:
             self.contexts[path] = None
