@@ -430,3 +430,12 @@ def test_a_one_line_sql_cell_shows_its_query() -> None:
         "streamlint does not analyse yet"]
     assert job.unseen[0].loc.line == text.splitlines().index(
         "# MAGIC %sql INSERT INTO audit SELECT * FROM events_raw;") + 1
+
+
+def test_a_path_that_says_stream_is_no_streaming_sql() -> None:
+    # A Packt cookbook shape: the Delta table's folder is named after the recipe.
+    look = ("%%sparksql\nSELECT country, count(user_id)\n"
+            "FROM delta.`/data/joining-stream-stream/events`")
+    assert extract_text(_ipynb([look, STREAM]), "nb.ipynb").unseen == ()
+    dlt_sql = "%sql\nCREATE OR REFRESH STREAMING TABLE raw AS SELECT * FROM STREAM(source)"
+    assert [u.about for u in extract_text(_ipynb([dlt_sql]), "nb.ipynb").unseen] == ["sql"]

@@ -30,8 +30,10 @@ DATABRICKS_HEADER = "# Databricks notebook source"
 DATABRICKS_SEPARATOR = "# COMMAND ----------"
 _OTHER_EXPORTS = {"-- Databricks notebook source": "SQL", "// Databricks notebook source": "Scala"}
 # SQL that can start or shape a streaming query by itself.
-_STREAMING_SQL = re.compile(r"\bstream(ing)?\b|\bread_files\b|\bcloud_files\b|\breadStream\b",
-                            re.IGNORECASE)
+_STREAMING_SQL = re.compile(r"\bstream\s*\(|\bstream\s+\w|\bstreaming\s+(live\s+)?table\b|"
+                            r"\bread_files\b|\bcloud_files\b|\breadStream\b", re.IGNORECASE)
+# Literals and quoted names (a path `.../joining-stream-stream/...` names no stream).
+_SQL_QUOTED = re.compile(r"'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"|`[^`]*`")
 
 
 @record
@@ -151,7 +153,8 @@ def _sql_cell(number: int, lines: list[str], loc: Loc) -> SqlCell:
     lines = [magic[1] if len(magic) > 1 else "", *lines[1:]]
     text = "\n".join(lines)
     return SqlCell(number, cells.first_words(lines) or "empty",
-                   _STREAMING_SQL.search(text) is not None, loc, _read_only(text))
+                   _STREAMING_SQL.search(_SQL_QUOTED.sub(" ", text)) is not None, loc,
+                   _read_only(text))
 
 
 # Statements that read or inspect and change nothing a streaming query restarts with: a
