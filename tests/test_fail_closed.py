@@ -250,3 +250,25 @@ start_sink({KAFKA}, upsert)
 """
     new = old.replace('mode("append")', 'mode("overwrite")')
     assert codes(old, new) == [("UN03", "review")]
+
+
+def test_a_query_started_in_both_branches_of_a_runtime_condition_is_one_query() -> None:
+    # modern-data-warehouse-dataops' sink helper: partitionBy or not, chosen at run time.
+    text = f"""
+def save(data, table, checkpoint, partition_keys):
+    if not partition_keys:
+        data.writeStream.option("checkpointLocation", checkpoint).toTable(table)
+    else:
+        data.writeStream.option("checkpointLocation", checkpoint).partitionBy(
+            partition_keys).toTable(table)
+
+save({KAFKA}, "t", "/chk/t", read_keys())
+"""
+    [query] = extract_text(text, "job.py").queries
+    assert query.sink.target == "t" and query.sink.partition_by == ()
+    assert any("run-time condition `not partition_keys`" in note for note, _ in query.unresolved)
+    # A change in the branch not read is still a change (its shape is in the note).
+    changed = text.replace("partition_keys).toTable(table)",
+                           "partition_keys).toTable(table + '_p')")
+    found = codes(text, changed)
+    assert found and set(found) == {("UN01", "review")}  # the note as it was, and as it is

@@ -37,7 +37,7 @@ def unseen(interp: Interpreter, queries: tuple[Query, ...]) -> tuple[Unseen, ...
                 "no-sink", f"the streaming DataFrame read here ({_describe(source)}) goes into "
                 f"`{_snippet(into)}`, which streamlint cannot follow, and reaches no sink "
                 "streamlint recognises", source.loc, fingerprint))
-    started = {w.loc for w in effects.queries}
+    started = {w.loc for w in effects.queries} | effects.alternatives
     for loc, code in effects.writers.items():
         if loc in started or ("no-sink", loc) in items:
             continue

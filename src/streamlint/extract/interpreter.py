@@ -357,13 +357,23 @@ class Interpreter:
         before = dict(env.names)
         outcomes: list[dict[str, Any]] = []
         returned: _Return | None = None
+        started: list[list[Writer]] = []
         for branch in branches:
             env.names = dict(before)
+            mark = len(self.effects.queries)
             try:
                 branch(env)
             except _Return as ret:
                 returned = returned or ret
             outcomes.append(dict(env.names))
+            started.append(self.effects.queries[mark:])
+            del self.effects.queries[mark:]
+        kept = _started_in_branches(started, condition, loc)
+        for writer in (w for writers in started for w in writers):
+            # A branch's query not kept is the kept one's alternative: seen, not lost.
+            self.effects.consumed.update(source.loc for source in writer.plan.sources)
+            self.effects.alternatives.add(writer.loc)
+        self.effects.queries.extend(kept)
         env.names = dict(outcomes[0])
         for name in set().union(*outcomes):
             values = [outcome.get(name, before.get(name)) for outcome in outcomes]
@@ -1010,6 +1020,23 @@ def _branch(first: Any, second: Any, condition: str, loc: Loc) -> Any:
     if first == second:
         return first
     return Unknown(f"{_text(first)} if {condition} else {_text(second)}")
+
+
+def _started_in_branches(started: list[list[Writer]], condition: str, loc: Loc) -> list[Writer]:
+    """The queries the branches of a run-time condition start. Only one branch runs, so
+    when several start queries (`if not partition_keys: ...toTable(t) else:
+    ...partitionBy(k).toTable(t)`), the first branch's are the query and carry a note with
+    the others' shape, which makes a change there a finding (as `_branch` does for values)."""
+    starting = [writers for writers in started if writers]
+    if len(starting) <= 1:
+        return [w for writers in started for w in writers]
+    others = tuple(w for writers in starting[1:] for w in writers)
+    note = (f"the query depends on the run-time condition `{condition}` (streamlint read the "
+            f"first branch that starts one; the others are "
+            f"#{_digest(tuple(_digest(w) for w in others))})", loc)
+    return [records.replace(w, plan=records.replace(w.plan, unresolved=(*w.plan.unresolved,
+                                                                        note)))
+            for w in starting[0]]
 
 
 def _first_name(node: cst.CSTNode) -> cst.Name | None:

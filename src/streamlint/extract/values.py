@@ -295,6 +295,7 @@ class Effects:
     streams: list[Source] = factory(list)
     writers: dict[Loc, str] = factory(dict)
     consumed: set[Loc] = factory(set)
+    alternatives: set[Loc] = factory(set)  # writers started in a run-time branch not kept
     # source -> the code it went into unfollowed, and a fingerprint of what that code got
     escaped: dict[Loc, tuple[str, str]] = factory(dict)
     escaped_writers: dict[Loc, tuple[str, str]] = factory(dict)  # likewise, for writers
