@@ -272,3 +272,20 @@ save({KAFKA}, "t", "/chk/t", read_keys())
                            "partition_keys).toTable(table + '_p')")
     found = codes(text, changed)
     assert found and set(found) == {("UN01", "review")}  # the note as it was, and as it is
+
+
+def test_a_key_set_in_options_streamlint_cannot_see_is_still_a_change() -> None:
+    # atc-dataplatform's StreamLoader puts the checkpoint into options it was given.
+    text = """
+class Loader:
+    def __init__(self, options, checkpoint_path):
+        self._options = options
+        self._checkpoint_path = checkpoint_path
+
+    def save(self, df):
+        self._options["checkpointLocation"] = self._checkpoint_path
+        df.writeStream.options(**self._options).toTable("t")
+"""
+    moved = text.replace('= self._checkpoint_path\n', '= self._checkpoint_path + "/loader"\n')
+    assert moved != text
+    assert ("UN02", "review") in codes(text, moved)

@@ -422,6 +422,11 @@ class Interpreter:
                 target.slice[0].slice, cst.Index) else None
             if isinstance(owner, dict) and isinstance(key, str | int):
                 owner[key] = value
+            elif isinstance(owner, Unknown) and isinstance(target.value, cst.Name | cst.Attribute):
+                # `opts["checkpointLocation"] = path` on options streamlint cannot see: they
+                # stay unknown, but what was put in them is part of what they are now.
+                self.assign(target.value, Unknown(
+                    f"{owner.text} with [{_text(key)}] = {_text(value)}"), env)
 
     def define_class(self, node: cst.ClassDef, env: Env) -> Class:
         cls = Class(node, env, context=self.context)
@@ -767,7 +772,8 @@ class Interpreter:
                 if isinstance(value, dict):
                     kwargs.update({str(k): v for k, v in value.items()})
                 else:
-                    kwargs[f"**{self.code(arg.value)}"] = Unknown(self.code(arg.value))
+                    kwargs[f"**{self.code(arg.value)}"] = (
+                        value if isinstance(value, Unknown) else Unknown(self.code(arg.value)))
             elif arg.keyword is not None:
                 kwargs[arg.keyword.value] = value
             else:
