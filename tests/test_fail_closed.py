@@ -289,3 +289,24 @@ class Loader:
     moved = text.replace('= self._checkpoint_path\n', '= self._checkpoint_path + "/loader"\n')
     assert moved != text
     assert ("UN02", "review") in codes(text, moved)
+
+
+WIDGET_JOB = """
+dbutils.widgets.text("chk", "abfss://data@lake.dfs.core.windows.net/checkpoint", "Checkpoint")
+chk = dbutils.widgets.get("chk")
+df = spark.readStream.format("cloudFiles").option("cloudFiles.format", "json").load("/in")
+df.writeStream.option("checkpointLocation", chk).start("/out")
+"""
+
+
+def test_a_widget_reads_as_its_default_like_an_environment_lookup() -> None:
+    [query] = extract_text(WIDGET_JOB, "nb.py").queries
+    assert query.sink.checkpoint == "abfss://data@lake.dfs.core.windows.net/checkpoint"
+    moved = WIDGET_JOB.replace('/checkpoint", "Checkpoint"', '/checkpoint-v2", "Checkpoint"')
+    assert ("QY01", "incompatible") in codes(WIDGET_JOB, moved)
+
+
+def test_a_widget_without_a_default_in_sight_stays_unknown() -> None:
+    text = WIDGET_JOB.replace('dbutils.widgets.text("chk", ', 'dbutils.widgets.text("other", ')
+    [query] = extract_text(text, "nb.py").queries
+    assert not isinstance(query.sink.checkpoint, str)

@@ -75,6 +75,7 @@ class Interpreter:
         self.globals = Env()
         self.frames: list[Function] = []
         self.views: dict[str, Plan] = {}  # temp views of DataFrames, for spark.sql
+        self.widgets: dict[str, Any] = {}  # a notebook's dbutils.widgets and their defaults
         # Other files whose code runs in this one (a notebook's %run targets), for locations.
         self.files: list[tuple[str, ModuleIndex]] = []
         self.pipeline: Any = None  # pipelines.State once the file uses a pipeline API

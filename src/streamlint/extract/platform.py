@@ -1,4 +1,4 @@
-"""Notebook globals that start streaming queries: Databricks' `display()`.
+"""Notebook globals: Databricks' `display()`, which starts streaming queries, and widgets.
 
 `display(streaming_df)` in a Databricks notebook starts a streaming query that feeds the
 cell's output. Given `checkpointLocation=`, that query restarts from its checkpoint like any
@@ -15,7 +15,8 @@ from typing import TYPE_CHECKING, Any
 
 import libcst as cst
 
-from streamlint.extract.values import Plan, Writer
+from streamlint.extract.values import EnvDefault, Plan, Writer
+from streamlint.model import Unknown
 
 if TYPE_CHECKING:
     from streamlint.extract.interpreter import Interpreter
@@ -40,3 +41,30 @@ def display(interp: Interpreter, args: list[Any], kwargs: dict[str, Any],
                     trigger=trigger_of([], {k: v for k, v in kwargs.items()
                                             if k in ("processingTime", "once", "availableNow")}))
     return start(interp, writer, "start", [], {}, node, loc)
+
+
+WIDGET_DECLARATIONS = ("text", "dropdown", "combobox", "multiselect")
+
+
+def widget_call(interp: Interpreter, name: str, args: list[Any], kwargs: dict[str, Any],
+                node: cst.Call) -> Any:
+    """`dbutils.widgets.text("chk", "/mnt/chk")` declares a parameter and its default, and
+    `dbutils.widgets.get("chk")` reads it: the default unless the job is given a value, like
+    `os.environ.get(key, default)` (an `EnvDefault`). A widget with no default it can see
+    stays unknown."""
+    if name in WIDGET_DECLARATIONS:
+        key = args[0] if args else kwargs.get("name")
+        default = args[1] if len(args) > 1 else kwargs.get("defaultValue")
+        if isinstance(key, str):
+            interp.widgets[key] = default
+        return None
+    if name in ("get", "getArgument"):
+        key = args[0] if args else kwargs.get("name")
+        default = interp.widgets.get(key) if isinstance(key, str) else None
+        if isinstance(default, str):
+            return EnvDefault(default)
+        if isinstance(key, str):
+            # However a notebook reaches it (`dbutils.widgets`, `W = dbutils.widgets`), a
+            # widget is one run-time value, named by its key.
+            return Unknown(f"dbutils.widgets.get({key!r})")
+    return Unknown(interp.code(node))

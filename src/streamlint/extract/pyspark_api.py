@@ -350,6 +350,10 @@ def call_method(  # noqa: C901 - a dispatch over PySpark's object kinds
     if isinstance(target, BoundMethod) and isinstance(target.target, Unknown):
         # `dbutils.widgets.get(...)` or `W = dbutils.widgets; W.get(...)`: one unknown object.
         target = Unknown(f"{target.target.text}.{target.name}")
+    if isinstance(target, Unknown) and target.text.endswith("dbutils.widgets"):
+        from streamlint.extract.platform import widget_call
+
+        return widget_call(interp, name, args, kwargs, node)
     if isinstance(target, Unknown) and name in ("sql", "table") and (
             target.text.split(".")[-1].lower() in ("spark", "spark_session", "session")):
         # A notebook's predefined `spark` (or `self.spark`): the session, for what it reads.
