@@ -135,3 +135,33 @@ def test_paths_select_a_job_through_its_changed_module(repo: Repo, capsys) -> No
     assert [(f["path"], f["status"]) for f in data["files"]] == [("jobs/job.py", "helper-changed")]
     status, data = run_json(capsys, "--base", "HEAD", "lib")
     assert status == 0 and data["files"] == []
+
+
+NOTEBOOK = '''# Databricks notebook source
+# MAGIC %run ./Includes/config
+
+# COMMAND ----------
+
+df = spark.readStream.format("kafka").option("subscribe", "orders").load()
+df.writeStream.option("checkpointLocation", f"{CHECKPOINT_ROOT}/orders").toTable("bronze.orders")
+'''
+CONFIG = '''# Databricks notebook source
+CHECKPOINT_ROOT = "/mnt/lake/_checkpoints"
+'''
+
+
+def test_a_notebook_whose_run_target_changed_is_judged(tmp_path: Path, capsys,
+                                                        monkeypatch) -> None:
+    repo = Repo(tmp_path)
+    repo.put("notebooks/ingest.py", NOTEBOOK)
+    repo.put("notebooks/Includes/config.py", CONFIG)
+    repo.commit("a notebook and the config it %runs")
+    monkeypatch.chdir(tmp_path)
+    status, data = run_json(capsys, "--base", "HEAD")
+    assert status == 0 and data["files"] == []
+    repo.edit("notebooks/Includes/config.py", "/_checkpoints", "/_checkpoints_v2")
+    status, data = run_json(capsys, "--base", "HEAD")
+    assert status == 1
+    (job,) = data["files"]
+    assert (job["path"], job["status"]) == ("notebooks/ingest.py", "helper-changed")
+    assert [f["code"] for f in job["findings"]] == [code("checkpoint-location-changed")]

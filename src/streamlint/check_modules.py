@@ -15,6 +15,7 @@ will (`candidates`, with the job's own search roots). Files are read in batches,
 from __future__ import annotations
 
 import os
+import posixpath
 import re
 import subprocess
 from pathlib import Path
@@ -41,7 +42,7 @@ class Side:
 
     def __init__(self, root: Path, ref: str | None) -> None:
         self.root, self.ref = root, ref
-        self.exists = {p for p in tree_files(root, ref) if p.endswith(".py")}
+        self.exists = {p for p in tree_files(root, ref) if p.endswith((".py", ".ipynb"))}
         self.texts: dict[str, str | None] = {}
         self._imports: dict[str, Imports] = {}
         self._index: dict[str, set[str]] | None = None
@@ -88,13 +89,15 @@ class Side:
                 roots = search_roots(job, source_roots)
                 found = wanted.setdefault(job, [])
                 for path in paths:
-                    for level, module, names in self.imports(path):
-                        for candidate in candidates(path, level, module, names, roots):
-                            if (candidate in self.exists and candidate != job
-                                    and candidate not in seen[job]
-                                    and len(seen[job]) < MAX_MODULES):
-                                seen[job].add(candidate)
-                                found.append(candidate)
+                    reads = [c for level, module, names in self.imports(path)
+                             for c in candidates(path, level, module, names, roots)]
+                    reads += run_targets(path, self.texts.get(path) or jobs.get(path) or "")
+                    for candidate in reads:
+                        if (candidate in self.exists and candidate != job
+                                and candidate not in seen[job]
+                                and len(seen[job]) < MAX_MODULES):
+                            seen[job].add(candidate)
+                            found.append(candidate)
             self.load({p for paths in wanted.values() for p in paths})
             pending = {job: [p for p in paths if self.texts.get(p) is not None]
                        for job, paths in wanted.items()}
@@ -149,8 +152,27 @@ class Side:
                         keys.append(f"{module}.*")
                 for key in keys:
                     index.setdefault(key, set()).add(path)
+        self._runs(index)
         self._index = index
         return index
+
+    def _runs(self, index: dict[str, set[str]]) -> None:
+        """Notebooks that `%run` another file depend on it like an import (one `git grep`)."""
+        args = ["git", "grep", "-z", "-I", "-l", "-F"]
+        args += ["--untracked", "-e", "%run"] if self.ref is None else ["-e", "%run", self.ref]
+        done = subprocess.run([*args, "--", "*.py", "*.ipynb"], cwd=self.root,
+                              capture_output=True, check=False)
+        if done.returncode not in (0, 1):
+            raise UsageError("git grep (finding the notebooks that %run a changed file): "
+                             + done.stderr.decode("utf-8", "replace").strip())
+        prefix = f"{self.ref}:" if self.ref is not None else ""
+        paths = [p[len(prefix):] if prefix and p.startswith(prefix) else p
+                 for p in done.stdout.decode("utf-8", "surrogateescape").split("\0") if p]
+        paths = [p for p in paths if p in self.exists]
+        self.load(set(paths))
+        for path in paths:
+            for target in run_targets(path, self.texts.get(path) or ""):
+                index.setdefault(f"path:{target}", set()).add(path)
 
     def importers(self, targets: set[str]) -> set[str]:
         """Files that import one of `targets`, directly or not (a superset: the job's own
@@ -177,6 +199,24 @@ class Side:
 # The start of an import line: (dots, module) of `from`, or the names of `import`.
 _IMPORT_LINE_RE = re.compile(r"[ \t]*(?:from[ \t]+(\.*)[ \t]*([\w.]*)[ \t]+import\b|"
                              r"import[ \t]+([\w., \t]*))")
+
+
+_RUN_RE = re.compile(r"%run\s+[\"']?(\.{0,2}/?[\w./-]+)")
+
+
+def run_targets(path: str, text: str) -> list[str]:
+    """The files a notebook's `%run ./other` may read (relative to its folder, with or
+    without an extension), as the notebook front end resolves them."""
+    if "%run" not in text:
+        return []
+    folder = posixpath.dirname(path)
+    found: list[str] = []
+    for target in _RUN_RE.findall(text):
+        if target.startswith("/"):
+            continue  # a workspace path (/Repos/...): not in the repository
+        base = posixpath.normpath(posixpath.join(folder, target))
+        found += [base, base + ".py", base + ".ipynb"]
+    return found
 
 
 def _module_folder(path: str) -> str:
