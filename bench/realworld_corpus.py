@@ -30,10 +30,17 @@ else:  # pragma: no cover
 
 
 def load_job(path: Path) -> Any:
-    """Read one job of the corpus the way `streamlint diff` reads a file it is given."""
-    from streamlint.extract import extract_file
+    """Read one job of the corpus the way `streamlint diff` reads a file of its repository:
+    the repository is the `<owner>__<repo>` folder (an edited copy lives elsewhere, with no
+    `.git` above it to say where its repository starts)."""
+    import os
 
-    return extract_file(str(path))
+    from streamlint.extract import extract_file
+    from streamlint.extract.project import DiskFiles, Project
+
+    root = next((p for p in path.parents if "__" in p.name), path.parent)
+    job = Path(os.path.relpath(path, root)).as_posix()
+    return extract_file(str(path), Project(DiskFiles(str(root)), job))
 
 
 def load_manifest() -> list[dict[str, Any]]:
