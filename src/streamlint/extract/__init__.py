@@ -75,6 +75,11 @@ def extract_text(text: str, path: str) -> JobFile:
             line, column, message = error
             raise InputError(path, line, column, "syntax error: " + message)
         return JobFile(path, text, ())
+    if "\0" in text:
+        # Python refuses to run such a file; libcst parses it, then chokes on the literal.
+        at = text.index("\0")
+        raise InputError(path, text.count("\n", 0, at) + 1, at - (text.rfind("\n", 0, at) + 1),
+                         "syntax error: source code cannot contain null bytes")
     if _bracket_depth(text) > MAX_NESTING:
         # Counted naively (brackets in strings too), so Python's parser has the last word.
         error = _python_syntax_error(text, path)

@@ -532,8 +532,8 @@ def make_source(reader: Reader, fmt: Any, options: list[tuple[Any, Any]]) -> Sou
         bucket = (identity if lowered in IDENTITY_OPTIONS else
                   limits if lowered in RATE_LIMIT_OPTIONS else others)
         bucket.append((str(key), value))
-    if isinstance(fmt, str):
-        fmt = fmt.lower()
+    # format(...) given a symbolic object (a writer, a column) is a value not known here.
+    fmt = fmt.lower() if isinstance(fmt, str) else plain(fmt)
     return Source(
         format=fmt, identity=tuple(sorted(identity)), rate_limits=tuple(sorted(limits)),
         options=tuple(sorted(others)), schema=schema_of(reader.schema), name=plain(reader.name),
@@ -677,8 +677,13 @@ def project(interp: Interpreter, plan: Plan, name: str, args: list[Any], kwargs:
             if columns is not None and col_name not in columns:
                 columns.append(str(col_name))
     elif name in ("withColumnRenamed", "withColumnsRenamed"):
-        pairs = (list(args[0].items()) if args and isinstance(args[0], dict)
-                 else [tuple(args[:2])])
+        given = list(args) + [kwargs.get(k) for k in ("existing", "new")][len(args):]
+        mapping = args[0] if args else kwargs.get("colsMap")
+        pairs = (list(mapping.items()) if isinstance(mapping, dict)
+                 else [tuple(given[:2])] if len(given) >= 2 and None not in given[:2] else [])
+        if not pairs:  # a call Spark itself refuses, or a map not known here: columns unknown
+            exprs.extend(literal(a) for a in args)
+            columns = None
         for old, new in pairs:
             exprs.append(f"{old} -> {new}")
             definitions.append((str(new), f"col({old})"))  # a rename: the same column
