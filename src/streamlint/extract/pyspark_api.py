@@ -835,7 +835,8 @@ def grouped_call(
                       for c in columns)
         return finish_aggregation(grouped, calls, list(grouped.keys) + columns, loc)
     if name == "pivot":
-        return replace(grouped, keys=(*grouped.keys, Col(f"pivot({literal(args[0])})")))
+        pivot = args[0] if args else kwargs.get("pivot_col")
+        return replace(grouped, keys=(*grouped.keys, Col(f"pivot({literal(pivot)})")))
     if name in ("applyInPandasWithState", "transformWithStateInPandas", "transformWithState",
                 "flatMapGroupsWithState", "mapGroupsWithState"):
         return arbitrary_state(interp, grouped, name, args, kwargs, node, loc)
