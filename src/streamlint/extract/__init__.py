@@ -75,11 +75,16 @@ def extract_text(text: str, path: str) -> JobFile:
             line, column, message = error
             raise InputError(path, line, column, "syntax error: " + message)
         return JobFile(path, text, ())
+    from streamlint.extract.budget import Budget, Limits, check_depth, check_size
+
+    limits = Limits.from_env()
+    check_size(text, path, limits)
     if "\0" in text:
         # Python refuses to run such a file; libcst parses it, then chokes on the literal.
         at = text.index("\0")
         raise InputError(path, text.count("\n", 0, at) + 1, at - (text.rfind("\n", 0, at) + 1),
                          "syntax error: source code cannot contain null bytes")
+    check_depth(text, path, limits)
     if _bracket_depth(text) > MAX_NESTING:
         # Counted naively (brackets in strings too), so Python's parser has the last word.
         error = _python_syntax_error(text, path)
@@ -101,6 +106,7 @@ def extract_text(text: str, path: str) -> JobFile:
         raise InputError(path, 1, 0, "the file is nested too deeply to read") from None
     try:
         interp = Interpreter(module, path, index_module(module))
+        interp.budget = Budget(path, limits)
         interp.run_module()
     except RecursionError:
         raise InputError(path, 1, 0, "the code is nested too deeply to follow") from None

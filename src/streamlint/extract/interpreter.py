@@ -17,6 +17,7 @@ import libcst as cst
 
 from streamlint import records
 from streamlint.extract import pyspark_api as api
+from streamlint.extract.budget import UNBOUNDED, power_too_big, too_big
 from streamlint.extract.columns import as_col, col_binary, col_method, col_of, col_unary
 from streamlint.extract.coverage import escaped
 from streamlint.extract.positions import ModuleIndex
@@ -71,6 +72,8 @@ class Interpreter:
         self.frames: list[Function] = []
         self.views: dict[str, Plan] = {}  # temp views of DataFrames, for spark.sql
         self.globals.names["__name__"] = "__main__"
+        self.codes: dict[int, str] = {}
+        self.budget: Any = UNBOUNDED  # extract_text gives it a Budget (extract/budget.py)
 
     # -- positions and text -------------------------------------------------------------
 
@@ -87,7 +90,12 @@ class Interpreter:
         return Loc(self.path, line, column)
 
     def code(self, node: cst.CSTNode) -> str:
-        return " ".join(self.module.code_for_node(node).split())
+        # Memoized: a helper called N times asks for the same node's code N times, and
+        # libcst's code generation is linear in the node's size (extract/budget.py).
+        text = self.codes.get(id(node))
+        if text is None:
+            text = self.codes[id(node)] = " ".join(self.module.code_for_node(node).split())
+        return text
 
     # -- running a file -----------------------------------------------------------------
 
@@ -144,6 +152,7 @@ class Interpreter:
             self.run_statement(stmt, env)
 
     def run_statement(self, stmt: cst.CSTNode, env: Env) -> None:
+        self.budget.step(self, stmt)
         if isinstance(stmt, cst.SimpleStatementLine):
             for small in stmt.body:
                 self.run_small(small, env)
@@ -511,6 +520,7 @@ class Interpreter:
     # -- expressions --------------------------------------------------------------------
 
     def ev(self, node: cst.CSTNode, env: Env) -> Any:  # noqa: C901 - one dispatch table
+        self.budget.step(self, node)
         if isinstance(node, cst.SimpleString):
             return node.evaluated_value
         if isinstance(node, cst.Integer | cst.Float):
@@ -650,6 +660,7 @@ class Interpreter:
         pending = [node]
         while pending and len(inputs) < 20:
             current = pending.pop()
+            self.budget.step(self, current)  # a walk over the code: work like evaluating it
             if isinstance(current, cst.Name):
                 try:
                     value = env.lookup(current.value)
@@ -774,6 +785,13 @@ class Interpreter:
         return result
 
     def binary(self, op: str, left: Any, right: Any, node: cst.CSTNode) -> Any:
+        # A value grown past the bounds (a string doubled sixty times) is not built.
+        if op == "Power" and power_too_big(left, right):
+            return Unknown(self.code(node))
+        value = self._binary(op, left, right, node)
+        return Unknown(self.code(node)) if too_big(value) else value
+
+    def _binary(self, op: str, left: Any, right: Any, node: cst.CSTNode) -> Any:
         if isinstance(left, Col) or isinstance(right, Col):
             return col_binary(op, left, right)
         if op == "Add":
@@ -819,6 +837,8 @@ class Interpreter:
                 parts.append(_piece(value) if isinstance(value, Unknown)
                              else "{" + _text(value) + "}")
         text = "".join(parts)
+        if too_big(text):
+            return Unknown(self.code(node))
         return text if known else Unknown(text)
 
 

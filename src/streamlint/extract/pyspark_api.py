@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 import libcst as cst
 
+from streamlint.extract.budget import MAX_VALUE
 from streamlint.extract.columns import (
     LITERAL_ARGS,
     as_col,
@@ -436,11 +437,13 @@ def string_call(interp: Interpreter, target: str, name: str, args: list[Any],
             pass
     if name == "join" and args and isinstance(args[0], tuple) and all(
             isinstance(a, str) for a in args[0]):
-        return target.join(args[0])
+        joined = target.join(args[0])
+        return joined if len(joined) <= MAX_VALUE else Unknown(interp.code(node))
     if name in ("upper", "lower", "strip") and not args:
         return getattr(target, name)()
     if name == "replace" and len(args) == 2 and all(isinstance(a, str) for a in args):
-        return target.replace(args[0], args[1])
+        replaced = target.replace(args[0], args[1])
+        return replaced if len(replaced) <= MAX_VALUE else Unknown(interp.code(node))
     return Unknown(interp.code(node))
 
 
