@@ -99,3 +99,22 @@ def test_a_nul_byte_is_a_syntax_error_at_its_place(tmp_path: Path) -> None:
     code, out, err = diff(tmp_path, "out = df", 'out = df\nname = "a\0b"')
     assert code == 2 and out == ""
     assert f"{tmp_path / 'new.py'}:5:10: syntax error" in err and "null bytes" in err
+
+
+def test_a_column_named_by_a_writer_of_a_self_calling_helper_is_answered(
+        tmp_path: Path) -> None:
+    # Found by the fuzz: the writer's repr, nested forty calls deep, grew to gigabytes.
+    job = tmp_path / "job.py"
+    job.write_text(
+        "from pyspark.sql import SparkSession, functions as F\n"
+        "def clean(events):\n"
+        "    return events.withColumn(clean(bronze).writeStream, F.upper('c'))\n"
+        "def main():\n"
+        "    spark = SparkSession.builder.getOrCreate()\n"
+        "    bronze = spark.readStream.table('b')\n"
+        "    clean(bronze).writeStream.option('checkpointLocation', '/c').toTable('s')\n"
+        "main()\n")
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        code = main(["diff", str(job), str(job)])
+    assert code in (0, 1, 2) and "Traceback" not in err.getvalue()

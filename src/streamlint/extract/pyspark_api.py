@@ -666,6 +666,8 @@ def project(interp: Interpreter, plan: Plan, name: str, args: list[Any], kwargs:
         columns = None if star_unknown and name != "toDF" else new_columns
     elif name == "withColumn":
         col_name, col = (args + [None, None])[:2]
+        if not isinstance(col_name, str):  # a symbolic object's repr can be huge: its text
+            col_name = literal(col_name if col_name is not None else kwargs.get("colName"))
         col = as_col(col if col is not None else kwargs.get("col"))
         exprs.append(f"{col_name} = {col.text}")
         definitions.append((str(col_name), col.text))
@@ -687,7 +689,8 @@ def project(interp: Interpreter, plan: Plan, name: str, args: list[Any], kwargs:
         if not pairs:  # a call Spark itself refuses, or a map not known here: columns unknown
             exprs.extend(literal(a) for a in args)
             columns = None
-        for old, new in pairs:
+        for old, new in ((o if isinstance(o, str) else literal(o),
+                          n if isinstance(n, str) else literal(n)) for o, n in pairs):
             exprs.append(f"{old} -> {new}")
             definitions.append((str(new), f"col({old})"))  # a rename: the same column
             if columns is not None:
