@@ -41,8 +41,8 @@ else:  # pragma: no cover
 pytestmark = pytest.mark.spark
 
 JOBS = Path(__file__).parent / "confirm_jobs"
-SERVER_START_SECONDS = 120
-CLI_SECONDS = 240  # a pair takes 20-80 s here, by load; without its sessions stopped, never
+SERVER_START_SECONDS = 600  # hang guards, not timings: a loaded machine is slow
+CLI_SECONDS = 900  # a pair takes 20-80 s here, by load; without its sessions stopped, never
 WORKER_DELAY_SECONDS = 12  # past Spark's 10 s for a Python worker to connect back
 
 

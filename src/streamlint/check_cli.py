@@ -89,14 +89,18 @@ def render_report(fmt: str, report: Report, new: str) -> str:
 
 
 def _repository_root(path: str) -> str:
-    """Where the pull-request formats' paths start: the git repository, else the cwd."""
-    import os
-    import subprocess
+    """Where the pull-request formats' paths start: the git repository, else the cwd.
 
-    folder = os.path.dirname(os.path.abspath(path))
-    try:
-        out = subprocess.run(["git", "rev-parse", "--show-toplevel"], cwd=folder,
-                             capture_output=True, check=False)
-    except (FileNotFoundError, NotADirectoryError):
-        return os.getcwd()
-    return out.stdout.decode().strip() if out.returncode == 0 else os.getcwd()
+    Found by looking for `.git` upwards, as git does, rather than by running git: `diff`
+    starts no process (tests/test_static_proofs.py).
+    """
+    import os
+
+    current = os.path.dirname(os.path.abspath(path))
+    while True:
+        if os.path.exists(os.path.join(current, ".git")):
+            return current
+        parent = os.path.dirname(current)
+        if parent == current:
+            return os.getcwd()
+        current = parent

@@ -84,8 +84,14 @@ def _read_operator(fs: CheckpointFS, directory: str, op_id: int) -> StatefulOper
     metadata = _operator_metadata(fs, directory) if "_metadata" in entries else None
     if metadata is not None:
         info = metadata.get("operatorInfo") or {}
-        name = info.get("operatorName")
-        store_infos = [s for s in metadata.get("stateStoreInfo") or () if isinstance(s, dict)]
+        name = info.get("operatorName") if isinstance(info, dict) else None
+        raw_stores = metadata.get("stateStoreInfo") or []
+        if not isinstance(info, dict) or not isinstance(name, str | None) or not isinstance(
+                raw_stores, list):
+            raise CheckpointError(fs.join(directory, "_metadata"), "the operator metadata has "
+                                  "an operatorInfo or stateStoreInfo Spark does not write; "
+                                  "a corrupted file?")
+        store_infos = [s for s in raw_stores if isinstance(s, dict)]
         stores = tuple(_store(fs, directory, str(s.get("storeName", "default")),
                               s.get("stateSchemaFilePaths")) for s in store_infos)
         partitions = next((s.get("numPartitions") for s in store_infos

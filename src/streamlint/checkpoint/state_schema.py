@@ -45,8 +45,13 @@ class _Reader:
     def utf(self) -> str:
         raw = self.take(self.short())
         # Java's modified UTF-8: NUL as C0 80, supplementary characters as surrogate pairs.
-        text = raw.replace(b"\xc0\x80", b"\x00").decode("utf-8", "surrogatepass")
-        return text.encode("utf-16", "surrogatepass").decode("utf-16")
+        try:
+            text = raw.replace(b"\xc0\x80", b"\x00").decode("utf-8", "surrogatepass")
+            return text.encode("utf-16", "surrogatepass").decode("utf-16")
+        except UnicodeError as err:
+            raise CheckpointError(self.path, f"not Java's modified UTF-8 at byte "
+                                  f"{self.pos - len(raw) + err.start} (a corrupted state "
+                                  "schema file?)") from None
 
     def chunked(self) -> str:
         count = self.int()
@@ -61,7 +66,7 @@ def parse_state_schema(path: str, data: bytes, store: str) -> tuple[StateSchema,
     reader = _Reader(path, data)
     try:
         version_text = reader.utf()
-    except UnicodeDecodeError:
+    except CheckpointError:
         version_text = ""
     if not (version_text.startswith("v") and version_text[1:].isdigit()):
         raise CheckpointError(path, "does not start with a schema version like 'v2'; "
@@ -107,8 +112,12 @@ def fields_from_json(text: str) -> tuple[Field, ...]:
         raise ValueError("is not valid JSON") from None
     if not isinstance(value, dict) or value.get("type") != "struct":
         raise ValueError("is not a Spark struct type")
-    return tuple(Field(f["name"], f["type"], bool(f.get("nullable", True)))
-                 for f in value.get("fields", ()))
+    fields = value.get("fields", ())
+    if not isinstance(fields, list) or not all(
+            isinstance(f, dict) and isinstance(f.get("name"), str) and "type" in f
+            for f in fields):
+        raise ValueError("has fields without a name and a type")
+    return tuple(Field(f["name"], f["type"], bool(f.get("nullable", True))) for f in fields)
 
 
 def type_text(spark_type: object) -> str:
@@ -119,8 +128,8 @@ def type_text(spark_type: object) -> str:
     if isinstance(spark_type, dict):
         kind = spark_type.get("type")
         if kind == "struct":
-            inner = ",".join(f"{f['name']}:{type_text(f['type'])}"
-                             for f in spark_type.get("fields", ()))
+            inner = ",".join(f"{f.get('name')}:{type_text(f.get('type'))}"
+                             for f in spark_type.get("fields") or () if isinstance(f, dict))
             return f"struct<{inner}>"
         if kind == "array":
             return f"array<{type_text(spark_type.get('elementType'))}>"

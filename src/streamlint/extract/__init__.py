@@ -114,6 +114,16 @@ def interpret(text: str, path: str, prepare: Callable[[Interpreter], None] | Non
     """Parse Python source and follow it: its queries, what it could not read, and the
     repository modules followed. `prepare` binds names before it runs (a notebook's `%run`
     hook); with a `project`, imports of the repository's modules are followed."""
+    from streamlint.extract.budget import Budget, Limits, check_depth, check_size
+
+    limits = Limits.from_env()
+    check_size(text, path, limits)
+    if "\0" in text:
+        # Python refuses to run such a file; libcst parses it, then chokes on the literal.
+        at = text.index("\0")
+        raise InputError(path, text.count("\n", 0, at) + 1, at - (text.rfind("\n", 0, at) + 1),
+                         "syntax error: source code cannot contain null bytes")
+    check_depth(text, path, limits)
     if _bracket_depth(text) > MAX_NESTING:
         # Counted naively (brackets in strings too), so Python's parser has the last word.
         check_syntax(text, path)
@@ -137,6 +147,7 @@ def interpret(text: str, path: str, prepare: Callable[[Interpreter], None] | Non
         loader = Loader(project, path)
     try:
         interp = Interpreter(module, path, index_module(module), loader)
+        interp.budget = Budget(path, limits)
         if prepare is not None:
             prepare(interp)
         interp.run_module()

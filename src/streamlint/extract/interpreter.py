@@ -18,6 +18,7 @@ import libcst as cst
 from streamlint import records
 from streamlint.extract import pipelines
 from streamlint.extract import pyspark_api as api
+from streamlint.extract.budget import UNBOUNDED, power_too_big, too_big
 from streamlint.extract.columns import as_col, col_binary, col_method, col_of, col_unary
 from streamlint.extract.coverage import escaped
 from streamlint.extract.positions import ModuleIndex
@@ -86,6 +87,8 @@ class Interpreter:
         self.context = self.main
         self.contexts: list[ModuleContext] = [self.main]
         self.loader = loader
+        self.codes: dict[int, str] = {}
+        self.budget: Any = UNBOUNDED  # extract_text gives it a Budget (extract/budget.py)
 
     # -- positions and text -------------------------------------------------------------
 
@@ -114,7 +117,12 @@ class Interpreter:
         return Loc(self.context.path, 0, 0)
 
     def code(self, node: cst.CSTNode) -> str:
-        return " ".join(self.module.code_for_node(node).split())
+        # Memoized: a helper called N times asks for the same node's code N times, and
+        # libcst's code generation is linear in the node's size (extract/budget.py).
+        text = self.codes.get(id(node))
+        if text is None:
+            text = self.codes[id(node)] = " ".join(self.module.code_for_node(node).split())
+        return text
 
     # -- running a file -----------------------------------------------------------------
 
@@ -175,6 +183,7 @@ class Interpreter:
             self.run_statement(stmt, env)
 
     def run_statement(self, stmt: cst.CSTNode, env: Env) -> None:
+        self.budget.step(self, stmt)
         if isinstance(stmt, cst.SimpleStatementLine):
             for small in stmt.body:
                 self.run_small(small, env)
@@ -601,6 +610,7 @@ class Interpreter:
     # -- expressions --------------------------------------------------------------------
 
     def ev(self, node: cst.CSTNode, env: Env) -> Any:  # noqa: C901 - one dispatch table
+        self.budget.step(self, node)
         if isinstance(node, cst.SimpleString):
             return node.evaluated_value
         if isinstance(node, cst.Integer | cst.Float):
@@ -743,6 +753,7 @@ class Interpreter:
         pending = [node]
         while pending and len(inputs) < 20:
             current = pending.pop()
+            self.budget.step(self, current)  # a walk over the code: work like evaluating it
             if isinstance(current, cst.Name):
                 try:
                     value = env.lookup(current.value)
@@ -872,6 +883,13 @@ class Interpreter:
         return result
 
     def binary(self, op: str, left: Any, right: Any, node: cst.CSTNode) -> Any:
+        # A value grown past the bounds (a string doubled sixty times) is not built.
+        if op == "Power" and power_too_big(left, right):
+            return Unknown(self.code(node))
+        value = self._binary(op, left, right, node)
+        return Unknown(self.code(node)) if too_big(value) else value
+
+    def _binary(self, op: str, left: Any, right: Any, node: cst.CSTNode) -> Any:
         if isinstance(left, Col) or isinstance(right, Col):
             return col_binary(op, left, right)
         if op == "Add":
@@ -917,6 +935,8 @@ class Interpreter:
                 parts.append(_piece(value) if isinstance(value, Unknown)
                              else "{" + _text(value) + "}")
         text = "".join(parts)
+        if too_big(text):
+            return Unknown(self.code(node))
         return text if known else Unknown(text)
 
 

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 import libcst as cst
 
 from streamlint.extract import pipelines
+from streamlint.extract.budget import MAX_VALUE
 from streamlint.extract.columns import (
     LITERAL_ARGS,
     as_col,
@@ -451,11 +452,13 @@ def string_call(interp: Interpreter, target: str, name: str, args: list[Any],
             pass
     if name == "join" and args and isinstance(args[0], tuple) and all(
             isinstance(a, str) for a in args[0]):
-        return target.join(args[0])
+        joined = target.join(args[0])
+        return joined if len(joined) <= MAX_VALUE else Unknown(interp.code(node))
     if name in ("upper", "lower", "strip") and not args:
         return getattr(target, name)()
     if name == "replace" and len(args) == 2 and all(isinstance(a, str) for a in args):
-        return target.replace(args[0], args[1])
+        replaced = target.replace(args[0], args[1])
+        return replaced if len(replaced) <= MAX_VALUE else Unknown(interp.code(node))
     return Unknown(interp.code(node))
 
 
@@ -549,8 +552,8 @@ def make_source(reader: Reader, fmt: Any, options: list[tuple[Any, Any]]) -> Sou
         bucket = (identity if lowered in IDENTITY_OPTIONS else
                   limits if lowered in RATE_LIMIT_OPTIONS else others)
         bucket.append((str(key), value))
-    if isinstance(fmt, str):
-        fmt = fmt.lower()
+    # format(...) given a symbolic object (a writer, a column) is a value not known here.
+    fmt = fmt.lower() if isinstance(fmt, str) else plain(fmt)
     return Source(
         format=fmt, identity=tuple(sorted(identity)), rate_limits=tuple(sorted(limits)),
         options=tuple(sorted(others)), schema=schema_of(reader.schema), name=plain(reader.name),
@@ -680,6 +683,8 @@ def project(interp: Interpreter, plan: Plan, name: str, args: list[Any], kwargs:
         columns = None if star_unknown and name != "toDF" else new_columns
     elif name == "withColumn":
         col_name, col = (args + [None, None])[:2]
+        if not isinstance(col_name, str):  # a symbolic object's repr can be huge: its text
+            col_name = literal(col_name if col_name is not None else kwargs.get("colName"))
         col = as_col(col if col is not None else kwargs.get("col"))
         exprs.append(f"{col_name} = {col.text}")
         definitions.append((str(col_name), col.text))
@@ -694,9 +699,15 @@ def project(interp: Interpreter, plan: Plan, name: str, args: list[Any], kwargs:
             if columns is not None and col_name not in columns:
                 columns.append(str(col_name))
     elif name in ("withColumnRenamed", "withColumnsRenamed"):
-        pairs = (list(args[0].items()) if args and isinstance(args[0], dict)
-                 else [tuple(args[:2])])
-        for old, new in pairs:
+        given = list(args) + [kwargs.get(k) for k in ("existing", "new")][len(args):]
+        mapping = args[0] if args else kwargs.get("colsMap")
+        pairs = (list(mapping.items()) if isinstance(mapping, dict)
+                 else [tuple(given[:2])] if len(given) >= 2 and None not in given[:2] else [])
+        if not pairs:  # a call Spark itself refuses, or a map not known here: columns unknown
+            exprs.extend(literal(a) for a in args)
+            columns = None
+        for old, new in ((o if isinstance(o, str) else literal(o),
+                          n if isinstance(n, str) else literal(n)) for o, n in pairs):
             exprs.append(f"{old} -> {new}")
             definitions.append((str(new), f"col({old})"))  # a rename: the same column
             if columns is not None:
@@ -847,7 +858,8 @@ def grouped_call(
                       for c in columns)
         return finish_aggregation(grouped, calls, list(grouped.keys) + columns, loc)
     if name == "pivot":
-        return replace(grouped, keys=(*grouped.keys, Col(f"pivot({literal(args[0])})")))
+        pivot = args[0] if args else kwargs.get("pivot_col")
+        return replace(grouped, keys=(*grouped.keys, Col(f"pivot({literal(pivot)})")))
     if name in ("applyInPandasWithState", "transformWithStateInPandas", "transformWithState",
                 "flatMapGroupsWithState", "mapGroupsWithState"):
         return arbitrary_state(interp, grouped, name, args, kwargs, node, loc)

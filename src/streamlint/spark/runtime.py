@@ -55,6 +55,22 @@ DRIVER_JAVA_OPTIONS = (f"-Duser.timezone=UTC -Xss16m -XX:TieredStopAtLevel=1 -XX
                        f"-Dlog4j2.configurationFile={LOG4J_CONFIG.as_uri()}")
 
 
+# Nothing a confirmation runs may reach beyond this machine: every proxy the JVM's own
+# networking honours (java.net.Socket for SOCKS, URLConnection for http/https/ftp: Hadoop's
+# http filesystem, Ivy fetching spark.jars.packages, JDBC drivers on plain sockets) points at
+# port 1 of loopback, where nothing listens, so such a connection is refused at once instead
+# of attempted. Loopback itself is exempt (the JVMs' default nonProxyHosts), and Spark's own
+# driver binds and advertises loopback only. NIO channels (Netty, Kafka's client) ignore these
+# proxies: the sandbox replaces every Kafka source and sink (spark/sandbox.py).
+CLOSED_PORT = "1"
+NO_NETWORK_JAVA_OPTIONS = " ".join(
+    f"-D{scheme}.proxyHost=127.0.0.1 -D{scheme}.proxyPort={CLOSED_PORT}"
+    for scheme in ("http", "https", "ftp")) + (
+    f" -DsocksProxyHost=127.0.0.1 -DsocksProxyPort={CLOSED_PORT}"
+    " -Djava.net.preferIPv4Stack=true")
+LOOPBACK_CONFS = {"spark.driver.host": "127.0.0.1", "spark.driver.bindAddress": "127.0.0.1"}
+
+
 def start_session() -> Any:
     """local[2] with 2 shuffle partitions, no UI, UTC, quiet: one JVM for the invocation."""
     from pyspark.sql import SparkSession
@@ -68,7 +84,9 @@ def start_session() -> Any:
         .config(map=SESSION_CONFS)
         .config("spark.ui.enabled", "false")
         .config("spark.ui.showConsoleProgress", "false")
-        .config("spark.driver.extraJavaOptions", DRIVER_JAVA_OPTIONS)
+        .config(map=LOOPBACK_CONFS)
+        .config("spark.driver.extraJavaOptions",
+                f"{DRIVER_JAVA_OPTIONS} {NO_NETWORK_JAVA_OPTIONS}")
         .config("spark.driver.memory", "2g")
         .getOrCreate()
     )

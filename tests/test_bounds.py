@@ -1,0 +1,84 @@
+"""Bounds (src/streamlint/extract/budget.py): inputs that once ran for minutes or took
+gigabytes get an answer or an exit-2 refusal naming the setting. The inputs are those of
+bench/bench_bounds.py; the budget counts steps, so these tests hold on a loaded machine."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "bench"))
+
+import bench_bounds  # noqa: E402
+
+from streamlint.cli import main  # noqa: E402
+
+
+def diff(path: Path) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        code = main(["diff", str(path), str(path)])
+    return code, out.getvalue(), err.getvalue()
+
+
+@pytest.mark.parametrize(("name", "setting"), [
+    ("chain_3000", "STREAMLINT_MAX_EXPRESSION_DEPTH"),
+    ("long_sum", "STREAMLINT_MAX_EXPRESSION_DEPTH"),
+    ("lines_50000", "STREAMLINT_MAX_BYTES"),
+    ("self_calling", "STREAMLINT_MAX_STEPS"),
+    ("fan_out", "STREAMLINT_MAX_STEPS"),
+])
+def test_too_much_is_refused_with_the_setting_to_raise(tmp_path: Path, name: str,
+                                                       setting: str) -> None:
+    path = tmp_path / f"{name}.py"
+    path.write_text(bench_bounds.INPUTS[name]())
+    code, out, err = diff(path)
+    assert code == 2 and out == ""
+    assert err.startswith(f"{path}:") and "too large or too deep to analyse statically" in err
+    assert setting in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize("name", ["string_growth", "long_loop", "big_literal_small"])
+def test_values_that_would_grow_without_end_are_not_built(tmp_path: Path, name: str) -> None:
+    # A string doubled sixty times would be 2^60 characters: it becomes an unknown value.
+    text = (bench_bounds.INPUTS[name]() if name != "big_literal_small" else
+            bench_bounds.HEAD + "s = 'x' * 10**12\nt = 2 ** 10**12\n" +
+            "spark.readStream.format('rate').load().writeStream.start()\n")
+    path = tmp_path / f"{name}.py"
+    path.write_text(text)
+    code, _, err = diff(path)
+    assert code in (0, 1) and err == ""
+
+
+def test_the_bounds_are_settings(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    job = ROOT / "tests" / "jobs" / "kafka_revenue.py"
+    assert diff(job)[0] == 0
+    monkeypatch.setenv("STREAMLINT_MAX_STEPS", "50")
+    code, _, err = diff(job)
+    assert code == 2 and "more than 50 steps" in err and "STREAMLINT_MAX_STEPS" in err
+    monkeypatch.setenv("STREAMLINT_MAX_STEPS", "many")
+    code, _, err = diff(job)
+    assert code == 2 and "STREAMLINT_MAX_STEPS='many'" in err
+    monkeypatch.delenv("STREAMLINT_MAX_STEPS")
+    monkeypatch.setenv("STREAMLINT_MAX_BYTES", "100")
+    code, _, err = diff(job)
+    assert code == 2 and "STREAMLINT_MAX_BYTES" in err
+
+
+def test_every_corpus_job_fits_well_inside_the_default_budget(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The defaults leave room: every job of the corpora passes with a third of the steps."""
+    from streamlint.extract import extract_file
+    from streamlint.extract.budget import Limits
+
+    monkeypatch.setenv("STREAMLINT_MAX_STEPS", str(Limits().max_steps // 3))
+    jobs = [p for d in ("tests/jobs", "tests/corpus", "examples", "tests/realworld")
+            for p in (ROOT / d).rglob("*.py")]
+    assert len(jobs) > 300
+    for job in jobs:
+        extract_file(str(job))
