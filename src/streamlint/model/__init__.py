@@ -6,6 +6,7 @@ front ends (SQL strings, notebooks, several modules) only have to produce the sa
 
 from __future__ import annotations
 
+from streamlint.model.expr import Definition, Expr
 from streamlint.records import record
 
 
@@ -35,7 +36,20 @@ class Unknown:
         return f"<unresolved: {self.text}>"
 
 
-Value = str | int | float | bool | None | Unknown | tuple
+@record
+class Template:
+    """A string whose parts are partly known: `f"{root}/orders"`, `root + "/orders"`,
+    `os.path.join(root, "orders")` are ("", Unknown("root"), "/orders"). Two templates whose
+    unresolved parts are the same code but whose known parts differ are certainly different
+    values (a checkpoint moved from `{root}/orders` to `{root}/orders_v2`)."""
+
+    parts: tuple[str | Unknown, ...]
+
+    def __str__(self) -> str:
+        return "".join(p if isinstance(p, str) else "{" + p.text + "}" for p in self.parts)
+
+
+Value = str | int | float | bool | None | Unknown | Template | tuple
 
 
 # How an unresolved part is written inside an expression's text: `window(ts, ⟨?WINDOW⟩)`.
@@ -45,7 +59,7 @@ UNRESOLVED_MARK = "\u27e8?"
 
 def is_known(value: object) -> bool:
     """True when a value (and everything inside it) was resolved statically."""
-    if isinstance(value, Unknown):
+    if isinstance(value, Unknown | Template):
         return False
     if isinstance(value, str):
         return UNRESOLVED_MARK not in value
@@ -93,7 +107,7 @@ class Projection:
     """A map-like step (select, withColumn, drop, ...) and the columns it leaves."""
 
     method: str
-    exprs: tuple[str, ...]
+    exprs: tuple[Expr, ...]
     columns: tuple[str, ...] | None  # output columns after this step ("*" = the input's)
     loc: Loc
     kind: str = "projection"
@@ -103,7 +117,7 @@ class Projection:
 class Filter:
     """A filter or where: decides which rows go on, keeps no state."""
 
-    condition: str
+    condition: Expr
     loc: Loc
     kind: str = "filter"
 
@@ -120,11 +134,12 @@ class Watermark:
 
 @record
 class AggCall:
-    """One aggregate function: its name, its inputs in canonical text, its alias."""
+    """One aggregate function: its name, its inputs, its alias."""
 
     function: str
-    args: tuple[str, ...]
+    args: tuple[Expr, ...]
     alias: str | None
+    distinct: bool = False
 
 
 @record
@@ -132,9 +147,9 @@ class Aggregation:
     """groupBy/rollup/cube + aggregates: keys are the state key, buffers its value."""
 
     method: str  # groupBy, rollup, cube
-    keys: tuple[str, ...]
+    keys: tuple[Expr, ...]
     aggregates: tuple[AggCall, ...]
-    inputs: tuple[str, ...]  # how each column the operator reads was computed upstream
+    inputs: tuple[Definition, ...]  # how each column the operator reads was computed upstream
     loc: Loc
     kind: str = "aggregation"
 
@@ -146,7 +161,7 @@ class Deduplication:
     method: str
     keys: tuple[str, ...] | None  # None: every column
     within_watermark: bool
-    inputs: tuple[str, ...]
+    inputs: tuple[Definition, ...]
     loc: Loc
     kind: str = "deduplication"
 
@@ -156,11 +171,15 @@ class StreamJoin:
     """A stream-stream join: both sides buffered in state, keyed by the equi-keys."""
 
     how: Value
-    keys: tuple[str, ...]
-    condition: str | None
-    inputs: tuple[str, ...]
+    keys: tuple[str, ...]  # join(other, on=[names]): the columns both sides share
+    condition: Expr | None  # join(other, on=condition), equi-pairs and range parts together
+    inputs: tuple[Definition, ...]
     loc: Loc
     kind: str = "join"
+    # The columns of each side that reach the join: each side's state keeps these rows
+    # (its value schema); None where a side's columns are not known.
+    left_columns: tuple[str, ...] | None = None
+    right_columns: tuple[str, ...] | None = None
 
 
 @record
@@ -168,7 +187,7 @@ class StaticJoin:
     """A stream-static join keeps no state: it is a map-like operator."""
 
     how: Value
-    on: str
+    on: tuple[Expr, ...]  # the `on` names as columns, or the one condition
     loc: Loc
     kind: str = "static_join"
 
@@ -178,7 +197,7 @@ class ArbitraryState:
     """applyInPandasWithState / transformWithState: user-defined state per key."""
 
     api: str  # applyInPandasWithState, transformWithStateInPandas, ...
-    keys: tuple[str, ...]
+    keys: tuple[Expr, ...]
     function: str
     output_schema: Value
     state_schema: Value
@@ -186,6 +205,7 @@ class ArbitraryState:
     timeout: Value
     loc: Loc
     kind: str = "arbitrary_state"
+    inputs: tuple[Definition, ...] = ()  # how each grouping column was computed upstream
 
 
 @record
@@ -203,7 +223,7 @@ class Expectation:
     (the update fails on a violating row). `expect_or_drop` is a `Filter`."""
 
     name: str
-    condition: str
+    condition: Expr
     action: str  # "warn" or "fail"
     loc: Loc
     kind: str = "expectation"
