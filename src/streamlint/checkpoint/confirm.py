@@ -67,7 +67,8 @@ def derive_state(checkpoint: Checkpoint, job: Path, session: Any,
 def _derive(checkpoint: Checkpoint, job: Path, session: Any, tables: dict[str, str],
             timeout: float, workdir: Path, version: str) -> SparkState:
     from streamlint.checkpoint.reader import read_checkpoint
-    from streamlint.spark.sandbox import CannotConfirm, Sandbox, run_job
+    from streamlint.spark.runner import run_job
+    from streamlint.spark.sandbox import CannotConfirm, Sandbox
     from streamlint.spark.synthetic import literal_pool
 
     def failed(problem: str, warnings: list[str] | None = None) -> SparkState:

@@ -24,19 +24,9 @@ from pathlib import Path
 from typing import Any
 
 from streamlint.records import record, replace
+from streamlint.spark.runner import JobRun, StartedJob, cancel_job, finish_job, run_job, start_job
 from streamlint.spark.runtime import close_run_sessions, run_session
-from streamlint.spark.sandbox import (
-    CannotConfirm,
-    JobRun,
-    QueryRun,
-    Sandbox,
-    SourceSpec,
-    StartedJob,
-    cancel_job,
-    finish_job,
-    run_job,
-    start_job,
-)
+from streamlint.spark.sandbox import CannotConfirm, QueryRun, Sandbox, SourceSpec
 from streamlint.spark.state_schema import StoreSchema, read_state_schemas
 
 # Spark's answer, as a verdict: a refused restart or changed results are incompatible.

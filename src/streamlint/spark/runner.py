@@ -1,0 +1,117 @@
+"""Running one job file in a sandbox: as `__main__`, with the platform stubbed and pyspark
+patched, each query stopped at the timeout."""
+
+from __future__ import annotations
+
+import contextlib
+import runpy
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+
+from streamlint.spark.patches import active
+from streamlint.spark.sandbox import CannotConfirm, QueryRun, Sandbox
+from streamlint.spark.stubs import notebook_globals, platform_stubs
+
+
+@dataclass
+class JobRun:
+    """What happened when a job file ran: its queries, or the error that stopped the file."""
+
+    queries: dict[str, QueryRun]
+    error: BaseException | None
+    timed_out: bool = False
+
+
+def run_job(sandbox: Sandbox, job: Path, timeout: float) -> JobRun:
+    """Execute `job` as `__main__` in `sandbox`, then wait for every query it started."""
+    return finish_job(start_job(sandbox, job, timeout))
+
+
+@dataclass
+class StartedJob:
+    """A job file that has run up to its queries' start; `finish_job` waits for them."""
+
+    sandbox: Sandbox
+    error: BaseException | None
+    timer: threading.Timer
+
+
+def start_job(sandbox: Sandbox, job: Path, timeout: float) -> StartedJob:
+    """Execute `job` as `__main__` in `sandbox` (the patches are global: one job at a time).
+    With `sandbox.wait_in_job` off, its queries are still running when this returns."""
+    with active(sandbox):
+        error: BaseException | None = None
+        timer = threading.Timer(timeout, _stop_all, args=(sandbox,))
+        timer.daemon = True
+        timer.start()
+        try:
+            with platform_stubs(job) as stubs:
+                source = job.read_text(encoding="utf-8", errors="replace")
+                stubs.update(notebook_globals(sandbox, source))
+                _state_store_for(sandbox, source)
+                try:
+                    runpy.run_path(str(job), init_globals=stubs, run_name="__main__")
+                except SystemExit as err:
+                    if err.code not in (None, 0):
+                        error = err
+                except CannotConfirm:
+                    raise
+                except Exception as err:
+                    error = err
+        except BaseException:  # CannotConfirm, an interrupt: nothing is left running
+            timer.cancel()
+            _stop_all(sandbox, fired=False)
+            raise
+    return StartedJob(sandbox, error, timer)
+
+
+def finish_job(started: StartedJob) -> JobRun:
+    """Wait for every query the job started (the timer stops them at the timeout)."""
+    sandbox = started.sandbox
+    try:
+        for run in sandbox.queries.values():
+            if run.handle is not None:
+                with contextlib.suppress(Exception):
+                    run.handle.awaitTermination()
+        if not sandbox.plan:
+            sandbox.read_outputs()
+    finally:
+        started.timer.cancel()
+        timed_out = _fired(sandbox)
+        _stop_all(sandbox, fired=False)
+    return JobRun(sandbox.queries, started.error, timed_out)
+
+
+PROVIDER = "spark.sql.streaming.stateStore.providerClass"
+ROCKSDB = "org.apache.spark.sql.execution.streaming.state.RocksDBStateStoreProvider"
+
+
+def _state_store_for(sandbox: Sandbox, source: str) -> None:
+    """transformWithState runs only on the RocksDB state store (the default one refuses it
+    with STORE_BACKEND_NOT_SUPPORTED_FOR_TWS); a job that uses it runs on a cluster where
+    RocksDB is configured, so the sandbox configures it too (the job's own setting wins)."""
+    if "transformWithState" not in source or sandbox.session is None:
+        return
+    sandbox.session.conf.set(PROVIDER, ROCKSDB)
+    sandbox.warn("the job uses transformWithState: the RocksDB state store provider was "
+                 "configured, as transformWithState requires")
+
+
+def cancel_job(started: StartedJob) -> None:
+    """Stop the queries of a job whose outcome is no longer needed."""
+    started.timer.cancel()
+    _stop_all(started.sandbox, fired=False)
+
+
+def _fired(sandbox: Sandbox) -> bool:
+    return any(w.startswith("timed out") for w in sandbox.warnings)
+
+
+def _stop_all(sandbox: Sandbox, fired: bool = True) -> None:
+    if fired:
+        sandbox.warn("timed out: the run was stopped")
+    for run in sandbox.queries.values():
+        if run.handle is not None:
+            with contextlib.suppress(Exception):
+                run.handle.stop()

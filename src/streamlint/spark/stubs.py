@@ -1,0 +1,215 @@
+"""Stand-ins for the platform a job expects around it: dbutils, secrets, environment variables,
+command-line arguments, delta-spark, and a query that never started. Each use warns, so the
+report says what the run did not really have."""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import importlib.util
+import os
+import sys
+import types
+from collections.abc import Callable, Iterator, MutableMapping
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from streamlint.spark.connect import is_connect
+from streamlint.spark.patches import current
+
+if TYPE_CHECKING:
+    from streamlint.spark.sandbox import Sandbox
+
+STUB = "streamlint-stub"
+
+
+class _Stub:
+    """Answers any attribute or call with itself or a placeholder string, and warns."""
+
+    def __init__(self, path: str) -> None:
+        self._path = path
+
+    def __getattr__(self, name: str) -> _Stub:
+        return _Stub(f"{self._path}.{name}")
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        current().warn(f"{self._path}() was stubbed: it returns a placeholder")
+        if self._path.endswith((".get", ".getArgument", ".text", ".dropdown")):
+            return STUB
+        return _Stub(f"{self._path}()")
+
+    def __str__(self) -> str:
+        return STUB
+
+    def __iter__(self) -> Iterator[Any]:
+        return iter(())
+
+
+class _StubEnviron(MutableMapping[str, str]):
+    """os.environ where a missing variable read with [] gives a placeholder and a warning
+    (`.get(key, default)` keeps its default, as the static analysis assumes)."""
+
+    def __init__(self, real: MutableMapping[str, str], job_dir: Path) -> None:
+        self.real, self.job_dir = real, str(job_dir.resolve())
+
+    def __getitem__(self, key: str) -> str:
+        try:
+            return self.real[key]
+        except KeyError:
+            # Only the user's code gets placeholders: libraries rely on the KeyError.
+            caller = Path(sys._getframe(1).f_code.co_filename)
+            if not caller.is_file() or str(caller.resolve().parent) != self.job_dir:
+                raise
+            current().warn(f"environment variable {key} is not set: stubbed with '{STUB}'")
+            return STUB
+
+    def __setitem__(self, key: str, value: str) -> None:
+        self.real[key] = value
+
+    def __contains__(self, key: object) -> bool:
+        return key in self.real
+
+    def __delitem__(self, key: str) -> None:
+        del self.real[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.real)
+
+    def __len__(self) -> int:
+        return len(self.real)
+
+    def get(self, key: str, default: Any = None) -> Any:  # type: ignore[override]
+        return self.real.get(key, default)
+
+    def copy(self) -> dict[str, str]:
+        return dict(self.real)
+
+
+class _StubArgv(list):  # type: ignore[type-arg]
+    """sys.argv without arguments, where `sys.argv[i]` past the end gives a placeholder and a
+    warning (jobs read their settings positionally); len, slices and iteration stay honest,
+    so argparse sees no arguments."""
+
+    def __getitem__(self, index: Any) -> Any:
+        if isinstance(index, int) and index >= len(self):
+            current().warn(f"command-line argument sys.argv[{index}] was stubbed with "
+                            f"'{STUB}'")
+            return STUB
+        return super().__getitem__(index)
+
+
+class StubQuery:
+    """What start() returns when no query runs (plan mode, or Spark refused to start it)."""
+
+    def __init__(self, label: str) -> None:
+        self.name = label
+        self.id = self.runId = label
+        self.isActive = False
+        self.lastProgress = None
+        self.recentProgress: list[Any] = []
+        self.status: dict[str, Any] = {}
+
+    def awaitTermination(self, timeout: Any = None) -> bool:  # noqa: N802 - pyspark's name
+        return True
+
+    def stop(self) -> None:
+        return None
+
+    def exception(self) -> None:
+        return None
+
+    def processAllAvailable(self) -> None:  # noqa: N802 - pyspark's name
+        return None
+
+
+def _lenient_parse(original: Callable[..., Any]) -> Callable[..., Any]:
+    """argparse that gives required options and positionals a placeholder, with a warning."""
+
+    def parse_known_args(self: argparse.ArgumentParser, args: Any = None,
+                         namespace: Any = None) -> Any:
+        for action in self._actions:
+            if action.required or (not action.option_strings and action.nargs is None
+                                   and action.default is None):
+                if action.required or not action.option_strings:
+                    current().warn(f"command-line argument {action.dest} was stubbed")
+                action.required = False
+                if not action.option_strings:
+                    action.nargs = "?"
+                if action.default is None:
+                    action.default = STUB
+        return original(self, args, namespace)
+
+    return parse_known_args
+
+
+def _fake_delta() -> dict[str, types.ModuleType]:
+    """`delta` (delta-spark) where it is not installed: jobs import DeltaTable for the merges
+    in their foreachBatch functions, which the sandbox does not run."""
+    delta = types.ModuleType("delta")
+    tables = types.ModuleType("delta.tables")
+    tables.DeltaTable = _Stub("DeltaTable")  # type: ignore[attr-defined]
+    delta.tables = tables  # type: ignore[attr-defined]
+    delta.DeltaTable = tables.DeltaTable  # type: ignore[attr-defined]
+    delta.configure_spark_with_delta_pip = (  # type: ignore[attr-defined]
+        lambda builder, *args, **kwargs: builder)
+    return {"delta": delta, "delta.tables": tables}
+
+
+@contextlib.contextmanager
+def platform_stubs(job: Path) -> Iterator[dict[str, Any]]:
+    saved_argv, saved_environ = sys.argv, os.environ
+    saved_parse = argparse.ArgumentParser.parse_known_args
+    dbutils_module = types.ModuleType("pyspark.dbutils")
+    dbutils_module.DBUtils = lambda *a, **k: _Stub("dbutils")  # type: ignore[attr-defined]
+    saved_module = sys.modules.get("pyspark.dbutils")
+    sys.modules["pyspark.dbutils"] = dbutils_module
+    fake_delta = _fake_delta() if importlib.util.find_spec("delta") is None else {}
+    sys.modules.update(fake_delta)
+    sys.argv = _StubArgv([str(job)])
+    # Replaced, not cleared: the stub reads through to the real environment.
+    os.environ = _StubEnviron(saved_environ, job.parent)  # type: ignore[assignment]  # noqa: B003
+    argparse.ArgumentParser.parse_known_args = _lenient_parse(  # type: ignore[method-assign]
+        saved_parse)
+    # As `python job.py` runs it: helper modules next to the job import.
+    sys.path.insert(0, str(job.parent.resolve()))
+    try:
+        yield {"dbutils": _Stub("dbutils"), "display": lambda *a, **k: None}
+    finally:
+        with contextlib.suppress(ValueError):
+            sys.path.remove(str(job.parent.resolve()))
+        sys.argv, os.environ = saved_argv, saved_environ
+        argparse.ArgumentParser.parse_known_args = saved_parse  # type: ignore[method-assign]
+        for name in fake_delta:
+            sys.modules.pop(name, None)
+        if saved_module is None:
+            sys.modules.pop("pyspark.dbutils", None)
+        else:
+            sys.modules["pyspark.dbutils"] = saved_module
+
+
+def notebook_globals(sandbox: Sandbox, source: str) -> dict[str, Any]:
+    """`spark` and `sc` predefined, as in a Databricks notebook, for a job that uses `spark`
+    without ever defining it (a notebook exported as a .py file)."""
+    import ast
+
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return {}
+    defined = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)
+               and not isinstance(n.ctx, ast.Load)}
+    defined |= {(a.asname or a.name).split(".")[0] for n in ast.walk(tree)
+                if isinstance(n, (ast.Import, ast.ImportFrom)) for a in n.names}
+    defined |= {n.name for n in ast.walk(tree)
+                if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))}
+    defined |= {a.arg for n in ast.walk(tree) if isinstance(n, ast.arguments)
+                for a in [*n.posonlyargs, *n.args, *n.kwonlyargs]}
+    used = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)
+            and isinstance(n.ctx, ast.Load)}
+    if "spark" not in used - defined or sandbox.session is None:
+        return {}
+    sandbox.warn("the job uses `spark` without defining it (a Databricks notebook): "
+                 "`spark`, `sc`, `display` and `dbutils` were predefined as Databricks does")
+    if is_connect(sandbox.session):  # Spark Connect has no SparkContext
+        return {"spark": sandbox.session}
+    return {"spark": sandbox.session, "sc": sandbox.session.sparkContext}
