@@ -27,8 +27,8 @@ def main(argv: list[str]) -> int:
     sys.path.insert(0, str(TESTS))
     from checkpoint_jobs import write_job
 
-    from streamlint.checkpoint.confirm import derive_state, spark_findings
     from streamlint.checkpoint.reader import read_checkpoint
+    from streamlint.spark.checkpoint_confirm import derive_state, spark_findings
     from streamlint.spark.runtime import start_session
 
     fixtures = [Path(a) for a in argv] or DEFAULT

@@ -157,7 +157,7 @@ def run_diff(args: argparse.Namespace) -> int:
 
 
 def run_checkpoint(args: argparse.Namespace) -> int:
-    from streamlint.checkpoint.commands import run_checkpoint_offsets, run_checkpoint_show
+    from streamlint.checkpoint_cli import run_checkpoint_offsets, run_checkpoint_show
 
     if args.checkpoint_command == "show":
         return run_checkpoint_show(args.path, args.format)
@@ -167,7 +167,7 @@ def run_checkpoint(args: argparse.Namespace) -> int:
 
 
 def run_checkpoint_diff(args: argparse.Namespace) -> int:
-    from streamlint.checkpoint.commands import run_checkpoint_diff as run
+    from streamlint.checkpoint_cli import run_checkpoint_diff as run
 
     if args.new is not None:
         raise UsageError("diff --checkpoint PATH takes one job file, the new one")

@@ -80,7 +80,7 @@ def confirm_files(old: Path, new: Path, session: Any, tables: Mapping[str, str] 
 
     `workdir` holds the stand-in input, checkpoints and outputs; with Spark Connect the server
     must see it at the same path (loopback, or a shared mount)."""
-    from streamlint.spark.connect import is_connect
+    from streamlint.spark.runtime import is_connect
 
     tables = dict(tables or {})
     version, java = _versions(session)
@@ -101,7 +101,7 @@ def confirm_files(old: Path, new: Path, session: Any, tables: Mapping[str, str] 
 
 def _versions(session: Any) -> tuple[str, str]:
     """Spark's and Java's versions where the queries run (the server, for Spark Connect)."""
-    from streamlint.spark.connect import is_connect
+    from streamlint.spark.runtime import is_connect
 
     if is_connect(session):
         row = session.sql("SELECT version(), "

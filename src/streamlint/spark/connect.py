@@ -10,6 +10,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from streamlint.errors import UsageError
+from streamlint.spark.runtime import SESSION_CONFS
 
 INSTALL_CONNECT = ("--remote needs Spark Connect's Python client: "
                    "pip install 'streamlint[spark]' (pyspark[connect])")
@@ -18,11 +19,6 @@ CONNECT_MODULES = ("pyspark", "pandas", "pyarrow", "grpc", "grpc_status", "googl
 # The first call gives up after about a second: pyspark's default policy retries an
 # unreachable server for at least ten minutes.
 FIRST_CONTACT_RETRIES = 3
-
-
-def is_connect(session: Any) -> bool:
-    """A Spark Connect session (`--remote sc://...`), not the embedded JVM's."""
-    return type(session).__module__.startswith("pyspark.sql.connect")
 
 
 def require_connect(url: str) -> None:
@@ -51,7 +47,6 @@ def start_remote_session(url: str) -> Any:
     from pyspark.sql.connect.client.retries import DefaultPolicy
     from pyspark.sql.connect.session import SparkSession as RemoteSession
 
-    from streamlint.spark.runtime import SESSION_CONFS
 
     try:
         session = RemoteSession.builder.remote(url).create()

@@ -13,8 +13,7 @@ import types
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
-from streamlint.spark.connect import is_connect
-from streamlint.spark.runtime import SESSION_CONFS
+from streamlint.spark.runtime import SESSION_CONFS, is_connect
 
 if TYPE_CHECKING:
     from streamlint.spark.sandbox import Sandbox

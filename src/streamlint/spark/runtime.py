@@ -27,6 +27,11 @@ SESSION_CONFS = {
 }
 
 
+def is_connect(session: Any) -> bool:
+    """A Spark Connect session (`--remote sc://...`), not the embedded JVM's."""
+    return type(session).__module__.startswith("pyspark.sql.connect")
+
+
 def java_executable() -> str | None:
     home = os.environ.get("JAVA_HOME")
     if home and (Path(home) / "bin" / "java").is_file():
@@ -103,8 +108,6 @@ def run_session(session: Any) -> Any:
     A local newSession() keeps the builder's SESSION_CONFS; a Spark Connect one starts from the
     server's defaults (200 shuffle partitions, the server's time zone), so they are set again.
     """
-    from streamlint.spark.connect import is_connect
-
     new = session.newSession()
     if is_connect(new):
         _RUN_SESSIONS.append(new)

@@ -14,8 +14,8 @@ from collections.abc import Callable, Iterator, MutableMapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from streamlint.spark.connect import is_connect
 from streamlint.spark.patches import current
+from streamlint.spark.runtime import is_connect
 
 if TYPE_CHECKING:
     from streamlint.spark.sandbox import Sandbox

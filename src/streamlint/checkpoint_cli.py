@@ -8,8 +8,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from streamlint.checkpoint.confirm import SparkState
     from streamlint.checkpoint.model import Checkpoint
+    from streamlint.spark.checkpoint_confirm import SparkState
 
 
 def run_checkpoint_show(path: str, output_format: str) -> int:
@@ -50,7 +50,7 @@ def run_checkpoint_diff(path: str, new_path: str, output_format: str,
                         spark_version: str | None = None, confirm: bool = False,
                         timeout: float = 120.0) -> str:
     """Print the findings of `diff --checkpoint PATH NEW`; return the verdict. With
-    `confirm`, Spark's run of the new code adds its findings (`checkpoint.confirm`)."""
+    `confirm`, Spark's run of the new code adds its findings (`spark.checkpoint_confirm`)."""
 
     from streamlint.checkpoint.compare import CheckpointComparison
     from streamlint.checkpoint.fs import open_fs
@@ -72,7 +72,7 @@ def run_checkpoint_diff(path: str, new_path: str, output_format: str,
     findings = tuple(CheckpointComparison(checkpoint, fs, root, query, version).run())
     state = None
     if confirm:
-        from streamlint.checkpoint.confirm import spark_findings
+        from streamlint.spark.checkpoint_confirm import spark_findings
 
         state = _spark_state(checkpoint, Path(new_path), timeout)
         findings += tuple(spark_findings(checkpoint, state, query.label))
@@ -85,7 +85,7 @@ def run_checkpoint_diff(path: str, new_path: str, output_format: str,
         from streamlint.report.text import render
     text = render(report)
     if state is not None:
-        from streamlint.checkpoint.confirm import confirmation_data, confirmation_text
+        from streamlint.spark.checkpoint_confirm import confirmation_data, confirmation_text
 
         if output_format == "json":
             text = json.dumps({**json.loads(text), "confirmation": confirmation_data(state)},
@@ -100,8 +100,8 @@ def _spark_state(checkpoint: Checkpoint, job: Path, timeout: float) -> SparkStat
     """One local Spark session (a caller's active one is reused and left running)."""
     from pyspark.sql import SparkSession
 
-    from streamlint.checkpoint.confirm import derive_state
     from streamlint.config import load_config
+    from streamlint.spark.checkpoint_confirm import derive_state
     from streamlint.spark.command import _stdout_to_stderr
     from streamlint.spark.runtime import start_session
 
