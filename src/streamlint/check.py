@@ -242,20 +242,13 @@ def run_pairs(pairs: list[Pair], progress: bool) -> list[Report | FileError]:
 
 
 def _load_before_fork(notebooks: bool = False) -> None:
-    """Import the extractor and read the rules once, in the parent, rather than once per worker.
-
-    The static path imports libcst lazily (inside `extract_text`), so without this every forked
-    worker pays for the import (about a tenth of a second each) and for loading the rules.
-    """
-    import libcst  # noqa: F401
-
-    import streamlint.extract.interpreter
-    import streamlint.extract.positions  # noqa: F401
+    """Import the extractor and read the rules once, in the parent, rather than once per worker
+    (about a tenth of a second each for the parser, more for notebooks)."""
+    from streamlint.extract import preload
     from streamlint.rules import load_rules
 
+    preload(notebooks)
     load_rules()
-    if notebooks:  # nbformat (with jsonschema) takes about half a second to import
-        import nbformat  # noqa: F401
 
 
 def _progress(done: int, total: int) -> None:

@@ -8,8 +8,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from streamlint.checkpoint.model import Checkpoint
-    from streamlint.spark.checkpoint_confirm import SparkState
+    pass
 
 
 def run_checkpoint_show(path: str, output_format: str) -> int:
@@ -72,9 +71,9 @@ def run_checkpoint_diff(path: str, new_path: str, output_format: str,
     findings = tuple(CheckpointComparison(checkpoint, fs, root, query, version).run())
     state = None
     if confirm:
-        from streamlint.spark.checkpoint_confirm import spark_findings
+        from streamlint.spark.checkpoint_confirm import spark_findings, spark_state
 
-        state = _spark_state(checkpoint, Path(new_path), timeout)
+        state = spark_state(checkpoint, Path(new_path), timeout)
         findings += tuple(spark_findings(checkpoint, state, query.label))
     verdict = worst([f.verdict for f in findings])
     report = Report(JobFile(path, "", ()), job, ((None, query),), findings, verdict,
@@ -96,21 +95,3 @@ def run_checkpoint_diff(path: str, new_path: str, output_format: str,
     return verdict
 
 
-def _spark_state(checkpoint: Checkpoint, job: Path, timeout: float) -> SparkState:
-    """One local Spark session (a caller's active one is reused and left running)."""
-    from pyspark.sql import SparkSession
-
-    from streamlint.config import load_config
-    from streamlint.spark.checkpoint_confirm import derive_state
-    from streamlint.spark.command import _stdout_to_stderr
-    from streamlint.spark.runtime import start_session
-
-    tables = dict(load_config(job.parent).tables)
-    ours = SparkSession.getActiveSession() is None
-    with _stdout_to_stderr():  # Spark's Python workers print; the report owns stdout
-        session = start_session()
-        try:
-            return derive_state(checkpoint, job, session, tables, timeout)
-        finally:
-            if ours:
-                session.stop()

@@ -256,3 +256,15 @@ def _query(interp: Interpreter, writer: Writer, settings: tuple[Setting, ...]) -
     )
     plan = writer.plan
     return Query(plan.sources, plan.operators, sink, settings, plan.unresolved, plan.columns)
+
+
+def preload(notebooks: bool = False) -> None:
+    """Import the parsers now (before `check` forks its workers, so each need not): libcst, the
+    interpreter, and nbformat when notebooks are to be read (about half a second)."""
+    import libcst  # noqa: F401
+
+    import streamlint.extract.interpreter
+    import streamlint.extract.positions  # noqa: F401
+
+    if notebooks:
+        import nbformat  # noqa: F401

@@ -280,3 +280,22 @@ def confirmation_text(state: SparkState) -> str:
                              f"{struct_text(schema.key)}, value {struct_text(schema.value)}")
     lines += [f"  warning: {w}" for w in state.warnings]
     return "\n".join(lines) + "\n"
+
+
+def spark_state(checkpoint: Checkpoint, job: Path, timeout: float) -> SparkState:
+    """One local Spark session (a caller's active one is reused and left running)."""
+    from pyspark.sql import SparkSession
+
+    from streamlint.config import load_config
+    from streamlint.spark.command import _stdout_to_stderr
+    from streamlint.spark.runtime import start_session
+
+    tables = dict(load_config(job.parent).tables)
+    ours = SparkSession.getActiveSession() is None
+    with _stdout_to_stderr():  # Spark's Python workers print; the report owns stdout
+        session = start_session()
+        try:
+            return derive_state(checkpoint, job, session, tables, timeout)
+        finally:
+            if ours:
+                session.stop()
