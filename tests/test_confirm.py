@@ -280,3 +280,47 @@ def test_a_batch_that_failed_in_the_stand_in_sink_reports_what_failed() -> None:
     python = ("pyspark.errors.exceptions.base.PySparkRuntimeError: Error updating value state: "
               "[STRUCT_ARRAY_LENGTH_MISMATCH] Input row doesn't have expected number of values")
     assert error_summary(proxy + python) == python
+
+
+_HELPER_JOB = '''"""Revenue per customer; the aggregation lives in the team's helper module."""
+from pyspark.sql import SparkSession
+
+from mylib.transforms import revenue
+
+spark = SparkSession.builder.getOrCreate()
+orders = spark.readStream.schema("customer STRING, amount LONG, ts TIMESTAMP").json("/landing/o")
+(
+    revenue(orders).writeStream.format("delta").outputMode("update")
+    .option("checkpointLocation", "/chk/revenue").toTable("gold.revenue")
+)
+'''
+_HELPER = '''from pyspark.sql import DataFrame
+from pyspark.sql import functions as F
+
+
+def revenue(orders: DataFrame) -> DataFrame:
+    return orders.groupBy("customer").agg(F.{function}("amount").alias("revenue"))
+'''
+
+
+@pytest.mark.spark
+def test_each_version_runs_its_own_helper_module(spark: SparkSession, tmp_path: Path) -> None:
+    """The same job file in two versions of a repository whose helper module changed sum to
+    max: each run imports its own version's helper (the old one, cached from the first run,
+    would make Spark compare the old code with itself and find nothing). sum -> max on a LONG
+    column keeps the state schema, so Spark restarts and the rows differ (tests/spark_cases/
+    agg_sum_to_max). Nothing is written next to the user's modules."""
+    for version, function in (("old", "sum"), ("new", "max")):
+        (tmp_path / version / "mylib").mkdir(parents=True)
+        (tmp_path / version / "job.py").write_text(_HELPER_JOB)
+        (tmp_path / version / "mylib" / "__init__.py").write_text("")
+        (tmp_path / version / "mylib" / "transforms.py").write_text(
+            _HELPER.format(function=function))
+    before = sorted(p.relative_to(tmp_path) for p in tmp_path.rglob("*"))
+    confirmation = confirm_files(tmp_path / "old" / "job.py", tmp_path / "new" / "job.py", spark)
+    assert confirmation.problem is None, confirmation.problem
+    (query,) = confirmation.queries
+    assert query.outcome == "results-differ", query
+    assert "max" in str(query.new_state) and "sum" in str(query.old_state)
+    assert sorted(p.relative_to(tmp_path) for p in tmp_path.rglob("*")) == before
+    assert "mylib" not in sys.modules and "mylib.transforms" not in sys.modules

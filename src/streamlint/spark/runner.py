@@ -9,6 +9,7 @@ import threading
 from dataclasses import dataclass
 from pathlib import Path
 
+from streamlint.spark.job_modules import own_modules
 from streamlint.spark.patches import active
 from streamlint.spark.sandbox import CannotConfirm, QueryRun, Sandbox
 from streamlint.spark.stubs import notebook_globals, platform_stubs
@@ -46,7 +47,7 @@ def start_job(sandbox: Sandbox, job: Path, timeout: float) -> StartedJob:
         timer.daemon = True
         timer.start()
         try:
-            with platform_stubs(job) as stubs:
+            with own_modules(job), platform_stubs(job) as stubs:
                 source = job.read_text(encoding="utf-8", errors="replace")
                 stubs.update(notebook_globals(sandbox, source))
                 _state_store_for(sandbox, source)
