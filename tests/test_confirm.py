@@ -170,6 +170,34 @@ def test_disagreement_rules_without_spark() -> None:
     assert disagreements(static, fine) == []
 
 
+def test_no_rows_and_no_run_are_no_answer() -> None:
+    """A restart after which neither run wrote rows compared nothing, and a query neither run
+    started was not observed: neither is Spark saying "compatible". The static verdict stands,
+    and the report says why Spark has no answer, in text and JSON."""
+    from streamlint.spark.confirm import QueryConfirmation
+    from streamlint.spark.report import render_json, render_text
+
+    case = JOBS / "agg_first_to_last"
+    static = diff_files(str(case / "old.py"), str(case / "new.py"), "4.3")
+    assert static.verdict == "incompatible"
+    key = "checkpoint:s3://fraud-lake/_checkpoints/card_velocity"
+    empty = Confirmation("4.3.0", (QueryConfirmation(key, "q", "no-output"),))
+    assert empty.queries[0].verdict is None
+    assert final_verdict(static, empty) == "incompatible"
+    text = render_text(static, empty, "", ["streamlint"])
+    assert "nothing could be compared" in text and "Spark: no outcome" in text
+    unmatched = Confirmation("4.3.0", (QueryConfirmation("checkpoint:/elsewhere", "q",
+                                                         "same-results"),))
+    text = render_text(static, unmatched, "", ["streamlint"])
+    assert "not run: neither Spark run of the job started this query" in text
+    from streamlint.report.json import render as static_json
+
+    data = json.loads(render_json(static, unmatched, static_json(static), ["streamlint"]))
+    (query,) = data["queries"]
+    assert query["confirmation"]["outcome"] == "not-run"
+    assert "started this query" in query["confirmation"]["reason"]
+
+
 def test_missing_pyspark_names_what_to_install(monkeypatch: pytest.MonkeyPatch,
                                                capsys: pytest.CaptureFixture[str]) -> None:
     import importlib.util

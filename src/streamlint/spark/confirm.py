@@ -29,12 +29,13 @@ from streamlint.spark.runtime import close_run_sessions, run_session
 from streamlint.spark.sandbox import CannotConfirm, QueryRun, Sandbox, SourceSpec
 from streamlint.spark.state_schema import StoreSchema, read_state_schemas
 
-# Spark's answer, as a verdict: a refused restart or changed results are incompatible.
+# Spark's answer, as a verdict: a refused restart or changed results are incompatible. A
+# restart that wrote no rows in either run ("no-output") compared nothing: it is no answer,
+# and the static verdict stays in charge.
 OUTCOME_VERDICT = {
     "restart-fails": "incompatible",
     "results-differ": "incompatible",
     "same-results": "compatible",
-    "no-output": "compatible",
     "added": "compatible",
 }
 RUN_TIMEOUT_SECONDS = 120.0

@@ -22,13 +22,19 @@ OUTCOME_TEXT = {
     "results-differ": "Spark restarted, but the results differ from a fresh run of the new "
                       "code (silent corruption)",
     "same-results": "Spark restarted, and the results equal a fresh run of the new code",
-    "no-output": "Spark restarted; neither run wrote rows to compare",
+    "no-output": "Spark restarted, but neither run wrote rows, so nothing could be compared "
+                 "(no outcome: the static verdict stands)",
     "added": "a new query: it started on its own new checkpoint",
     "removed": "the query is gone from the new code; its checkpoint stays behind",
     "timed-out": "the run did not finish in time: no outcome",
     "cannot-confirm": "cannot confirm",
     "fails-from-scratch": "the new code fails on this Spark even without the old checkpoint",
 }
+
+# Why a query the static analysis found has no run: what the sandbox knows in that case.
+NOT_RUN = ("neither Spark run of the job started this query (it starts only on a condition "
+           "the run did not meet, or the job stopped before reaching it; the warnings say what "
+           "was stubbed): no outcome, the static verdict stands")
 
 
 def stricter(*verdicts: str | None) -> str:
@@ -149,7 +155,7 @@ def render_text(report: Report, confirmation: Confirmation, static_text: str,
                                      strict=True):
         label = (new or old).label  # type: ignore[union-attr]
         if confirmed is None:
-            out.append(f"  query {label}: not run")
+            out.append(f"  query {label}: not run: {NOT_RUN}")
             continue
         what = OUTCOME_TEXT[confirmed.outcome]
         if confirmed.message:
@@ -178,9 +184,9 @@ def render_text(report: Report, confirmation: Confirmation, static_text: str,
     return "\n".join(out) + "\n"
 
 
-def _confirmation_json(confirmed: QueryConfirmation | None) -> dict[str, Any] | None:
+def _confirmation_json(confirmed: QueryConfirmation | None) -> dict[str, Any]:
     if confirmed is None:
-        return None
+        return {"outcome": "not-run", "verdict": None, "reason": NOT_RUN}
 
     def schemas(items: Sequence[Any]) -> list[dict[str, Any]]:
         return [{"operator": s.operator, "store": s.store, "key": s.key, "value": s.value}
