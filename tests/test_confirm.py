@@ -352,3 +352,56 @@ def test_each_version_runs_its_own_helper_module(spark: SparkSession, tmp_path: 
     assert "max" in str(query.new_state) and "sum" in str(query.old_state)
     assert sorted(p.relative_to(tmp_path) for p in tmp_path.rglob("*")) == before
     assert "mylib" not in sys.modules and "mylib.transforms" not in sys.modules
+
+
+def test_the_arguments_a_job_checks_for_are_given(tmp_path: Path) -> None:
+    from streamlint.spark.stubs import _arguments_needed
+
+    cases = {"import sys\nenv = sys.argv[2]\n": 2,
+             "import sys\nif len(sys.argv) < 4:\n    sys.exit('usage')\n": 3,
+             "import sys\nif len(sys.argv) != 2:\n    raise SystemExit(1)\n": 1,
+             "from sys import argv\nif len(argv) <= 2:\n    exit()\nx = argv[1]\n": 2,
+             "import argparse\nargparse.ArgumentParser().parse_args()\n": 0}
+    for number, (text, needed) in enumerate(cases.items()):
+        job = tmp_path / f"job{number}.py"
+        job.write_text(text)
+        assert _arguments_needed(job) == needed, text
+
+
+_EXITING_NOTEBOOK = '''# Databricks notebook source
+import sys
+
+if len(sys.argv) < 3:
+    sys.exit("usage: job.py ENV RUN_DATE")
+env, run_date = sys.argv[1], sys.argv[2]
+orders = spark.readStream.schema("customer STRING, amount LONG").json(f"/landing/{env}/orders")
+totals = orders.groupBy("customer").agg({"amount": "sum"})
+totals.writeStream.format("delta").outputMode("complete").option(
+    "checkpointLocation", f"/chk/{env}/totals").toTable("gold.totals")
+
+# COMMAND ----------
+
+dbutils.notebook.exit("started")
+
+# COMMAND ----------
+
+raise RuntimeError("a cell after dbutils.notebook.exit() must not run")
+'''
+
+
+@pytest.mark.spark
+def test_a_job_that_checks_its_arguments_and_exits_its_notebook_runs(
+        spark: SparkSession, tmp_path: Path) -> None:
+    """`len(sys.argv) < 3` gets enough placeholder arguments to go on, and
+    dbutils.notebook.exit() ends the notebook as on Databricks: the query is confirmed and the
+    cell after it never runs."""
+    for version in ("old", "new"):
+        (tmp_path / version).mkdir()
+        (tmp_path / version / "job.py").write_text(_EXITING_NOTEBOOK)
+    confirmation = confirm_files(tmp_path / "old" / "job.py", tmp_path / "new" / "job.py", spark)
+    assert confirmation.problem is None, confirmation.problem
+    (query,) = confirmation.queries
+    assert query.outcome == "same-results", query
+    warnings = "\n".join(confirmation.warnings)
+    assert "2 command-line argument(s)" in warnings
+    assert "dbutils.notebook.exit() ended the notebook" in warnings

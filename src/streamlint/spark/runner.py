@@ -12,7 +12,7 @@ from pathlib import Path
 from streamlint.spark.job_modules import own_modules
 from streamlint.spark.patches import active
 from streamlint.spark.sandbox import CannotConfirm, QueryRun, Sandbox
-from streamlint.spark.stubs import notebook_globals, platform_stubs
+from streamlint.spark.stubs import NotebookExit, notebook_globals, platform_stubs
 
 
 @dataclass
@@ -56,6 +56,8 @@ def start_job(sandbox: Sandbox, job: Path, timeout: float) -> StartedJob:
                 except SystemExit as err:
                     if err.code not in (None, 0):
                         error = err
+                except NotebookExit:
+                    pass  # dbutils.notebook.exit(): the notebook's normal end
                 except CannotConfirm:
                     raise
                 except Exception as err:

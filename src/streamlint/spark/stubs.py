@@ -8,6 +8,7 @@ import argparse
 import contextlib
 import importlib.util
 import os
+import re
 import sys
 import types
 from collections.abc import Callable, Iterator, MutableMapping
@@ -23,6 +24,11 @@ if TYPE_CHECKING:
 STUB = "streamlint-stub"
 
 
+class NotebookExit(Exception):
+    """`dbutils.notebook.exit(value)`: on Databricks the notebook ends there, later cells do
+    not run; the runner treats it as the job's normal end."""
+
+
 class _Stub:
     """Answers any attribute or call with itself or a placeholder string, and warns."""
 
@@ -33,6 +39,9 @@ class _Stub:
         return _Stub(f"{self._path}.{name}")
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        if self._path.endswith(".notebook.exit"):
+            current().warn(f"{self._path}() ended the notebook, as on Databricks")
+            raise NotebookExit(args[0] if args else None)
         current().warn(f"{self._path}() was stubbed: it returns a placeholder")
         if self._path.endswith((".get", ".getArgument", ".text", ".dropdown")):
             return STUB
@@ -155,6 +164,28 @@ def _fake_delta() -> dict[str, types.ModuleType]:
     return {"delta": delta, "delta.tables": tables}
 
 
+_ARGV_INDEX = re.compile(r"\bargv\[(\d+)\]")
+_ARGV_LENGTH = re.compile(r"\blen\(\s*(?:sys\.)?argv\s*\)\s*(<=|<|!=|==|>=|>)\s*(\d+)")
+
+
+def _arguments_needed(job: Path) -> int:
+    """How many command-line arguments the job's own code reads by position, or checks for
+    (`sys.argv[3]`, `if len(sys.argv) < 4: sys.exit(usage)`): that many placeholders are
+    passed, each use warned about, so the job reaches its queries. A job that reads none gets
+    none (argparse then sees no arguments, and its required ones are stubbed)."""
+    try:
+        text = job.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return 0
+    needed = max((int(i) for i in _ARGV_INDEX.findall(text)), default=0)
+    for op, number in _ARGV_LENGTH.findall(text):
+        # The length the check wants to see for the job to go on.
+        length = {"<": int(number), "<=": int(number) + 1, "!=": int(number),
+                  "==": int(number), ">=": int(number), ">": int(number) + 1}[op]
+        needed = max(needed, length - 1)
+    return min(needed, 20)
+
+
 @contextlib.contextmanager
 def platform_stubs(job: Path) -> Iterator[dict[str, Any]]:
     saved_argv, saved_environ = sys.argv, os.environ
@@ -165,7 +196,11 @@ def platform_stubs(job: Path) -> Iterator[dict[str, Any]]:
     sys.modules["pyspark.dbutils"] = dbutils_module
     fake_delta = _fake_delta() if importlib.util.find_spec("delta") is None else {}
     sys.modules.update(fake_delta)
-    sys.argv = _StubArgv([str(job)])
+    needed = _arguments_needed(job)
+    if needed:
+        current().warn(f"the job reads {needed} command-line argument(s): each was given "
+                       f"'{STUB}'")
+    sys.argv = _StubArgv([str(job), *[STUB] * needed])
     # Replaced, not cleared: the stub reads through to the real environment.
     os.environ = _StubEnviron(saved_environ, job.parent)  # type: ignore[assignment]  # noqa: B003
     argparse.ArgumentParser.parse_known_args = _lenient_parse(  # type: ignore[method-assign]
