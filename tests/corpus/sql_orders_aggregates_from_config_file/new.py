@@ -1,0 +1,48 @@
+"""Paid revenue per customer from the shop's orders topic, kept current in the gold layer.
+
+The topic carries JSON orders from the checkout service; finance reads gold.customer_revenue.
+"""
+import json
+import os
+
+from pyspark.sql import SparkSession
+from pyspark.sql import functions as F
+
+BROKERS = os.environ.get("KAFKA_BROKERS", "kafka-1.shop.internal:9092,kafka-2.shop.internal:9092")
+CHECKPOINT = "s3://shop-lake/_checkpoints/gold/customer_revenue"
+ORDER_SCHEMA = (
+    "order_id STRING, customer_id STRING, country STRING, status STRING, "
+    "amount DOUBLE, currency STRING, ts TIMESTAMP"
+)
+
+spark = SparkSession.builder.appName("customer-revenue").getOrCreate()
+spark.conf.set("spark.sql.shuffle.partitions", "48")
+
+raw = (
+    spark.readStream.format("kafka")
+    .option("kafka.bootstrap.servers", BROKERS)
+    .option("subscribe", "shop.orders")
+    .option("startingOffsets", "earliest")
+    .option("maxOffsetsPerTrigger", 200000)
+    .load()
+)
+orders = (
+    raw.select(F.from_json(F.col("value").cast("string"), ORDER_SCHEMA).alias("o"))
+    .select("o.*")
+    .where(F.col("currency") == "EUR")
+)
+orders.createOrReplaceTempView("orders")
+
+with open(os.environ.get("REVENUE_METRICS", "/dbfs/config/revenue_metrics.json")) as fh:
+    metrics = json.load(fh)  # e.g. {"revenue": "sum(amount)", "paid_orders": "count(*)"}
+select_list = ", ".join(f"{expr} AS {name}" for name, expr in metrics.items())
+revenue = spark.sql(f"SELECT customer_id, {select_list} FROM orders WHERE status = 'PAID' GROUP BY customer_id")
+
+(
+    revenue.writeStream.format("delta")
+    .outputMode("complete")
+    .option("checkpointLocation", CHECKPOINT)
+    .queryName("customer_revenue")
+    .toTable("gold.customer_revenue")
+)
+spark.streams.awaitAnyTermination()
