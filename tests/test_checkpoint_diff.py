@@ -85,6 +85,12 @@ EDITS = [
     ("dedup_then_agg", '.dropDuplicates(["id"])', "", "ST02"),
     ("dedup_then_agg", 'dropDuplicates(["id"])', 'dropDuplicates(["id", "key"])', "DD01"),
     ("dedup_then_agg", 'groupBy("key")', 'groupBy("id")', "AG01"),
+    # Spark's schema check passes (both buffers are one bigint); the stored buffer's field
+    # names (count, sum) still say sum wrote it.
+    ("agg_hdfs", 'F.sum("value")', 'F.max("value")', "AG03"),
+    ("window_agg", 'F.sum("value")', 'F.min("value")', "AG03"),
+    ("agg_rocksdb", 'F.count("*").alias("cnt"), F.sum("value")',
+     'F.sum("value").alias("cnt"), F.count("*")', "AG03"),
 ]
 
 
@@ -193,3 +199,16 @@ def test_formats_it_cannot_write_are_refused(fmt: str, tmp_path: Path,
                  "--format", fmt]) == 2
     out, err = capsys.readouterr()
     assert out == "" and "--format text or json" in err
+
+
+def test_stored_buffer_names_tell_which_function_wrote_them() -> None:
+    from streamlint.checkpoint.buffers import swapped_functions
+
+    assert swapped_functions(["count", "sum"], ["count", "sum"]) == []
+    assert swapped_functions(["count", "max"], ["count", "sum"]) == [(1, "sum", "max")]
+    assert swapped_functions(["last"], ["first", "valueSet"]) == [(0, "first", "last")]
+    assert swapped_functions(["avg"], ["sum", "count"]) == []
+    # A decimal sum keeps `isEmpty` too, an unknown function an unknown buffer: no claim.
+    assert swapped_functions(["sum"], ["sum", "isEmpty"]) is None
+    assert swapped_functions(["collect_list"], ["buf"]) is None
+    assert swapped_functions(["max"], ["MS[0]"]) is None

@@ -14,6 +14,7 @@ import json
 import re
 from typing import Any
 
+from streamlint.checkpoint.buffers import swapped_functions
 from streamlint.checkpoint.file_source_log import latest_file_path, same_directory
 from streamlint.checkpoint.fs import CheckpointFS
 from streamlint.checkpoint.model import Checkpoint, SourceOffset, StatefulOperator
@@ -22,7 +23,8 @@ from streamlint.checkpoint.schema_compat import schema_problems
 from streamlint.checkpoint.source_kinds import kafka_offsets
 from streamlint.diff.compare import Change, Code
 from streamlint.extract.pyspark_api import FILE_FORMATS
-from streamlint.model import Loc, Query, Source, is_known, option
+from streamlint.model import Aggregation, Loc, Query, Source, is_known, option
+from streamlint.model.expr import render
 from streamlint.rules import Finding, judge
 
 # What kind of offset each source format writes into offsets/N.
@@ -185,6 +187,8 @@ class CheckpointComparison:
         return Loc(path, 1, 0)
 
     def operator_pair(self, old: StatefulOperator, new: Any) -> None:
+        if isinstance(new, Aggregation):
+            self.aggregate_buffers(old, new)
         stored_key = _stored_key(old)
         if stored_key is None:
             return
@@ -208,6 +212,22 @@ class CheckpointComparison:
             shown = ", ".join(n or k for n, k in zip(names, keys, strict=True))
             self.change(kind, "the state key", Code(", ".join(stored_names)), Code(shown),
                         self.op_loc(old), new.loc)
+
+    def aggregate_buffers(self, old: StatefulOperator, new: Aggregation) -> None:
+        """An aggregate function swapped for one with a buffer of the same type (sum → max):
+        the stored buffer's field names still name the old function."""
+        store = old.stores[0] if len(old.stores) == 1 else None
+        if store is None or len(store.schemas) != 1 or store.schemas[0].value is None:
+            return
+        stored = [f.name for f in store.schemas[0].value]
+        swaps = swapped_functions([a.function for a in new.aggregates], stored)
+        for position, before, after in swaps or ():
+            call = new.aggregates[position]
+            args = ", ".join(a if isinstance(a, str) else render(a) for a in call.args)
+            self.change("agg.function", f"the aggregate #{position + 1}",
+                        Code(f"{before}(...) (the stored buffer's fields: "
+                             f"{', '.join(stored)})"),
+                        Code(f"{after}({args})"), self.op_loc(old), new.loc)
 
     # -- pinned settings -------------------------------------------------------------------
 
