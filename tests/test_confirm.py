@@ -405,3 +405,42 @@ def test_a_job_that_checks_its_arguments_and_exits_its_notebook_runs(
     warnings = "\n".join(confirmation.warnings)
     assert "2 command-line argument(s)" in warnings
     assert "dbutils.notebook.exit() ended the notebook" in warnings
+
+
+_PARSING_JOB = '''"""Bookings per hotel per hour; the app sends times as text."""
+from pyspark.sql import SparkSession
+from pyspark.sql import functions as F
+
+spark = SparkSession.builder.getOrCreate()
+bookings = (
+    spark.readStream.format("kafka").option("kafka.bootstrap.servers", "broker.invalid:9092")
+    .option("subscribe", "bookings").load()
+    .select(F.from_json(F.col("value").cast("string"),
+                        "hotel STRING, nights STRING, booked_at STRING").alias("b"))
+    .select("b.*")
+    .withColumn("booked_at", F.to_timestamp("booked_at", "yyyy-MM-dd HH:mm"))
+    .withColumn("nights", F.col("nights").cast("int"))
+    .withWatermark("booked_at", "1 hour")
+)
+per_hour = bookings.groupBy(F.window("booked_at", "1 hour"), "hotel").agg(
+    F.sum("nights").alias("nights"))
+per_hour.writeStream.format("delta").outputMode("append").option(
+    "checkpointLocation", "/chk/bookings").toTable("gold.bookings_per_hour")
+'''
+
+
+@pytest.mark.spark
+def test_a_job_that_parses_strings_is_confirmed(spark: SparkSession, tmp_path: Path) -> None:
+    """A text time column gets times in the format the job parses (`yyyy-MM-dd HH:mm`), so
+    windows fill and close; other synthetic strings are not numbers for the cast, which under
+    ANSI mode would fail the first batch (CAST_INVALID_INPUT): the runs turn ANSI off for such
+    a job, say so, and reach Spark's outcome."""
+    for version in ("old", "new"):
+        (tmp_path / version).mkdir()
+        (tmp_path / version / "job.py").write_text(_PARSING_JOB)
+    confirmation = confirm_files(tmp_path / "old" / "job.py", tmp_path / "new" / "job.py", spark)
+    assert confirmation.problem is None, confirmation.problem
+    (query,) = confirmation.queries
+    assert query.outcome == "same-results", query
+    assert query.restarted_rows > 0
+    assert "spark.sql.ansi.enabled=false" in "\n".join(confirmation.warnings)

@@ -44,7 +44,39 @@ _NOT_DATA = {"append", "update", "complete", "kafka", "delta", "json", "parquet"
              "right", "rightOuter", "full", "__main__", "orc", "text", "console", "memory"}
 
 
-def literal_pool(*sources: str, limit: int = 8) -> tuple[str, ...]:
+class Pool(tuple):  # type: ignore[type-arg]
+    """The words string columns take (a tuple of str), and the time format the job parses
+    text times with, if any (`to_timestamp(col, "yyyy-MM-dd HH:mm")`)."""
+
+    time_format: str | None = None
+
+
+# Java datetime pattern letters -> strftime, for the simple formats jobs parse times with.
+_JAVA_TO_STRFTIME = (("yyyy", "%Y"), ("MM", "%m"), ("dd", "%d"), ("HH", "%H"), ("mm", "%M"),
+                     ("ss", "%S"))
+_TIME_FORMAT = re.compile(
+    r"\b(?:to_timestamp|to_date|unix_timestamp|to_unix_timestamp)\s*\([^()]*?,\s*"
+    r"(?:\"([^\"]+)\"|'([^']+)')")
+# String columns named like a time get the job's time format (or ISO text).
+_TIME_NAME = re.compile(r"(?:^|_)(?:at|ts|time|timestamp|date|datetime|dt)$|^(?:ts|time|date)",
+                        re.IGNORECASE)
+
+
+def time_format(*sources: str) -> str | None:
+    """The first simple time format the job files parse text with, as a strftime format."""
+    for text in sources:
+        for double, single in _TIME_FORMAT.findall(text):
+            pattern = (double or single).replace("'T'", "T")
+            if not re.fullmatch(r"[yMdHmsT:/ .-]+", pattern):
+                continue
+            for letters, directive in _JAVA_TO_STRFTIME:
+                pattern = pattern.replace(letters, directive)
+            if not re.search(r"[A-Za-z](?<!%[YmdHMS])", pattern.replace("T", "")):
+                return pattern
+    return None
+
+
+def literal_pool(*sources: str, limit: int = 8) -> Pool:
     """Short word-like string literals of the job files (also quoted inside SQL strings)."""
     found: list[str] = []
     for text in sources:
@@ -62,8 +94,9 @@ def literal_pool(*sources: str, limit: int = 8) -> tuple[str, ...]:
                         found.append(word)
     # Literals compared in filters are usually short codes; prefer them over column names.
     found.sort(key=lambda w: (not (w.isupper() or w.islower()) or "_" in w, len(w)))
-    pool = [*found[: limit - len(_DEFAULT_POOL)], *_DEFAULT_POOL]
-    return tuple(pool)
+    pool = Pool([*found[: limit - len(_DEFAULT_POOL)], *_DEFAULT_POOL])
+    pool.time_format = time_format(*sources)
+    return pool
 
 
 def _looks_like_setting(word: str) -> bool:
@@ -94,8 +127,22 @@ def _struct(schema: Any, batch: int, row: int, pool: tuple[str, ...], own: str
     null_third = NULL_ROWS.get(row)
     return {field.name: None if null_third == i % 3 and field.nullable and not isinstance(
                 field.dataType, (T.TimestampType, T.TimestampNTZType, T.DateType))
+            else _time_text(batch, row, pool) if _is_time_text(field)
             else _value(field.dataType, batch, row, pool, 0 if aligned else i + 1, own)
             for i, field in enumerate(schema.fields)}
+
+
+def _is_time_text(field: Any) -> bool:
+    from pyspark.sql import types as T
+
+    return isinstance(field.dataType, T.StringType) and bool(_TIME_NAME.search(field.name))
+
+
+def _time_text(batch: int, row: int, pool: tuple[str, ...]) -> str:
+    """A time as text, in the format the job parses it with (else ISO, which Spark's
+    to_timestamp without a format reads)."""
+    when = event_time(batch, row)
+    return when.strftime(getattr(pool, "time_format", None) or "%Y-%m-%d %H:%M:%S")
 
 
 def _value(dtype: Any, batch: int, row: int, pool: tuple[str, ...], salt: int,
