@@ -118,3 +118,16 @@ def test_a_column_named_by_a_writer_of_a_self_calling_helper_is_answered(
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
         code = main(["diff", str(job), str(job)])
     assert code in (0, 1, 2) and "Traceback" not in err.getvalue()
+
+
+def test_a_relative_import_of_the_package_itself_is_no_crash(tmp_path: Path) -> None:
+    """`from . import (a, b)` in a job at the top of the tree names no module path at all
+    (found by the static fuzz, seed 4, input 15337: a TypeError out of path joining)."""
+    for name in ("old.py", "new.py"):
+        (tmp_path / name).write_text("from . import (match, case,)\n"
+                                     "df = spark.readStream.format('rate').load()\n"
+                                     "df.writeStream.format('console').start()\n")
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        code = main(["diff", str(tmp_path / "old.py"), str(tmp_path / "new.py")])
+    assert code == 0 and err.getvalue() == "", err.getvalue()

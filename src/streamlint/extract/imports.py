@@ -44,7 +44,8 @@ def _clean(path: str) -> str:
 
 
 def join(*parts: str) -> str:
-    return _clean(posixpath.join(*[p for p in parts if p]))
+    kept = [p for p in parts if p]
+    return _clean(posixpath.join(*kept)) if kept else ""
 
 
 def package_folder(importer: str, level: int) -> str | None:
