@@ -27,6 +27,12 @@ def add_check_parser(commands: Any) -> None:
     add_verdict_options(check)
     check.add_argument("--no-progress", action="store_true",
                        help="no progress bar even on a terminal")
+    check.add_argument("--confirm", action="store_true",
+                       help="also restart each changed job on Spark in a local sandbox, each "
+                       "version from its own ref (executes the jobs' code; needs the spark "
+                       "extra and Java 17)")
+    check.add_argument("--confirm-timeout", type=float, default=120.0, metavar="SECONDS",
+                       help="with --confirm: stop a job run after this long (default 120)")
 
 
 def add_verdict_options(parser: argparse.ArgumentParser) -> None:
@@ -43,10 +49,17 @@ def add_verdict_options(parser: argparse.ArgumentParser) -> None:
 
 def run_check(args: argparse.Namespace) -> int:
     from streamlint.check import check, show_progress
+    from streamlint.errors import UsageError
     from streamlint.report import render
 
+    if args.confirm and args.format not in ("text", "json"):
+        raise UsageError("check --confirm reports in --format text or json")
     outcome = check(args.base, args.head, args.paths or None, args.spark_version,
                     progress=show_progress() and not args.no_progress)
+    if args.confirm and not outcome.errors:
+        from streamlint.spark.command import run_check_confirm
+
+        return run_check_confirm(args, outcome)
     sys.stdout.write(render(args.format, list(outcome.reports), outcome.errors))
     for error in outcome.errors:
         print(error, file=sys.stderr)

@@ -119,3 +119,73 @@ def _report(args: argparse.Namespace, report: Report, static_text: str, confirma
     if verdict == "incompatible" or (args.strict and verdict == "review"):
         return EXIT_INCOMPATIBLE
     return EXIT_OK
+
+
+def run_check_confirm(args: argparse.Namespace, outcome: Any) -> int:
+    """`check --confirm`: the static check's report, then each changed job's Spark outcome
+    (one local session for all of them); the exit code follows the stricter verdict."""
+    import json
+
+    from streamlint.config import load_config
+    from streamlint.git import repo_root
+    from streamlint.report import render
+    from streamlint.report.json import render as static_json
+    from streamlint.spark.check_confirm import confirm_reports
+    from streamlint.spark.report import final_verdict, render_json, render_text
+    from streamlint.spark.runtime import require_spark
+
+    require_spark()
+    from pyspark.sql import SparkSession
+
+    from streamlint.spark.runtime import start_session
+
+    root = repo_root(Path.cwd())
+    tables = dict(load_config(Path.cwd()).tables)
+    reports = list(outcome.reports)
+    ours = SparkSession.getActiveSession() is None
+    with _stdout_to_stderr():
+        session = start_session()
+        try:
+            confirmed = confirm_reports(root, args.base, args.head, reports, session, tables,
+                                        args.confirm_timeout)
+        finally:
+            if ours:
+                session.stop()
+    verdicts = [outcome.verdict] + [final_verdict(r, c) for r, c in confirmed]
+    if args.format == "json":
+        data = json.loads(render("json", reports, outcome.errors))
+        data["confirmations"] = [
+            {"path": r.new.path, **json.loads(render_json(
+                r, c, static_json(r), _check_reproduce(args, r, c)))}
+            for r, c in confirmed]
+        data["verdict"] = _stricter(verdicts)
+        sys.stdout.write(json.dumps(data, indent=2) + "\n")
+    else:
+        text = render("text", reports, outcome.errors)
+        for report, confirmation in confirmed:
+            text += f"\n{report.new.path}:" + render_text(
+                report, confirmation, "", _check_reproduce(args, report, confirmation))
+        sys.stdout.write(text)
+    verdict = _stricter(verdicts)
+    if args.exit_zero:
+        return EXIT_OK
+    if verdict == "incompatible" or (args.strict and verdict == "review"):
+        return EXIT_INCOMPATIBLE
+    return EXIT_OK
+
+
+def _stricter(verdicts: list[str]) -> str:
+    from streamlint.spark.report import stricter
+
+    return stricter(*verdicts)
+
+
+def _check_reproduce(args: argparse.Namespace, report: Report, confirmation: Any) -> list[str]:
+    import platform
+
+    command = ["streamlint", "check", "--base", shlex.quote(args.base)]
+    if args.head:
+        command += ["--head", shlex.quote(args.head)]
+    command += [shlex.quote(report.new.path), "--confirm"]
+    return [*command, f"(pyspark {confirmation.spark_version}, Python "
+            f"{platform.python_version()}, Java {confirmation.java_version})"]

@@ -1,0 +1,78 @@
+"""`streamlint check --base REF --confirm` on real Spark: each changed job restarted from its
+own version's checkpoint, each side running its own version's modules (the base exported from
+git, never checked out over the working tree)."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import subprocess
+from pathlib import Path
+
+import pytest
+from gitrepo import Repo
+
+from streamlint.cli import main
+
+JOB = '''"""Revenue per customer; the aggregation lives in the team's helper module."""
+from pyspark.sql import SparkSession
+
+from mylib.transforms import revenue
+
+spark = SparkSession.builder.getOrCreate()
+orders = spark.readStream.schema("customer STRING, amount LONG").json("/landing/orders")
+(
+    revenue(orders).writeStream.format("delta").outputMode("update")
+    .option("checkpointLocation", "/chk/revenue").toTable("gold.revenue")
+)
+'''
+HELPER = '''from pyspark.sql import DataFrame
+from pyspark.sql import functions as F
+
+
+def revenue(orders: DataFrame) -> DataFrame:
+    return orders.groupBy("customer").agg(F.sum("amount").alias("revenue"))
+'''
+
+
+@pytest.mark.spark
+def test_a_changed_helper_is_confirmed_from_each_ref(tmp_path: Path,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """sum -> max in the helper module, job file untouched: the base version's helper runs
+    for the old side (exported from git), the working tree's for the new one; Spark restarts
+    and the rows differ (tests/spark_cases/agg_sum_to_max). Nothing in the repository is
+    written: `git status` is the same before and after."""
+    repo = Repo(tmp_path / "repo")
+    repo.put("jobs/revenue.py", JOB)
+    repo.put("jobs/mylib/__init__.py", "")
+    repo.put("jobs/mylib/transforms.py", HELPER)
+    repo.commit("revenue job")
+    repo.edit("jobs/mylib/transforms.py", 'F.sum("amount")', 'F.max("amount")')
+    status = repo.git("status", "--porcelain", "--untracked-files=all")
+    monkeypatch.chdir(repo.path)
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        code = main(["check", "--base", "HEAD", "--confirm", "--format", "json",
+                     "--no-progress"])
+    data = json.loads(out.getvalue())
+    (confirmed,) = data["confirmations"]
+    assert confirmed["path"] == "jobs/revenue.py"
+    (query,) = confirmed["queries"]
+    assert query["confirmation"]["outcome"] == "results-differ", query["confirmation"]
+    assert (code, data["verdict"]) == (1, "incompatible")
+    assert repo.git("status", "--porcelain", "--untracked-files=all") == status
+
+
+def test_confirm_reports_in_text_or_json_only(tmp_path: Path,
+                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    repo = Repo(tmp_path / "repo")
+    repo.put("job.py", JOB)
+    repo.commit()
+    monkeypatch.chdir(repo.path)
+    err = io.StringIO()
+    with contextlib.redirect_stderr(err):
+        code = main(["check", "--base", "HEAD", "--confirm", "--format", "sarif"])
+    assert code == 2 and "text or json" in err.getvalue()
+    assert subprocess.run(["git", "status", "--porcelain"], cwd=repo.path, capture_output=True,
+                          text=True, check=True).stdout == ""
