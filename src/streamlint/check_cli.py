@@ -11,6 +11,9 @@ if TYPE_CHECKING:
     from streamlint.diff import Report
 
 FORMATS = ("text", "json", "github", "sarif", "markdown")
+FORMAT_HELP = ("how to report: text (for people, the default), json (for tools), github "
+               "(annotations in a GitHub Actions log), sarif (code scanning), markdown (a "
+               "pull-request comment)")
 
 
 def add_check_parser(commands: Any) -> None:
@@ -23,7 +26,7 @@ def add_check_parser(commands: Any) -> None:
                        help="the ref the jobs run from today, e.g. origin/main or HEAD")
     check.add_argument("--head", default=None,
                        help="the ref with the changes (default: the working tree)")
-    check.add_argument("--format", choices=FORMATS, default="text")
+    check.add_argument("--format", choices=FORMATS, default="text", help=FORMAT_HELP)
     add_verdict_options(check)
     check.add_argument("--no-progress", action="store_true",
                        help="no progress bar even on a terminal")

@@ -20,7 +20,13 @@ def _ordered(rules: tuple[Rule, ...]) -> list[Rule]:
 
 
 def rules_text(rules: tuple[Rule, ...]) -> str:
-    lines = [f"{r.code}  {r.verdict:<12} {r.name:<36} {r.spark or 'all'}" for r in _ordered(rules)]
+    """One rule a line, in columns as wide as their longest entry."""
+    rows = [(r.code, r.verdict, r.name, r.spark or "all") for r in _ordered(rules)]
+    if not rows:
+        return ""
+    widths = [max(len(row[i]) for row in rows) for i in range(3)]
+    lines = ["  ".join(cell.ljust(width) for cell, width in zip(row[:3], widths, strict=True))
+             + "  " + row[3] for row in rows]
     return "\n".join(lines) + "\n"
 
 

@@ -52,27 +52,34 @@ def query_label(query: Query) -> str:
 
 def unique_labels(queries: Sequence[Query]) -> list[str]:
     """One label per query, different for different queries (in the order given)."""
-    labels = [query_label(q) for q in queries]
+    base = [query_label(q) for q in queries]
+    extras: list[list[str]] = [[] for _ in queries]
+
+    def labels() -> list[str]:
+        return [f"{b} ({', '.join(e)})" if e else b for b, e in zip(base, extras, strict=True)]
+
     refinements = (
         lambda q: f"written at {where(q)}",
         lambda q: f"reading {reads(q)}" if reads(q) else None,
     )
     for refine in refinements:
-        counts = Counter(labels)
+        current = labels()
+        counts = Counter(current)
         if all(n == 1 for n in counts.values()):
-            return labels
+            return current
         for i, query in enumerate(queries):
-            if counts[labels[i]] > 1:
+            if counts[current[i]] > 1:
                 extra = refine(query)
-                if extra and extra not in labels[i]:
-                    labels[i] = f"{labels[i]} ({extra})"
-    counts = Counter(labels)
+                if extra and extra not in current[i]:
+                    extras[i].append(extra)
+    current = labels()
+    counts = Counter(current)
     seen: Counter[str] = Counter()
-    for i, label in enumerate(labels):
+    for i, label in enumerate(current):
         if counts[label] > 1:
             seen[label] += 1
-            labels[i] = f"{label} [query {seen[label]} of {counts[label]}]"
-    return labels
+            current[i] = f"{label} [query {seen[label]} of {counts[label]}]"
+    return current
 
 
 def pair_labels(pairs: Sequence[tuple[Query | None, Query | None]]) -> list[str]:
