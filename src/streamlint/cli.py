@@ -90,7 +90,7 @@ def build_parser() -> argparse.ArgumentParser:
                        help="only the rules that hold for this Spark version")
 
     explain = commands.add_parser("explain", help="explain one rule")
-    explain.add_argument("code", help="a rule code, e.g. AG01")
+    explain.add_argument("code", help="a code the reports print, e.g. AG01 or SL01")
 
     checkpoint = commands.add_parser("checkpoint", help="read a streaming checkpoint")
     checkpoint_commands = checkpoint.add_subparsers(
@@ -209,11 +209,10 @@ def run_rules(args: argparse.Namespace) -> int:
 
 def run_explain(args: argparse.Namespace) -> int:
     from streamlint.docs import explain
-    from streamlint.rules import load_rules
+    from streamlint.own_rules import find_rule
 
-    code = args.code.upper()
-    for rule in load_rules():
-        if rule.code == code or rule.name == args.code:
-            sys.stdout.write(explain(rule))
-            return EXIT_OK
-    raise UsageError(f"no rule {args.code!r}; `streamlint rules` lists them")
+    rule = find_rule(args.code)
+    if rule is None:
+        raise UsageError(f"no rule {args.code!r}; `streamlint rules` lists them")
+    sys.stdout.write(explain(rule))
+    return EXIT_OK

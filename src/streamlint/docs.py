@@ -53,8 +53,9 @@ def explain(rule: Rule) -> str:
         f"{rule.code} {rule.name} ({rule.verdict}; Spark {rule.spark or 'all versions'})",
         "",
         "What it checks:",
-        f"  a change of kind {', '.join(rule.change)}"
-        + "".join(f"\n  when {key} is {' or '.join(values)}" for key, values in rule.when),
+        (f"  a change of kind {', '.join(rule.change)}"
+         + "".join(f"\n  when {key} is {' or '.join(values)}" for key, values in rule.when))
+        if rule.change else "  raised by streamlint itself, not by a change of the matrix",
         f"  reported as: {rule.message}",
         "",
         "Why it matters:",
@@ -66,5 +67,7 @@ def explain(rule: Rule) -> str:
         parts += ["", f"Example ({example.name}, {example.verdict}):", "  old:",
                   *("    " + line for line in example.old.strip().splitlines()), "  new:",
                   *("    " + line for line in example.new.strip().splitlines())]
-    parts += ["", f"Docs: {rule.docs}", ""]
+    from streamlint.rule_pages import page
+
+    parts += ["", f"Docs: {page(rule.code)}" + (f" and {rule.docs}" if rule.docs else ""), ""]
     return "\n".join(parts)

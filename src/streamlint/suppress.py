@@ -17,7 +17,7 @@ from streamlint.records import record
 from streamlint.rules import Finding
 
 MARK = re.compile(r"#\s*streamlint\s*:\s*ignore\b(?:\[([^\]]*)\])?[ \t:,-]*(.*)$")
-DOCS = "https://github.com/streamlint/streamlint#suppressions"
+DOCS = ""  # no upstream page: the reports point at docs/rules/SL01.md and `explain`
 
 
 @record

@@ -25,6 +25,15 @@ def plural(n: int, word: str, many: str | None = None) -> str:
     return f"{n} {many}"
 
 
+def see(finding: object) -> str:
+    """Where a finding's rule is explained: the command, its page, the upstream docs."""
+    from streamlint.rule_pages import page
+
+    code = str(getattr(finding, "code", ""))
+    docs = str(getattr(finding, "docs", "") or "")
+    return f"`streamlint explain {code}`, {page(code)}" + (f", {docs}" if docs else "")
+
+
 def belongs(finding: object, label: str) -> bool:
     """Whether a finding is about the query with this label (a finding shared by several
     queries names them all, comma-separated)."""

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from streamlint.diff import Report
 from streamlint.errors import FileError
-from streamlint.report import LEVEL, plural, where
+from streamlint.report import LEVEL, plural, see, where
 
 COMMAND = {"error": "error", "warning": "warning", "note": "notice"}
 
@@ -32,8 +32,7 @@ def render(reports: list[Report], errors: tuple[FileError, ...] = (),
             path, line, column = where(finding, report, root)
             message = finding.message + (f" — {finding.fix}" if finding.fix
                                          and finding.verdict != "compatible" else "")
-            if finding.docs:
-                message += f" (see {finding.docs})"
+            message += f" (see {see(finding)})"
             out.append(f"::{COMMAND[LEVEL[finding.verdict]]} file={_property(path)},"
                        f"line={line},col={column},"
                        f"title={_property(f'{finding.code} {finding.name}')}::{_data(message)}")

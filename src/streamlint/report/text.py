@@ -5,7 +5,7 @@ from __future__ import annotations
 from streamlint.diff import Report
 from streamlint.errors import FileError
 from streamlint.model import JobFile, Loc
-from streamlint.report import plural, query_verdicts
+from streamlint.report import plural, query_verdicts, see
 
 SEVERITY = {"incompatible": "error", "review": "warning", "compatible": "note"}
 VERDICT_LINE = {
@@ -71,8 +71,7 @@ def _findings(report: Report) -> list[str]:
                     out.append(snippet)
         if finding.fix and finding.verdict != "compatible":
             out.append(f"  help: {finding.fix}")
-        if finding.docs:
-            out.append(f"  see: {finding.docs}")
+        out.append(f"  see: {see(finding)}")
         out.append("")
     return out
 
