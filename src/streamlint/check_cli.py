@@ -80,8 +80,11 @@ def diff_report(old: str, new: str, spark_version: str | None) -> Report:
         config = config.for_path(os.path.relpath(os.path.abspath(new), config.root))
     version = spark_version or config.spark_version or DEFAULT_SPARK_VERSION
     parse_version(version)
+    from streamlint.accept import load
+
     return settle(diff_files(old, new, version, config.source_roots,
-                             str(config.root) if config.root else None), config)
+                             str(config.root) if config.root else None), config,
+                  load(Path(new).parent))
 
 
 def render_report(fmt: str, report: Report, new: str) -> str:

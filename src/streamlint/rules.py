@@ -72,6 +72,9 @@ class Finding:
     query: str
     old: Loc | None
     new: Loc | None
+    # For an incompatible finding: the command to run next, then the deliberate reset as a
+    # patch (`streamlint.remedy`); empty otherwise.
+    next: str = ""
 
 
 def parse_version(text: str) -> tuple[int, ...]:

@@ -32,7 +32,9 @@ def render(reports: list[Report], errors: tuple[FileError, ...] = (),
             path, line, column = where(finding, report, root)
             message = finding.message + (f" — {finding.fix}" if finding.fix
                                          and finding.verdict != "compatible" else "")
-            message += f" (see {see(finding)})"
+            if finding.next:
+                message += "\n" + finding.next
+            message += f"\n(see {see(finding)})" if finding.next else f" (see {see(finding)})"
             out.append(f"::{COMMAND[LEVEL[finding.verdict]]} file={_property(path)},"
                        f"line={line},col={column},"
                        f"title={_property(f'{finding.code} {finding.name}')}::{_data(message)}")

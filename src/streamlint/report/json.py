@@ -73,6 +73,8 @@ def _data(report: Report) -> dict[str, Any]:
                 "message": f.message,
                 "old": _loc(f.old),
                 "new": _loc(f.new),
+                "help": f.fix if f.verdict != "compatible" else "",
+                "next": f.next,
             }
             for f in report.findings
         ],

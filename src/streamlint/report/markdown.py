@@ -55,9 +55,14 @@ def render(reports: list[Report], errors: tuple[FileError, ...] = (),
                        f"{finding.name} | {_cell(finding.message)} |")
         out.append("")
         fixes = {(f.code, f.fix) for _, f in rows if f.fix and f.verdict != "compatible"}
+        steps = list(dict.fromkeys(f.next for _, f in rows if f.next))
         if fixes:
             out += ["<details><summary>How to fix</summary>", ""]
             out += [f"- **{code}**: {_cell(fix)}" for code, fix in sorted(fixes)]
+            for step in steps:
+                command, _, patch = step.partition("\n")
+                out += ["", f"`{command.removeprefix('next: ')}`", "", "```diff", patch,
+                        "```"]
             out += ["", "</details>", ""]
     suppressed = sum(len(r.suppressed) for r in reports)
     if suppressed:

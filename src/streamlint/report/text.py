@@ -71,6 +71,8 @@ def _findings(report: Report) -> list[str]:
                     out.append(snippet)
         if finding.fix and finding.verdict != "compatible":
             out.append(f"  help: {finding.fix}")
+        for line in getattr(finding, "next", "").splitlines():
+            out.append(f"  {line}" if not line.startswith(("-", "+", " ")) else f"    {line}")
         out.append(f"  see: {see(finding)}")
         out.append("")
     return out
