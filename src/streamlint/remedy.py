@@ -77,8 +77,9 @@ def remedy(finding: Finding, old: Query | None, new: Query | None) -> str:
     kinds = list(dict.fromkeys(source_kinds(new or old)))
     old_text = f'"{checkpoint}"' if checkpoint else '"<the old checkpoint>"'
     new_text = f'"{_next_checkpoint(checkpoint)}"' if checkpoint else '"<a new, empty folder>"'
+    resumes = any(kind in ("kafka", "delta") for kind in kinds)
     lines += ["to start over on purpose, a new checkpoint that starts where the old one "
-              "ended:",
+              "ended:" if resumes else "to start over on purpose, a new checkpoint:",
               f'-    .option("checkpointLocation", {old_text})',
               f'+    .option("checkpointLocation", {new_text})']
     lines += [START[kind] for kind in kinds or ["other"]]
