@@ -156,3 +156,55 @@ def test_readme_quick_start_paths_have_no_double_slash() -> None:
     first = readme.split("## Quick start", 1)[1].split("```bash\n", 1)[1].splitlines()[0]
     assert "for job in examples/*/" in first
     assert '"$job/' not in first and '"${job}old.py" "${job}new.py"' in first
+
+
+# -- colours ----------------------------------------------------------------------------------
+
+
+def test_colours_only_on_a_terminal_without_no_color(tmp_path, capsys, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    import sys
+
+    args = ["diff", "--exit-zero", *files(tmp_path, TWO, TWO_BROKEN)]
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    _, piped = run(args, capsys)  # capsys: not a terminal
+    assert "\x1b[" not in piped
+    monkeypatch.setattr(sys.stdout, "isatty", lambda: True)
+    _, coloured = run(args, capsys)
+    assert "\x1b[1;31merror[" in coloured and "\x1b[1;31mincompatible\x1b[0m:" in coloured
+    assert re.sub(r"\x1b\[[0-9;]*m", "", coloured) == piped  # the same text underneath
+    monkeypatch.setenv("NO_COLOR", "1")
+    _, plain = run(args, capsys)
+    assert plain == piped
+
+
+def test_colours_in_a_real_terminal(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    import os
+    import pty
+    import subprocess
+    import sys
+
+    args = files(tmp_path, TWO, TWO_BROKEN)
+    env = {k: v for k, v in os.environ.items() if k != "NO_COLOR"}
+    env["PYTHONPATH"] = str(Path(__file__).resolve().parents[1] / "src")
+    primary, secondary = pty.openpty()
+    try:
+        # Read while it runs: a report longer than the terminal's buffer must not block it.
+        child = subprocess.Popen([sys.executable, "-m", "streamlint", "diff", "--exit-zero",
+                                  *args], stdout=secondary, stderr=subprocess.DEVNULL, env=env)
+        os.close(secondary)
+        chunks = []
+        while True:
+            try:
+                chunk = os.read(primary, 65536)
+            except OSError:  # the terminal is closed once everything was read
+                break
+            if not chunk:
+                break
+            chunks.append(chunk)
+    finally:
+        os.close(primary)
+    assert child.wait() == 0
+    assert b"\x1b[1;31merror[" in b"".join(chunks)
+    piped = subprocess.run([sys.executable, "-m", "streamlint", "diff", "--exit-zero", *args],
+                           capture_output=True, env=env, check=False).stdout
+    assert b"\x1b[" not in piped

@@ -50,7 +50,7 @@ def run_check(args: argparse.Namespace) -> int:
 
     outcome = check(args.base, args.head, args.paths or None, args.spark_version,
                     progress=show_progress() and not args.no_progress)
-    sys.stdout.write(render(args.format, list(outcome.reports), outcome.errors))
+    write_report(args.format, render(args.format, list(outcome.reports), outcome.errors))
     for error in outcome.errors:
         print(error, file=sys.stderr)
     for warning in outcome.warnings:
@@ -85,6 +85,16 @@ def diff_report(old: str, new: str, spark_version: str | None) -> Report:
     return settle(diff_files(old, new, version, config.source_roots,
                              str(config.root) if config.root else None), config,
                   load(Path(new).parent))
+
+
+def write_report(fmt: str, text: str) -> None:
+    """The report on stdout; a text report in colour when a person reads it there."""
+    if fmt == "text":
+        from streamlint.report.colour import colourise, wanted
+
+        if wanted(sys.stdout):
+            text = colourise(text)
+    sys.stdout.write(text)
 
 
 def render_report(fmt: str, report: Report, new: str) -> str:

@@ -140,7 +140,7 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def run_diff(args: argparse.Namespace) -> int:
-    from streamlint.check_cli import diff_report, render_report
+    from streamlint.check_cli import diff_report, render_report, write_report
 
     if args.new is None:
         raise UsageError("diff: give OLD and NEW job files (or --checkpoint PATH NEW)")
@@ -155,7 +155,7 @@ def run_diff(args: argparse.Namespace) -> int:
         from streamlint.spark.command import run_confirm
 
         return run_confirm(args, report, render_report(args.format, report, args.new))
-    sys.stdout.write(render_report(args.format, report, args.new))
+    write_report(args.format, render_report(args.format, report, args.new))
     if args.exit_zero:
         return EXIT_OK
     if report.verdict == "incompatible" or (args.strict and report.verdict == "review"):
