@@ -136,7 +136,8 @@ def test_json_report_shape(pair, capsys) -> None:  # type: ignore[no-untyped-def
     codes = {f["code"] for f in report["findings"]}
     assert "AG01" in codes
     for finding in report["findings"]:
-        assert set(finding) == {"code", "name", "verdict", "message", "old", "new"}
+        assert set(finding) == {"code", "name", "verdict", "message", "old", "new", "help",
+                                "next"}
         assert finding["verdict"] in ("compatible", "review", "incompatible")
         for side, path in (("old", old), ("new", new)):
             where = finding[side]

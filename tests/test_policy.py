@@ -117,7 +117,7 @@ def test_suppression_with_codes_and_reason(pair: Path, capsys) -> None:
     assert WINDOW not in codes(data) and AGGREGATES not in codes(data)
     assert status == 0
     main(["diff", "jobs/old.py", "jobs/new.py"])
-    assert "2 suppressed" in capsys.readouterr().out
+    assert "2 findings accepted" in capsys.readouterr().out
 
 
 def test_suppression_of_one_code_leaves_the_other(pair: Path, capsys) -> None:

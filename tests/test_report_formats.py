@@ -164,11 +164,11 @@ def test_an_unreadable_file_never_reads_as_a_pass(repo: Repo, capsys) -> None:
     assert last.startswith("no verdict: 1 file could not be read")
     assert main(["check", "--base", "HEAD", "--format", "markdown"]) == 2
     out = capsys.readouterr().out
-    assert out.startswith("### ⛔ streamlint: 1 file(s) could not be read\n")
+    assert out.startswith("### ⛔ streamlint: 1 file could not be read\n")
     assert "\nThe changed jobs can restart" not in out
     assert main(["check", "--base", "HEAD", "--format", "github"]) == 2
     last = capsys.readouterr().out.strip().splitlines()[-1]
-    assert last.startswith("streamlint: no verdict, 1 file(s) could not be read")
+    assert last.startswith("streamlint: no verdict, 1 file could not be read")
 
 
 def test_sarif_locations_are_uri_references(repo: Repo, capsys) -> None:

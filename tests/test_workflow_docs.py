@@ -190,6 +190,6 @@ def test_configuration_example_is_valid() -> None:
 def test_suppression_example_is_a_suppression() -> None:
     from streamlint.suppress import find_suppressions
 
-    line = block_after("### Suppressions", "python").strip()
+    line = block_after("### Accepting a deliberate change", "python").strip()
     good, bad = find_suppressions(f"df = (spark.readStream.load()\n{line}\n)\n", "job.py")
     assert bad == [] and good[0].codes == ("AG04", "AG02") and good[0].reason

@@ -14,6 +14,7 @@ import sys
 from collections.abc import Iterable
 from pathlib import Path
 
+from streamlint.accept import Acceptance
 from streamlint.check_modules import Graph, source_roots
 from streamlint.config import Config, load_config, matches
 from streamlint.diff import Report, diff_jobs
@@ -47,6 +48,7 @@ class Pair:
     old_files: MappingFiles | None = None
     new_files: MappingFiles | None = None
     source_roots: tuple[str, ...] = DEFAULT_SOURCE_ROOTS
+    accepted: tuple[Acceptance, ...] = ()  # .streamlint-accept.toml, base entries marked
 
 
 @record
@@ -59,18 +61,26 @@ class Outcome:
     warnings: tuple[str, ...] = ()
 
 
-def settle(report: Report, config: Config) -> Report:
-    """The report as the team configured it: codes selected, severities, suppressions."""
+def settle(report: Report, config: Config, accepted: tuple[Acceptance, ...] = ()) -> Report:
+    """The report as the team configured it: suppressions and acceptances, codes selected,
+    severities, and the next step for what stays incompatible."""
+    from streamlint.accept import apply
+    from streamlint.remedy import with_remedies
     from streamlint.suppress import apply_suppressions
 
     findings, suppressed = report.findings, ()
     if report.new.text:
         # Before the configuration, so that a comment for a code the team ignores is not
         # "unused", and so that SL01/SL02 themselves can be ignored or re-graded.
-        findings, suppressed = apply_suppressions(findings, report.new.text, report.new.path)
+        findings, suppressed = apply_suppressions(findings, report.new.text, report.new.path,
+                                                  report.old.text or None)
+    if accepted:
+        findings, by_file = apply(findings, report, accepted)
+        suppressed = (*suppressed, *by_file)
     findings = tuple(replace(f, verdict=config.verdict_for(f.code, f.verdict))
                      for f in findings if config.wants_code(f.code))
-    return replace(report, findings=findings, suppressed=suppressed,
+    findings = with_remedies(findings, report)
+    return replace(report, findings=findings, suppressed=tuple(suppressed),
                    verdict=worst([f.verdict for f in findings]))
 
 
@@ -92,7 +102,7 @@ def diff_pair(pair: Pair) -> Report | FileError:
     except Exception as err:  # noqa: BLE001 - a bug on one file must not hide the others
         return FileError(pair.path, 1, 0, f"streamlint failed on this file "
                          f"({type(err).__name__}: {err}); please report it")
-    return settle(replace(report, status=pair.status), pair.config)
+    return settle(replace(report, status=pair.status), pair.config, pair.accepted)
 
 
 def _relative(root: Path, config: Config, path: str) -> str:
@@ -303,6 +313,8 @@ def check(base: str, head: str | None = None, paths: Iterable[str] | None = None
                 raise UsageError(f"{path}: no such file or folder (in the working tree, at "
                                  f"{base}{f' or {head}' if head else ''})")
     pairs, errors = collect(root, base, head, relative, config, spark_version)
+    accepted = acceptances(root, base, head)
+    pairs = [replace(pair, accepted=accepted) for pair in pairs]
     reports: list[Report] = []
     configs: dict[str, Config] = {}
     for pair, result in zip(pairs, run_pairs(pairs, progress), strict=True):
@@ -312,8 +324,29 @@ def check(base: str, head: str | None = None, paths: Iterable[str] | None = None
             reports.append(result)
             configs[result.new.path] = pair.config
     reports = across_files(root, head, config, reports, configs, errors)
+    from streamlint.accept import leftovers
+
     return Outcome(tuple(reports), tuple(errors), worst([r.verdict for r in reports]),
-                   unmatched_includes(root, config, (base, head)))
+                   unmatched_includes(root, config, (base, head))
+                   + tuple(leftovers(accepted, reports)))
+
+
+def acceptances(root: Path, base: str, head: str | None) -> tuple[Acceptance, ...]:
+    """The head's .streamlint-accept.toml, entries the base has marked inherited."""
+    from streamlint.accept import FILE, in_effect, parse
+
+    if head is None:
+        path = root / FILE
+        head_text = path.read_text(encoding="utf-8") if path.is_file() else None
+    else:
+        blob = show_many(root, head, [FILE]).get(FILE)
+        head_text = blob.decode("utf-8", "replace") if blob is not None else None
+    if head_text is None:
+        return ()
+    base_blob = show_many(root, base, [FILE]).get(FILE)
+    base_entries = parse(base_blob.decode("utf-8", "replace"), f"{base}:{FILE}") \
+        if base_blob is not None else ()
+    return in_effect(parse(head_text, FILE), base_entries)
 
 
 def across_files(root: Path, head: str | None, config: Config, reports: list[Report],

@@ -11,6 +11,9 @@ if TYPE_CHECKING:
     from streamlint.diff import Report
 
 FORMATS = ("text", "json", "github", "sarif", "markdown")
+FORMAT_HELP = ("how to report: text (for people, the default), json (for tools), github "
+               "(annotations in a GitHub Actions log), sarif (code scanning), markdown (a "
+               "pull-request comment)")
 
 
 def add_check_parser(commands: Any) -> None:
@@ -23,7 +26,7 @@ def add_check_parser(commands: Any) -> None:
                        help="the ref the jobs run from today, e.g. origin/main or HEAD")
     check.add_argument("--head", default=None,
                        help="the ref with the changes (default: the working tree)")
-    check.add_argument("--format", choices=FORMATS, default="text")
+    check.add_argument("--format", choices=FORMATS, default="text", help=FORMAT_HELP)
     add_verdict_options(check)
     check.add_argument("--no-progress", action="store_true",
                        help="no progress bar even on a terminal")
@@ -60,7 +63,7 @@ def run_check(args: argparse.Namespace) -> int:
         from streamlint.spark.command import run_check_confirm
 
         return run_check_confirm(args, outcome)
-    sys.stdout.write(render(args.format, list(outcome.reports), outcome.errors))
+    write_report(args.format, render(args.format, list(outcome.reports), outcome.errors))
     for error in outcome.errors:
         print(error, file=sys.stderr)
     for warning in outcome.warnings:
@@ -90,8 +93,21 @@ def diff_report(old: str, new: str, spark_version: str | None) -> Report:
         config = config.for_path(os.path.relpath(os.path.abspath(new), config.root))
     version = spark_version or config.spark_version or DEFAULT_SPARK_VERSION
     parse_version(version)
+    from streamlint.accept import load
+
     return settle(diff_files(old, new, version, config.source_roots,
-                             str(config.root) if config.root else None), config)
+                             str(config.root) if config.root else None), config,
+                  load(Path(new).parent))
+
+
+def write_report(fmt: str, text: str) -> None:
+    """The report on stdout; a text report in colour when a person reads it there."""
+    if fmt == "text":
+        from streamlint.report.colour import colourise, wanted
+
+        if wanted(sys.stdout):
+            text = colourise(text)
+    sys.stdout.write(text)
 
 
 def render_report(fmt: str, report: Report, new: str) -> str:

@@ -53,15 +53,19 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser,
                                      prog="streamlint")
 
-    diff = commands.add_parser("diff", help="compare two versions of a job file")
-    diff.add_argument("old", help="the job as it runs today")
-    diff.add_argument("new", nargs="?", help="the changed job")
+    diff = commands.add_parser(
+        "diff", help="compare two versions of a job file (or a job with its checkpoint)",
+        usage="streamlint diff [options] OLD NEW\n"
+              "       streamlint diff [options] --checkpoint PATH NEW")
+    diff.add_argument("old", metavar="OLD", help="the job as it runs today (with "
+                      "--checkpoint: the changed job, the only file given)")
+    diff.add_argument("new", metavar="NEW", nargs="?", help="the changed job")
     diff.add_argument("--checkpoint", metavar="PATH", default=None,
-                      help="compare the new job (the one file given) with what this "
+                      help="compare the changed job (the one file given) with what this "
                       "checkpoint holds: `diff --checkpoint PATH NEW`")
-    from streamlint.check_cli import FORMATS, add_check_parser, add_verdict_options
+    from streamlint.check_cli import FORMAT_HELP, FORMATS, add_check_parser, add_verdict_options
 
-    diff.add_argument("--format", choices=FORMATS, default="text")
+    diff.add_argument("--format", choices=FORMATS, default="text", help=FORMAT_HELP)
     add_verdict_options(diff)
     diff.add_argument("--confirm", action="store_true",
                       help="also RUN both versions on local Spark (synthetic input, nothing "
@@ -80,12 +84,13 @@ def build_parser() -> argparse.ArgumentParser:
     add_check_parser(commands)
 
     rules = commands.add_parser("rules", help="list the restart-compatibility rules")
-    rules.add_argument("--format", choices=("text", "json", "markdown"), default="text")
+    rules.add_argument("--format", choices=("text", "json", "markdown"), default="text",
+                       help="text (a table, the default), json, or markdown (the README's)")
     rules.add_argument("--spark-version", default=None,
                        help="only the rules that hold for this Spark version")
 
     explain = commands.add_parser("explain", help="explain one rule")
-    explain.add_argument("code", help="a rule code, e.g. AG01")
+    explain.add_argument("code", help="a code the reports print, e.g. AG01 or SL01")
 
     checkpoint = commands.add_parser("checkpoint", help="read a streaming checkpoint")
     checkpoint_commands = checkpoint.add_subparsers(
@@ -93,13 +98,15 @@ def build_parser() -> argparse.ArgumentParser:
         prog="streamlint checkpoint")
     show = checkpoint_commands.add_parser("show", help="what the checkpoint holds")
     show.add_argument("path", help="the checkpointLocation (local, s3://, gs://, abfss://)")
-    show.add_argument("--format", choices=("text", "json"), default="text")
+    show.add_argument("--format", choices=("text", "json"), default="text",
+                      help="text for people (the default) or json for tools")
     offsets = checkpoint_commands.add_parser(
         "offsets", help="the last committed offsets, ready for startingOffsets")
     offsets.add_argument("path", help="the checkpointLocation (local, s3://, gs://, abfss://)")
     offsets.add_argument("--batch", type=_batch_id, default=None,
                          help="another batch than the last committed one")
-    offsets.add_argument("--format", choices=("text", "json"), default="text")
+    offsets.add_argument("--format", choices=("text", "json"), default="text",
+                         help="text for people (the default) or json for tools")
     return parser
 
 
@@ -133,7 +140,7 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def run_diff(args: argparse.Namespace) -> int:
-    from streamlint.check_cli import diff_report, render_report
+    from streamlint.check_cli import diff_report, render_report, write_report
 
     if args.new is None:
         raise UsageError("diff: give OLD and NEW job files (or --checkpoint PATH NEW)")
@@ -148,7 +155,7 @@ def run_diff(args: argparse.Namespace) -> int:
         from streamlint.spark.command import run_confirm
 
         return run_confirm(args, report, render_report(args.format, report, args.new))
-    sys.stdout.write(render_report(args.format, report, args.new))
+    write_report(args.format, render_report(args.format, report, args.new))
     if args.exit_zero:
         return EXIT_OK
     if report.verdict == "incompatible" or (args.strict and report.verdict == "review"):
@@ -202,11 +209,10 @@ def run_rules(args: argparse.Namespace) -> int:
 
 def run_explain(args: argparse.Namespace) -> int:
     from streamlint.docs import explain
-    from streamlint.rules import load_rules
+    from streamlint.own_rules import find_rule
 
-    code = args.code.upper()
-    for rule in load_rules():
-        if rule.code == code or rule.name == args.code:
-            sys.stdout.write(explain(rule))
-            return EXIT_OK
-    raise UsageError(f"no rule {args.code!r}; `streamlint rules` lists them")
+    rule = find_rule(args.code)
+    if rule is None:
+        raise UsageError(f"no rule {args.code!r}; `streamlint rules` lists them")
+    sys.stdout.write(explain(rule))
+    return EXIT_OK

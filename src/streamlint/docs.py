@@ -20,7 +20,13 @@ def _ordered(rules: tuple[Rule, ...]) -> list[Rule]:
 
 
 def rules_text(rules: tuple[Rule, ...]) -> str:
-    lines = [f"{r.code}  {r.verdict:<12} {r.name:<36} {r.spark or 'all'}" for r in _ordered(rules)]
+    """One rule a line, in columns as wide as their longest entry."""
+    rows = [(r.code, r.verdict, r.name, r.spark or "all") for r in _ordered(rules)]
+    if not rows:
+        return ""
+    widths = [max(len(row[i]) for row in rows) for i in range(3)]
+    lines = ["  ".join(cell.ljust(width) for cell, width in zip(row[:3], widths, strict=True))
+             + "  " + row[3] for row in rows]
     return "\n".join(lines) + "\n"
 
 
@@ -47,8 +53,9 @@ def explain(rule: Rule) -> str:
         f"{rule.code} {rule.name} ({rule.verdict}; Spark {rule.spark or 'all versions'})",
         "",
         "What it checks:",
-        f"  a change of kind {', '.join(rule.change)}"
-        + "".join(f"\n  when {key} is {' or '.join(values)}" for key, values in rule.when),
+        (f"  a change of kind {', '.join(rule.change)}"
+         + "".join(f"\n  when {key} is {' or '.join(values)}" for key, values in rule.when))
+        if rule.change else "  raised by streamlint itself, not by a change of the matrix",
         f"  reported as: {rule.message}",
         "",
         "Why it matters:",
@@ -60,5 +67,7 @@ def explain(rule: Rule) -> str:
         parts += ["", f"Example ({example.name}, {example.verdict}):", "  old:",
                   *("    " + line for line in example.old.strip().splitlines()), "  new:",
                   *("    " + line for line in example.new.strip().splitlines())]
-    parts += ["", f"Docs: {rule.docs}", ""]
+    from streamlint.rule_pages import page
+
+    parts += ["", f"Docs: {page(rule.code)}" + (f" and {rule.docs}" if rule.docs else ""), ""]
     return "\n".join(parts)

@@ -72,6 +72,9 @@ class Finding:
     query: str
     old: Loc | None
     new: Loc | None
+    # For an incompatible finding: the command to run next, then the deliberate reset as a
+    # patch (`streamlint.remedy`); empty otherwise.
+    next: str = ""
 
 
 def parse_version(text: str) -> tuple[int, ...]:
@@ -194,10 +197,11 @@ def judge(change: Change, version: tuple[int, ...]) -> Finding:
         return Finding("SL000", "unclassified-change", "review",
                        f"{change.subject} changed from {show(change.old)} to {show(change.new)}",
                        "", "", change.query, change.old_loc, change.new_loc)
-    message = rule.message.format(
+    message = _natural(rule.message, change).format(
         subject=change.subject, old=_render(change.old), new=_render(change.new),
         query=change.query, **change.facts,
     )
+    message = _NOTHING.sub("", message)
     fix = rule.fix
     if "pipeline" in change.facts:  # a pipeline's flow: the remedy is a full refresh
         from streamlint.diff.pipelines import pipeline_fix
@@ -205,6 +209,19 @@ def judge(change: Change, version: tuple[int, ...]) -> Finding:
         fix = pipeline_fix(fix, rule.verdict, rule.family, change.facts)
     return Finding(rule.code, rule.name, rule.verdict, message, fix, rule.docs,
                    change.query, change.old_loc, change.new_loc)
+
+
+# "changed from nothing to X" reads as "added: X", "changed from X to nothing" as "removed".
+_FROM_TO = re.compile(r" changed from \(?\{old\}\)? to \(?\{new\}\)?")
+_NOTHING = re.compile(r"removed: nothing; |; added: nothing|old: nothing; |; new: nothing")
+
+
+def _natural(template: str, change: Change) -> str:
+    if change.old is None and change.new is not None:
+        return _FROM_TO.sub(" added: {new}", template, count=1)
+    if change.new is None and change.old is not None:
+        return _FROM_TO.sub(" removed (it was {old})", template, count=1)
+    return template
 
 
 def _render(value: Any) -> str:

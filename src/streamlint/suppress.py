@@ -1,8 +1,14 @@
 """`# streamlint: ignore[CODE] reason`: a deliberate change recorded next to the code.
 
-Like ruff's `noqa` with explicit codes: the comment names the codes it silences and says why,
-on the line the finding points at in the new file. A comment without a code or a reason
-silences nothing and is reported; so is one that silences nothing (it outlived its change).
+Like ruff's `noqa` with explicit codes: the comment names the codes it accepts and says why.
+It counts on any line of the statement the finding points at in the new file (the whole
+`groupBy(...).agg(...)` chain, not only the line of `groupBy`). A comment without a code or a
+reason accepts nothing and is reported (SL02).
+
+A comment is about the change that added it. One the base version already has (the same
+codes and reason) accepted an earlier change: it accepts nothing new, and it is never
+reported as unused, so a merged comment does not complain in every later pull request. A
+comment this change adds that accepts nothing is reported (SL01).
 """
 
 from __future__ import annotations
@@ -17,7 +23,7 @@ from streamlint.records import record
 from streamlint.rules import Finding
 
 MARK = re.compile(r"#\s*streamlint\s*:\s*ignore\b(?:\[([^\]]*)\])?[ \t:,-]*(.*)$")
-DOCS = "https://github.com/streamlint/streamlint#suppressions"
+DOCS = ""  # no upstream page: the reports point at docs/rules/SL01.md and `explain`
 
 
 @record
@@ -55,7 +61,7 @@ def find_suppressions(text: str, path: str) -> tuple[list[Suppression], list[Fin
             missing = "a rule code" if not codes else "a reason"
             bad.append(Finding(
                 "SL02", "malformed-suppression", "review",
-                f"this suppression silences nothing: it needs {missing}, as in "
+                f"this suppression accepts nothing: it needs {missing}, as in "
                 "`# streamlint: ignore[QY01] moving to the v2 checkpoint on purpose`",
                 "Name the codes the change is meant to raise and say why.", DOCS, "-",
                 None, Loc(path, line, column)))
@@ -84,21 +90,72 @@ def _known_codes() -> frozenset[str]:
     return frozenset(rule.code for rule in load_rules()) | frozenset(OWN_CODES)
 
 
-def apply_suppressions(findings: tuple[Finding, ...], text: str, path: str
+def statement_lines(text: str) -> list[tuple[int, int]]:
+    """The line spans of the file's statements, innermost ones only for compound statements
+    (their header is a span of its own). Empty when the text does not parse."""
+    import ast
+
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError):
+        return []
+    spans: list[tuple[int, int]] = []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.stmt):
+            continue
+        end = node.end_lineno or node.lineno
+        body = getattr(node, "body", None)
+        if isinstance(body, list) and body and isinstance(body[0], ast.stmt):
+            end = max(node.lineno, body[0].lineno - 1)  # the header: `with (...):`, `def`
+        spans.append((node.lineno, end))
+    return spans
+
+
+def covered_lines(line: int, spans: list[tuple[int, int]]) -> range:
+    """The lines of the innermost statement holding `line` (just `line` outside any)."""
+    holding = [span for span in spans if span[0] <= line <= span[1]]
+    if not holding:
+        return range(line, line + 1)
+    start, end = min(holding, key=lambda span: span[1] - span[0])
+    return range(start, end + 1)
+
+
+def _key(comment: Suppression, code: str) -> tuple[str, str]:
+    return code, " ".join(comment.reason.split())
+
+
+def apply_suppressions(findings: tuple[Finding, ...], text: str, path: str,
+                       base_text: str | None = None
                        ) -> tuple[tuple[Finding, ...], tuple[Finding, ...]]:
-    """(findings kept, plus one per unused or malformed comment; findings silenced)."""
+    """(findings kept, plus one per unused or malformed comment; findings silenced).
+
+    `base_text` is the version the change starts from: its comments are inherited, they
+    accept nothing new and are never unused.
+    """
     comments, malformed = find_suppressions(text, path)
     if not comments:
         return findings + tuple(malformed), ()
+    inherited: set[tuple[str, str]] = set()
+    if base_text:
+        base_path = path if not path.lower().endswith(".ipynb") else "base.ipynb"
+        inherited = {_key(c, code) for c in find_suppressions(base_text, base_path)[0]
+                     for code in c.codes}
+    source = text
+    if path.lower().endswith(".ipynb"):
+        from streamlint.extract.notebook import code_lines
+
+        source = code_lines(text)
+    spans = statement_lines(source)
     kept: list[Finding] = []
     silenced: list[Finding] = []
     used: set[tuple[int, str]] = set()
     for finding in findings:
         where = finding.new
         hit = None
-        if where is not None:
-            hit = next((s for s in comments if s.line == where.line
-                        and finding.code in s.codes), None)
+        if where is not None and where.path == path:
+            lines = covered_lines(where.line, spans)
+            hit = next((s for s in comments if s.line in lines and finding.code in s.codes
+                        and _key(s, finding.code) not in inherited), None)
         if hit is None:
             kept.append(finding)
         else:
@@ -106,11 +163,24 @@ def apply_suppressions(findings: tuple[Finding, ...], text: str, path: str
             silenced.append(finding)
     for comment in comments:
         for code in comment.codes:
-            if (comment.line, code) not in used:
-                kept.append(Finding(
-                    "SL01", "unused-suppression", "review",
-                    f"`ignore[{code}]` silences nothing on this line: the change it recorded "
-                    "is gone, or the finding points at another line",
-                    "Remove the comment, or move it to the line the finding points at.", DOCS,
-                    "-", None, Loc(path, comment.line, comment.column)))
+            if (comment.line, code) in used or _key(comment, code) in inherited:
+                continue
+            kept.append(Finding(
+                "SL01", "unused-suppression", "review",
+                f"`ignore[{code}]` accepts nothing on this statement: no {code} finding "
+                f"points at it{_elsewhere(code, findings, comment, path)}",
+                "Remove the comment, or put it on any line of the statement the finding "
+                "points at.", DOCS, "-", None, Loc(path, comment.line, comment.column)))
     return tuple(kept) + tuple(malformed), tuple(silenced)
+
+
+def _elsewhere(code: str, findings: tuple[Finding, ...], comment: Suppression,
+               path: str) -> str:
+    """Where the findings of that code point, so the comment can be moved there."""
+    lines = sorted({f.new.line for f in findings if f.code == code and f.new is not None
+                    and f.new.path == path and f.new.line != comment.line})
+    if not lines:
+        return " (the change it recorded is gone, or the finding has another code)"
+    where = ", ".join(str(n) for n in lines[:3])
+    noun = "line" if len(lines) == 1 else "lines"
+    return f" ({code} points at {noun} {where}{', ...' if len(lines) > 3 else ''})"

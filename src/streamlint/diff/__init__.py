@@ -5,13 +5,15 @@ from __future__ import annotations
 from streamlint.diff import pipelines
 from streamlint.diff.compare import (
     Change,
+    Code,
     changed_modules,
     compare_queries,
     query_added,
     query_removed,
     unseen_changes,
 )
-from streamlint.model import JobFile, Query
+from streamlint.labels import pair_labels
+from streamlint.model import JobFile, Query, show
 from streamlint.records import record, replace
 
 DEFAULT_SPARK_VERSION = "3.5"  # the rules' default; streamlint.rules re-exports it
@@ -55,20 +57,77 @@ def diff_pairs(old: JobFile, new: JobFile, pairs: tuple[tuple[Query | None, Quer
     # startingOffsets: it resumes (or fights over) that checkpoint, which QY11/QY12 say.
     taken = {str(c.new) for c in shared if c.kind == "query.shared_checkpoint"}
     helpers = changed_modules(old, new)
-    for before, after in pairs:
+    labels = pair_labels(pairs)
+    for (before, after), label in zip(pairs, labels, strict=True):
         if pipelines.is_flow(before) or pipelines.is_flow(after):
             continue  # judged above, by the flow's identity
         if before is not None and after is not None:
-            changes.extend(compare_queries(before, after, helpers))
+            found = compare_queries(before, after, helpers)
         elif after is not None and checkpoint_key(after) not in taken:
-            changes.append(query_added(after))
+            found = [query_added(after)]
         elif before is not None:
-            changes.append(query_removed(before))
+            found = [query_removed(before)]
+        else:
+            continue
+        default = (after or before).label  # type: ignore[union-attr]
+        changes.extend(replace(c, query=label) if c.query == default else c
+                       for c in merge_identity_changes(found))
     changes.extend(shared)
     changes.extend(volatile_changes(new.queries))
+    changes = _relabel(changes, pairs, labels)
     findings = _merge_repeats([judge(change, version) for change in changes])
     return Report(old, new, pairs, findings, worst([f.verdict for f in findings]), spark_version,
                   others=others)
+
+
+def _relabel(changes: list[Change], pairs: tuple[tuple[Query | None, Query | None], ...],
+             labels: list[str]) -> list[Change]:
+    """Changes found across queries (shared checkpoints, flows) named as the pairs are, where
+    their query's plain label names one pair only."""
+    by_default: dict[str, set[str]] = {}
+    for (before, after), label in zip(pairs, labels, strict=True):
+        for query in (before, after):
+            if query is not None:
+                by_default.setdefault(query.label, set()).add(label)
+    unique = {default: next(iter(found)) for default, found in by_default.items()
+              if len(found) == 1}
+    return [replace(c, query=unique[c.query]) if c.query in unique else c for c in changes]
+
+
+def merge_identity_changes(changes: list[Change]) -> list[Change]:
+    """One change for a source that reads its input another way: `subscribe` ->
+    `subscribePattern` on the same topic is one change of what is read, not two."""
+    identity = [c for c in changes if c.kind == "source.identity"]
+    groups: dict[tuple, list[Change]] = {}
+    for change in identity:
+        groups.setdefault((change.old_loc, change.new_loc), []).append(change)
+    merged: dict[int, Change | None] = {}
+    for group in groups.values():
+        if len(group) < 2:
+            continue
+        olds = tuple(f"{_key(c)}={show(c.old)}" for c in group if c.old is not None)
+        news = tuple(f"{_key(c)}={show(c.new)}" for c in group if c.new is not None)
+        subject = group[0].subject.split(" source option")[0] + " source's input"
+        facts = dict(group[0].facts)
+        facts["key"] = ",".join(c.facts.get("key", "") for c in group)
+        first = replace(group[0], subject=subject, old=Code(", ".join(olds)) if olds else None,
+                        new=Code(", ".join(news)) if news else None, facts=facts)
+        merged[id(group[0])] = first
+        for other in group[1:]:
+            merged[id(other)] = None
+    out: list[Change] = []
+    for change in changes:
+        if id(change) not in merged:
+            out.append(change)
+        elif merged[id(change)] is not None:
+            out.append(merged[id(change)])  # type: ignore[arg-type]
+    return out
+
+
+def _key(change: Change) -> str:
+    """The option as the code spells it (the subject quotes it), else its lower-case key."""
+    parts = change.subject.split("`")
+    return parts[1] if len(parts) >= 3 else change.facts.get("key", "")
 
 
 def _merge_repeats(findings: list) -> tuple:

@@ -306,10 +306,11 @@ class Query:
 
     @property
     def label(self) -> str:
-        for candidate in (self.sink.query_name, self.sink.checkpoint, self.sink.target):
-            if isinstance(candidate, str):
-                return candidate
-        return f"query at line {self.sink.loc.line}"
+        """Its name in reports (`streamlint.labels`: queryName, checkpoint, target, else
+        where it is written); reports make the labels of a file's queries unique."""
+        from streamlint.labels import query_label
+
+        return query_label(self)
 
 
 @record

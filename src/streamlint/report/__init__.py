@@ -15,6 +15,41 @@ from streamlint.model import Loc
 LEVEL = {"incompatible": "error", "review": "warning", "compatible": "note"}
 
 
+def plural(n: int, word: str, many: str | None = None) -> str:
+    """`1 finding`, `2 findings`, `1 query`, `3 queries`."""
+    if n == 1:
+        return f"1 {word}"
+    if many is None:
+        many = word[:-1] + "ies" if word.endswith("y") and word[-2:-1] not in "aeiou" else (
+            word + "es" if word.endswith(("s", "x", "ch", "sh")) else word + "s")
+    return f"{n} {many}"
+
+
+def see(finding: object) -> str:
+    """Where a finding's rule is explained: the command, its page, the upstream docs."""
+    from streamlint.rule_pages import page
+
+    code = str(getattr(finding, "code", ""))
+    docs = str(getattr(finding, "docs", "") or "")
+    return f"`streamlint explain {code}`, {page(code)}" + (f", {docs}" if docs else "")
+
+
+def belongs(finding: object, label: str) -> bool:
+    """Whether a finding is about the query with this label (a finding shared by several
+    queries names them all, comma-separated)."""
+    query = str(getattr(finding, "query", ""))
+    return query == label or label in query.split(", ")
+
+
+def query_verdicts(report: Report) -> list[str]:
+    """Each compared query's verdict: the worst of its findings."""
+    from streamlint.labels import pair_labels
+    from streamlint.rules import worst
+
+    return [worst([f.verdict for f in report.findings if belongs(f, label)])
+            for label in pair_labels(report.pairs)]
+
+
 def repo_path(path: str, root: str | None) -> str:
     """A path as the pull request shows it: relative to the repository root, with `/`."""
     if root is not None:

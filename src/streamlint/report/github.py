@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from streamlint.diff import Report
 from streamlint.errors import FileError
-from streamlint.report import LEVEL, where
+from streamlint.report import LEVEL, plural, see, where
 
 COMMAND = {"error": "error", "warning": "warning", "note": "notice"}
 
@@ -32,8 +32,9 @@ def render(reports: list[Report], errors: tuple[FileError, ...] = (),
             path, line, column = where(finding, report, root)
             message = finding.message + (f" — {finding.fix}" if finding.fix
                                          and finding.verdict != "compatible" else "")
-            if finding.docs:
-                message += f" (see {finding.docs})"
+            if finding.next:
+                message += "\n" + finding.next
+            message += f"\n(see {see(finding)})" if finding.next else f" (see {see(finding)})"
             out.append(f"::{COMMAND[LEVEL[finding.verdict]]} file={_property(path)},"
                        f"line={line},col={column},"
                        f"title={_property(f'{finding.code} {finding.name}')}::{_data(message)}")
@@ -43,7 +44,7 @@ def render(reports: list[Report], errors: tuple[FileError, ...] = (),
                    f"{_data(error.message)}")
     verdict = worst([r.verdict for r in reports])
     if errors:  # the check failed (exit 2): no "compatible" in the log
-        verdict = f"no verdict, {len(errors)} file(s) could not be read"
-    out.append(f"streamlint: {verdict} ({sum(len(r.findings) for r in reports)} findings in "
-               f"{len(reports)} job {'file' if len(reports) == 1 else 'files'})")
+        verdict = f"no verdict, {plural(len(errors), 'file')} could not be read"
+    out.append(f"streamlint: {verdict} ({plural(sum(len(r.findings) for r in reports), 'finding')}"
+               f" in {plural(len(reports), 'job file')})")
     return "\n".join(out) + "\n"

@@ -7,6 +7,7 @@ from typing import Any
 
 from streamlint.diff import Report
 from streamlint.errors import FileError
+from streamlint.labels import pair_labels
 from streamlint.model import Loc, Query
 
 
@@ -16,11 +17,11 @@ def _loc(loc: Loc | None) -> dict[str, Any] | None:
     return {"path": loc.path, "line": loc.line, "column": loc.column + 1}
 
 
-def _query(query: Query | None) -> dict[str, Any] | None:
+def _query(query: Query | None, label: str) -> dict[str, Any] | None:
     if query is None:
         return None
     return {
-        "label": query.label,
+        "label": label,
         "checkpoint": _plain(query.sink.checkpoint),
         "query_name": _plain(query.sink.query_name),
         "sink": _plain(query.sink.format),
@@ -61,7 +62,9 @@ def _data(report: Report) -> dict[str, Any]:
     return {
         "version": 1,
         "verdict": report.verdict,
-        "queries": [{"old": _query(old), "new": _query(new)} for old, new in report.pairs],
+        "queries": [{"old": _query(old, label), "new": _query(new, label)}
+                    for (old, new), label in zip(report.pairs, pair_labels(report.pairs),
+                                                 strict=True)],
         "findings": [
             {
                 "code": f.code,
@@ -70,6 +73,8 @@ def _data(report: Report) -> dict[str, Any]:
                 "message": f.message,
                 "old": _loc(f.old),
                 "new": _loc(f.new),
+                "help": f.fix if f.verdict != "compatible" else "",
+                "next": f.next,
             }
             for f in report.findings
         ],

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from streamlint.diff import Report
 from streamlint.errors import FileError
-from streamlint.report import where
+from streamlint.report import plural, where
 
 ICON = {"incompatible": "❌", "review": "⚠️", "compatible": "✅"}
 HEADLINE = {
@@ -26,15 +26,15 @@ def render(reports: list[Report], errors: tuple[FileError, ...] = (),
 
     verdict = worst([r.verdict for r in reports])
     counts = {v: sum(1 for r in reports for f in r.findings if f.verdict == v) for v in ICON}
+    files = {v: sum(1 for r in reports if r.verdict == v) for v in ICON}
     # A file that could not be read fails the check (exit 2): never a green headline.
-    title = (f"### ⛔ streamlint: {len(errors)} file(s) could not be read" if errors
+    title = (f"### ⛔ streamlint: {plural(len(errors), 'file')} could not be read" if errors
              else f"### {ICON[verdict]} streamlint: {verdict}")
     headline = f"Of the files read, {HEADLINE[verdict]}" if errors else HEADLINE[verdict]
     out = [title, "",
-           f"{headline[0].upper()}{headline[1:]}. {len(reports)} job "
-           f"{'file' if len(reports) == 1 else 'files'} compared: "
-           f"{counts['incompatible']} incompatible, {counts['review']} to review, "
-           f"{counts['compatible']} compatible changes.", ""]
+           f"{headline[0].upper()}{headline[1:]}. {plural(len(reports), 'job file')} "
+           f"compared: {files['incompatible']} incompatible, {files['review']} to review, "
+           f"{files['compatible']} compatible; {plural(sum(counts.values()), 'finding')}.", ""]
     moved = [r for r in reports if r.status in STATUS]
     for report in moved:
         line = f"- `{report.new.path}`: {STATUS[report.status]}"
@@ -55,14 +55,19 @@ def render(reports: list[Report], errors: tuple[FileError, ...] = (),
                        f"{finding.name} | {_cell(finding.message)} |")
         out.append("")
         fixes = {(f.code, f.fix) for _, f in rows if f.fix and f.verdict != "compatible"}
+        steps = list(dict.fromkeys(f.next for _, f in rows if f.next))
         if fixes:
             out += ["<details><summary>How to fix</summary>", ""]
             out += [f"- **{code}**: {_cell(fix)}" for code, fix in sorted(fixes)]
+            for step in steps:
+                command, _, patch = step.partition("\n")
+                out += ["", f"`{command.removeprefix('next: ')}`", "", "```diff", patch,
+                        "```"]
             out += ["", "</details>", ""]
     suppressed = sum(len(r.suppressed) for r in reports)
     if suppressed:
-        out += [f"{suppressed} finding(s) suppressed by `# streamlint: ignore[...]` comments.",
-                ""]
+        out += [f"{plural(suppressed, 'finding')} accepted by `# streamlint: ignore[...]` "
+                "comments or .streamlint-accept.toml.", ""]
     for error in errors:
         out.append(f"- could not read `{error.path}:{error.line}`: {_cell(error.message)}")
     return "\n".join(out).rstrip("\n") + "\n"

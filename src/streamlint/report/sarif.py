@@ -47,9 +47,9 @@ def _uri(path: str) -> str:
 
 def render(reports: list[Report], errors: tuple[FileError, ...] = (),
            root: str | None = None) -> str:
-    from streamlint.rules import load_rules
+    from streamlint.own_rules import all_rules
 
-    known = {rule.code: rule for rule in load_rules()}
+    known = {rule.code: rule for rule in all_rules()}
     rules: list[dict[str, Any]] = []
     index: dict[str, int] = {}
     results: list[dict[str, Any]] = []

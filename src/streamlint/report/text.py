@@ -5,6 +5,7 @@ from __future__ import annotations
 from streamlint.diff import Report
 from streamlint.errors import FileError
 from streamlint.model import JobFile, Loc
+from streamlint.report import plural, query_verdicts, see
 
 SEVERITY = {"incompatible": "error", "review": "warning", "compatible": "note"}
 VERDICT_LINE = {
@@ -70,14 +71,29 @@ def _findings(report: Report) -> list[str]:
                     out.append(snippet)
         if finding.fix and finding.verdict != "compatible":
             out.append(f"  help: {finding.fix}")
-        if finding.docs:
-            out.append(f"  see: {finding.docs}")
+        for line in getattr(finding, "next", "").splitlines():
+            out.append(f"  {line}" if not line.startswith(("-", "+", " ")) else f"    {line}")
+        out.append(f"  see: {see(finding)}")
         out.append("")
     return out
 
 
-def _counts(reports: list[Report]) -> dict[str, int]:
-    return {v: sum(1 for r in reports for f in r.findings if f.verdict == v) for v in ORDER}
+def _tally(verdicts: list[str]) -> str:
+    """How many of the things compared are incompatible, to review, compatible."""
+    n = {v: verdicts.count(v) for v in ORDER}
+    return (f"{n['incompatible']} incompatible, {n['review']} to review, "
+            f"{n['compatible']} compatible")
+
+
+def _finding_tally(findings: object) -> str:
+    listed = list(findings)  # type: ignore[call-overload]
+    if not listed:
+        return "no findings"
+    n = {v: sum(1 for f in listed if f.verdict == v) for v in ORDER}
+    parts = [f"{n[v]} {word}" for v, word in (("incompatible", "incompatible"),
+                                                 ("review", "to review"),
+                                                 ("compatible", "compatible")) if n[v]]
+    return f"{plural(len(listed), 'finding')} ({', '.join(parts)})"
 
 
 def render(report: Report) -> str:
@@ -92,13 +108,13 @@ def render(report: Report) -> str:
         out.append(f"no streaming query streamlint could read in {report.old.path} or "
                    f"{report.new.path}")
     else:
-        counts = _counts([report])
-        n = len(report.pairs)
-        out.append(f"{n} {'query' if n == 1 else 'queries'} compared "
-                   f"(Spark {report.spark_version}): {counts['incompatible']} incompatible, "
-                   f"{counts['review']} to review, {counts['compatible']} compatible changes")
+        verdicts = query_verdicts(report)
+        out.append(f"{plural(len(report.pairs), 'query')} compared "
+                   f"(Spark {report.spark_version}): {_tally(verdicts)}; "
+                   f"{_finding_tally(report.findings)}")
     if report.suppressed:
-        out.append(f"{len(report.suppressed)} suppressed by `# streamlint: ignore` comments")
+        out.append(f"{plural(len(report.suppressed), 'finding')} accepted "
+                   "(`# streamlint: ignore` comments or .streamlint-accept.toml)")
     out.append(VERDICT_LINE[report.verdict])
     return "\n".join(out) + "\n"
 
@@ -122,14 +138,12 @@ def render_all(reports: list[Report], errors: tuple[FileError, ...] = ()) -> str
                        "judged again with each version's modules")
             out.append("")
         out.extend(_findings(report))
-    counts = _counts(reports)
     suppressed = sum(len(r.suppressed) for r in reports)
-    out.append(f"{len(reports)} job {'file' if len(reports) == 1 else 'files'} compared: "
-               f"{counts['incompatible']} incompatible, {counts['review']} to review, "
-               f"{counts['compatible']} compatible changes"
-               + (f", {suppressed} suppressed" if suppressed else "")
-               + (f"; {len(errors)} {'file' if len(errors) == 1 else 'files'} could not be "
-                  "read" if errors else ""))
+    out.append(f"{plural(len(reports), 'job file')} compared: "
+               f"{_tally([r.verdict for r in reports])}; "
+               f"{_finding_tally([f for r in reports for f in r.findings])}"
+               + (f", {suppressed} accepted" if suppressed else "")
+               + (f"; {plural(len(errors), 'file')} could not be read" if errors else ""))
     verdict = max((r.verdict for r in reports), key=list(reversed(ORDER)).index,
                   default="compatible")
     if errors:

@@ -1,0 +1,131 @@
+"""What to do next about an incompatible finding: the command that prints the old
+checkpoint's offsets, and the deliberate reset as a short patch that fits the sources.
+
+Kafka resumes from the offsets JSON (`startingOffsets`); Delta from a table version
+(`startingVersion`); Auto Loader and the file source have no starting position at all: they
+track the files they read in the checkpoint, so a new checkpoint lists the input again.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from streamlint.model import Query, Template, is_known
+from streamlint.records import replace
+from streamlint.rules import Finding
+
+FILE_FORMATS = {"parquet", "json", "csv", "text", "orc", "avro", "binaryFile", "xml"}
+
+
+def source_kinds(query: Query | None) -> list[str]:
+    """Each streaming source's kind: kafka, delta, autoloader, file or other."""
+    kinds = []
+    for source in query.sources if query is not None else ():
+        if not source.streaming:
+            continue
+        fmt = str(source.format)
+        if fmt.lower() in ("kafka", "delta"):
+            kinds.append(fmt.lower())
+        elif fmt.lower() == "cloudfiles":
+            kinds.append("autoloader")
+        elif fmt in FILE_FORMATS:
+            kinds.append("file")
+        else:
+            kinds.append("other")
+    return kinds
+
+
+def _path(value: Any) -> str | None:
+    if isinstance(value, str) and value and is_known(value):
+        return value
+    if isinstance(value, Template):
+        return str(value)
+    return None
+
+
+def _next_checkpoint(path: str) -> str:
+    """`.../orders` -> `.../orders_v2`, `.../orders_v2` -> `.../orders_v3`."""
+    stripped = path.rstrip("/")
+    match = re.search(r"_v(\d+)$", stripped)
+    if match:
+        return f"{stripped[:match.start()]}_v{int(match.group(1)) + 1}"
+    return f"{stripped}_v2"
+
+
+START = {
+    "kafka": '+    .option("startingOffsets", \'<the JSON it printed>\')  # on the kafka source',
+    "delta": '+    .option("startingVersion", "<the version after the one it printed>")'
+             "  # on the delta source",
+    "autoloader": "     # Auto Loader has no starting offsets: the new checkpoint lists the "
+                  "input again (cloudFiles.includeExistingFiles=false skips the files "
+                  "already there)",
+    "file": "     # the file source has no starting offsets: the new checkpoint reads every "
+            "file in the folder again",
+    "other": "     # this source has no starting offsets: it starts as a new query does",
+}
+
+
+def remedy(finding: Finding, old: Query | None, new: Query | None) -> str:
+    """The next command and the reset patch for one incompatible finding."""
+    checkpoint = _path(old.sink.checkpoint) if old is not None else None
+    if checkpoint is None and new is not None:
+        checkpoint = _path(new.sink.checkpoint)
+    shown = checkpoint if checkpoint is not None else "PATH"
+    lines = [f"next: streamlint checkpoint offsets {_quote(shown)}"
+             + ("" if checkpoint else "  (PATH: the old query's checkpointLocation)")]
+    kinds = list(dict.fromkeys(source_kinds(new or old)))
+    old_text = f'"{checkpoint}"' if checkpoint else '"<the old checkpoint>"'
+    new_text = f'"{_next_checkpoint(checkpoint)}"' if checkpoint else '"<a new, empty folder>"'
+    resumes = any(kind in ("kafka", "delta") for kind in kinds)
+    lines += ["to start over on purpose, a new checkpoint that starts where the old one "
+              "ended:" if resumes else "to start over on purpose, a new checkpoint:",
+              f'-    .option("checkpointLocation", {old_text})',
+              f'+    .option("checkpointLocation", {new_text})']
+    lines += [START[kind] for kind in kinds or ["other"]]
+    return "\n".join(lines)
+
+
+def _quote(path: str) -> str:
+    return path if re.fullmatch(r"[\w./:@%+=,-]+", path) else f"'{path}'"
+
+
+# How each kind of source starts a new checkpoint, for fixes that say startingOffsets.
+STARTS_AS = {
+    "delta": "startingVersion (the table version after the one the old checkpoint reached)",
+    "autoloader": "no starting offsets (Auto Loader lists the input again; "
+                  "cloudFiles.includeExistingFiles=false skips the files already there)",
+    "file": "no starting offsets (the file source reads every file in the folder again)",
+}
+
+
+def fit_fix(fix: str, kinds: list[str]) -> str:
+    """A fix that says startingOffsets, for queries whose sources have none."""
+    kind = next((k for k in ("autoloader", "delta", "file") if kinds and set(kinds) == {k}),
+                None)
+    if kind is None or "startingOffsets" not in fix:
+        return fix
+    if kind == "delta":
+        return fix.replace("startingOffsets", "startingVersion")
+    fix = re.sub(r"\s*(?:and set |with |and carry the old offsets over with |set )"
+                 r"startingOffsets[^.;]*", f" with {STARTS_AS[kind]}", fix, count=1)
+    return fix.replace("startingOffsets", "a starting position")
+
+
+def with_remedies(findings: tuple[Finding, ...], report: Any) -> tuple[Finding, ...]:
+    """Findings whose fix fits their sources, incompatible ones with their next step."""
+    from streamlint.labels import pair_labels
+    from streamlint.report import belongs
+
+    pairs = list(zip(report.pairs, pair_labels(report.pairs), strict=True))
+    out = []
+    for finding in findings:
+        pair = next((p for p, label in pairs if belongs(finding, label)), None)
+        if pair is None:
+            out.append(finding)
+            continue
+        old, new = pair
+        fix = fit_fix(finding.fix, source_kinds(new or old))
+        steps = remedy(finding, old, new) if finding.verdict == "incompatible" else ""
+        out.append(replace(finding, fix=fix, next=steps))
+    return tuple(out)

@@ -1,0 +1,55 @@
+"""Colours for the text report on a terminal: severities, the verdict, the next step.
+
+Only for a person at a terminal: never when the output is piped or redirected, never when
+`NO_COLOR` is set to anything (https://no-color.org). Added after rendering, so the text a
+tool reads is the same with colours stripped.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from typing import TextIO
+
+RESET = "\x1b[0m"
+STYLE = {"error": "\x1b[1;31m", "warning": "\x1b[1;33m", "note": "\x1b[1;36m",
+         "incompatible": "\x1b[1;31m", "review": "\x1b[1;33m", "compatible": "\x1b[1;32m",
+         "next": "\x1b[1m", "removed": "\x1b[31m", "added": "\x1b[32m", "dim": "\x1b[2m"}
+SEVERITY = re.compile(r"^(.*?)\b(error|warning|note)(\[[A-Z]+\d+\])")
+VERDICT = re.compile(r"^(incompatible|review|compatible|no verdict)(:)")
+
+
+def wanted(stream: TextIO) -> bool:
+    """Colours for this stream: a terminal, and NO_COLOR unset or empty."""
+    if os.environ.get("NO_COLOR"):
+        return False
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
+def _paint(text: str, style: str) -> str:
+    return f"{STYLE[style]}{text}{RESET}"
+
+
+def colourise(report: str) -> str:
+    out = []
+    for line in report.split("\n"):
+        severity = SEVERITY.match(line)
+        verdict = VERDICT.match(line)
+        if severity:
+            start, word, code = severity.groups()
+            line = (start + _paint(word + code, word) + line[severity.end():])
+        elif verdict and verdict.group(1) in STYLE:
+            line = _paint(verdict.group(1), verdict.group(1)) + line[verdict.end(1):]
+        elif line.startswith("  next: "):
+            line = "  " + _paint(line[2:], "next")
+        elif line.startswith("    -    "):
+            line = _paint(line, "removed")
+        elif line.startswith("    +    "):
+            line = _paint(line, "added")
+        elif line.startswith(("    | ", "  see: ")):
+            line = _paint(line, "dim")
+        out.append(line)
+    return "\n".join(out)

@@ -1,0 +1,210 @@
+"""The text report as a person reads it: counts that say what they count, plurals, query
+labels that tell queries apart, natural wording, help text and aligned columns."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from streamlint.cli import main
+from streamlint.docs import rules_text
+from streamlint.report import plural
+from streamlint.rules import load_rules
+
+HEAD = '''\
+from pyspark.sql import SparkSession
+from pyspark.sql import functions as F
+
+spark = SparkSession.builder.getOrCreate()
+'''
+KAFKA = '''\
+events = spark.readStream.format("kafka").option("subscribe", "events").load()
+'''
+# Two queries: one aggregates (its key changes below), one copies the stream.
+TWO = HEAD + KAFKA + '''\
+counts = events.groupBy("key").agg(F.count("*").alias("n"))
+counts.writeStream.format("delta").outputMode("complete").option(
+    "checkpointLocation", "/chk/counts").start("/t/counts")
+events.writeStream.format("delta").option("checkpointLocation", "/chk/raw").start("/t/raw")
+'''
+# Both queries changed incompatibly: 2 queries, more than 2 findings.
+TWO_BROKEN = TWO.replace('groupBy("key")', 'groupBy("key", "topic")').replace(
+    'agg(F.count("*").alias("n"))', 'agg(F.count("*").alias("n"), F.max("offset"))').replace(
+    'start("/t/raw")', 'start("/t/raw")\n', 1).replace(
+    '.option("subscribe", "events")', '.option("subscribe", "events2")')
+
+# Three queries written by one helper: same sink line, no name, no checkpoint known.
+HELPER = HEAD + '''\
+import sys
+
+
+def sink(df):
+    return df.writeStream.format("console").option("checkpointLocation", sys.argv[1]).start()
+
+
+sink(spark.readStream.format("kafka").option("subscribe", "a").load())
+sink(spark.readStream.format("kafka").option("subscribe", "b").load())
+sink(spark.readStream.format("kafka").option("subscribe", "c").load())
+'''
+
+
+def run(args: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str]:
+    code = main(args)
+    return code, capsys.readouterr().out
+
+
+def files(tmp_path: Path, old: str, new: str) -> list[str]:
+    (tmp_path / "old.py").write_text(old)
+    (tmp_path / "new.py").write_text(new)
+    return [str(tmp_path / "old.py"), str(tmp_path / "new.py")]
+
+
+def summary(out: str) -> str:
+    return next(line for line in out.splitlines() if " compared " in line)
+
+
+def test_plural() -> None:
+    assert [plural(1, "finding"), plural(2, "finding"), plural(0, "finding")] == [
+        "1 finding", "2 findings", "0 findings"]
+    assert [plural(1, "query"), plural(3, "query"), plural(2, "job file")] == [
+        "1 query", "3 queries", "2 job files"]
+
+
+def test_summary_counts_queries_not_changes(tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
+    _, out = run(["diff", "--exit-zero", *files(tmp_path, TWO, TWO_BROKEN)], capsys)
+    line = summary(out)
+    findings = len(re.findall(r"^\S+: (error|warning|note)\[", out, re.M))
+    assert findings > 2  # more changes than queries: the counts must differ
+    # Both queries read the topic that changed: both are incompatible, and only two.
+    assert line.startswith("2 queries compared (Spark 3.5): 2 incompatible, 0 to review, "
+                           "0 compatible; "), line
+    assert f"{findings} findings (" in line
+
+
+def test_one_finding_is_singular(tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
+    new = TWO.replace('start("/t/raw")', 'trigger(availableNow=True).start("/t/raw")')
+    _, out = run(["diff", "--exit-zero", *files(tmp_path, TWO, new), "--format", "github"],
+                 capsys)
+    assert "(1 finding in 1 job file)" in out
+    _, out = run(["diff", "--exit-zero", *files(tmp_path, TWO, new)], capsys)
+    assert "; 1 finding (1 compatible)" in summary(out)
+    assert "1 findings" not in out
+
+
+def test_three_queries_of_one_helper_have_three_labels(tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
+    new = HELPER.replace('"a").load', '"a2").load').replace('"b").load', '"b2").load').replace(
+        '"c").load', '"c2").load')
+    _, out = run(["diff", "--exit-zero", *files(tmp_path, HELPER, new)], capsys)
+    labels = re.findall(r"^  query: (.*)$", out, re.M)
+    assert len(labels) == 3 and len(set(labels)) == 3, labels
+    for label, topic in zip(sorted(labels), "abc", strict=True):
+        assert "new.py:9" in label  # where the queries are written
+        assert f"'{topic}2'" in label  # and what each reads
+    assert not any("query at line" in label for label in labels)
+
+
+def test_json_labels_are_the_reports_labels(tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
+    import json
+
+    _, out = run(["diff", "--exit-zero", "--format", "json", *files(tmp_path, HELPER, HELPER)],
+                 capsys)
+    labels = [q["new"]["label"] for q in json.loads(out)["queries"]]
+    assert len(set(labels)) == 3
+
+
+def test_subscribe_to_pattern_is_one_finding(tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
+    new = TWO.replace('"subscribe", "events"', '"subscribePattern", "events"')
+    _, out = run(["diff", "--exit-zero", *files(tmp_path, TWO, new)], capsys)
+    so04 = [line for line in out.splitlines() if "[SO04]" in line]
+    # one for the source both queries read, not one per option
+    assert len(so04) == 1, so04
+    assert "subscribe='events'" in so04[0] and "subscribePattern='events'" in so04[0]
+
+
+def test_added_reads_naturally(tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
+    new = TWO.replace('.load()', '.option("maxOffsetsPerTrigger", "100").load()')
+    _, out = run(["diff", "--exit-zero", *files(tmp_path, TWO, new)], capsys)
+    assert "from nothing" not in out and "removed: nothing" not in out
+    assert "`maxOffsetsPerTrigger` added: '100'" in out
+
+
+def test_rules_columns_align() -> None:
+    lines = rules_text(load_rules()).splitlines()
+    # every column starts at the same place on every line, long names included
+    starts = {tuple(m.start() for m in re.finditer(r"(?<=  )\S", line))[:3] for line in lines}
+    assert len(starts) == 1, starts
+
+
+def test_format_has_help_and_checkpoint_help_names_the_new_file(capsys) -> None:  # type: ignore[no-untyped-def]
+    for command in (["diff"], ["check"]):
+        with pytest.raises(SystemExit):
+            main([*command, "--help"])
+        text = capsys.readouterr().out
+        block = text.split("\n  --format", 1)[1].split("\n  --", 1)[0]
+        assert "json" in block and "how to report" in block
+    with pytest.raises(SystemExit):
+        main(["diff", "--help"])
+    text = capsys.readouterr().out
+    assert "--checkpoint PATH NEW" in text
+    assert "--checkpoint PATH OLD" not in text and "PATH old" not in text
+
+
+def test_readme_quick_start_paths_have_no_double_slash() -> None:
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    first = readme.split("## Quick start", 1)[1].split("```bash\n", 1)[1].splitlines()[0]
+    assert "for job in examples/*/" in first
+    assert '"$job/' not in first and '"${job}old.py" "${job}new.py"' in first
+
+
+# -- colours ----------------------------------------------------------------------------------
+
+
+def test_colours_only_on_a_terminal_without_no_color(tmp_path, capsys, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    import sys
+
+    args = ["diff", "--exit-zero", *files(tmp_path, TWO, TWO_BROKEN)]
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    _, piped = run(args, capsys)  # capsys: not a terminal
+    assert "\x1b[" not in piped
+    monkeypatch.setattr(sys.stdout, "isatty", lambda: True)
+    _, coloured = run(args, capsys)
+    assert "\x1b[1;31merror[" in coloured and "\x1b[1;31mincompatible\x1b[0m:" in coloured
+    assert re.sub(r"\x1b\[[0-9;]*m", "", coloured) == piped  # the same text underneath
+    monkeypatch.setenv("NO_COLOR", "1")
+    _, plain = run(args, capsys)
+    assert plain == piped
+
+
+def test_colours_in_a_real_terminal(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    import os
+    import pty
+    import subprocess
+    import sys
+
+    args = files(tmp_path, TWO, TWO_BROKEN)
+    env = {k: v for k, v in os.environ.items() if k != "NO_COLOR"}
+    env["PYTHONPATH"] = str(Path(__file__).resolve().parents[1] / "src")
+    primary, secondary = pty.openpty()
+    try:
+        # Read while it runs: a report longer than the terminal's buffer must not block it.
+        child = subprocess.Popen([sys.executable, "-m", "streamlint", "diff", "--exit-zero",
+                                  *args], stdout=secondary, stderr=subprocess.DEVNULL, env=env)
+        os.close(secondary)
+        chunks = []
+        while True:
+            try:
+                chunk = os.read(primary, 65536)
+            except OSError:  # the terminal is closed once everything was read
+                break
+            if not chunk:
+                break
+            chunks.append(chunk)
+    finally:
+        os.close(primary)
+    assert child.wait() == 0
+    assert b"\x1b[1;31merror[" in b"".join(chunks)
+    piped = subprocess.run([sys.executable, "-m", "streamlint", "diff", "--exit-zero", *args],
+                           capture_output=True, env=env, check=False).stdout
+    assert b"\x1b[" not in piped
