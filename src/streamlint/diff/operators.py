@@ -87,7 +87,8 @@ def aggregation(add: Add, a: Aggregation, b: Aggregation) -> None:
                 add("agg.function", f"the aggregate `{agg_text(x)}`", agg_text(x), agg_text(y),
                     a.loc, b.loc)
             elif same_function and x.args != y.args:
-                add("agg.input", f"the input of `{x.function}`", agg_text(x), agg_text(y),
+                subject = f"the input of `{x.function}`" if x.function else "an aggregate"
+                add("agg.input", subject, agg_text(x), agg_text(y),
                     a.loc, b.loc)
             elif not same_function:
                 add("agg.aggregates", "the aggregate functions", agg_text(x), agg_text(y),

@@ -42,7 +42,7 @@ def names_text(names: tuple[str, ...] | None) -> Code:
 
 
 def agg_text(call: Any) -> Code:
-    expr = Call(call.function, call.args, call.distinct)
+    expr = Call(call.function, call.args, call.distinct) if call.function else call.args[0]
     text = render(expr)
     return code(f"{text} AS {call.alias}" if call.alias else text, expr)
 

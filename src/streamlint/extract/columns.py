@@ -188,6 +188,12 @@ def sql_call(body: str) -> Col | None:
 
 def function_col(function: str, args: list[Expr] | tuple[Expr, ...]) -> Col:
     """A function call on columns, in canonical form (`count(1)` is Spark's `count(*)`)."""
+    args = list(args)
+    for i in DURATION_ARGS.get(function.lower(), ()):
+        micros = duration_micros(args[i].value) if i < len(args) and isinstance(
+            args[i], Literal) else None
+        if micros is not None:  # `window(ts, '5 minutes')` in SQL is the same window
+            args[i] = Interval(micros)
     expr = call(function, *args)
     output = "window" if expr.function in ("window", "session_window", "window_time") else None
     return Col(expr, output)

@@ -41,6 +41,7 @@ from streamlint.model.expr import (
     Literal,
     Star,
     call,
+    is_known,
     render,
     walk,
 )
@@ -286,6 +287,8 @@ def agg_call(col: Col) -> AggCall:
     bare = col.bare
     if isinstance(bare, Call):
         return AggCall(bare.function, bare.args, alias, bare.distinct)
+    if not is_known(bare):  # no function name to compare: the code that built it is the value
+        return AggCall("", (bare,), alias)
     return AggCall(render(bare), (), alias)
 
 
@@ -317,7 +320,8 @@ def finish_aggregation(grouped: Grouped, calls: tuple[AggCall, ...], cols: list[
     op = Aggregation(grouped.method, tuple(resolved_key(plan, k) for k in grouped.keys), calls,
                      inputs_of(plan, cols), grouped.loc)
     names = [k.name or render(k.bare) for k in grouped.keys]
-    names += [c.alias or render(Call(c.function, c.args, c.distinct)) for c in calls]
+    names += [c.alias or render(Call(c.function, c.args, c.distinct) if c.function
+                                else c.args[0]) for c in calls]
     return plan.then(op, columns=tuple(names), definitions=())
 
 
