@@ -135,24 +135,34 @@ def _ordered(left: Expr, right: Expr) -> tuple[Expr, Expr]:
 
 
 def _sides_ok(left: Expr, right: Expr, op: StreamJoin) -> bool:
-    """An `=` between the two inputs (not two columns of one side) is an equi-join key."""
+    """An `=` between the two inputs (not two columns of one side) is an equi-join key. A
+    side is only taken as known when its columns are and the other's do not also match."""
     a, b = refs(left), refs(right)
     if not a or not b:
         return False
     if op.left_columns is None or op.right_columns is None:
         return True
     lcols, rcols = set(op.left_columns), set(op.right_columns)
-    return (a <= lcols and b <= rcols) or (a <= rcols and b <= lcols)
+
+    def side(names: frozenset[str]) -> str:
+        in_left, in_right = names <= lcols, names <= rcols
+        return "left" if in_left and not in_right else "right" if in_right and not in_left else "?"
+
+    return side(a) == "?" or side(a) != side(b)
+
+
+def _is_key(part: Expr, op: StreamJoin) -> bool:
+    return isinstance(part, Binary) and part.op in ("=", "<=>") and _sides_ok(
+        part.left, part.right, op)
 
 
 def equi_keys(op: StreamJoin) -> frozenset[tuple[Expr, Expr]]:
-    """The join's state key, as (left, right) expression pairs in one order: `on=[names]`
-    and the `=` conjuncts of its condition between the two sides, qualifiers dropped (a
-    DataFrame alias only says which side a column is on)."""
+    """The join's state key, as expression pairs in one order: `on=[names]` and the `=`
+    conjuncts of its condition between the two sides, qualifiers dropped (a DataFrame alias
+    only says which side a column is on)."""
     pairs = {(Column(name), Column(name)) for name in op.keys}
     for part in conjuncts(op.condition):
-        if isinstance(part, Binary) and part.op in ("=", "<=>") and _sides_ok(
-                part.left, part.right, op):
+        if isinstance(part, Binary) and _is_key(part, op):
             pairs.add(_ordered(unqualified(part.left), unqualified(part.right)))
     return frozenset(pairs)
 
@@ -163,12 +173,18 @@ def _pairs_text(pairs: frozenset[tuple[Expr, Expr]]) -> Code:
                           for x, y in ordered) or "(none)", *(e for p in ordered for e in p))
 
 
-def condition_key(condition: Expr | None) -> list[Expr]:
-    """A join condition up to spelling: conjuncts in any order, `a = b` as `b = a`, alias
+def residue(op: StreamJoin) -> tuple[Expr, ...]:
+    """The condition's other conjuncts (time ranges, filters), as written."""
+    return tuple(p for p in conjuncts(op.condition) if not _is_key(p, op))
+
+
+def condition_key(op: StreamJoin) -> list[Expr]:
+    """The non-key conditions up to spelling: in any order, `a != b` as `b != a`, alias
     qualifiers dropped."""
     parts: list[Expr] = []
-    for part in conjuncts(unqualified(condition) if condition is not None else None):
-        if isinstance(part, Binary) and part.op in ("=", "<=>", "!="):
+    for part in residue(op):
+        part = unqualified(part)
+        if isinstance(part, Binary) and part.op == "!=":
             part = Binary(part.op, *_ordered(part.left, part.right))
         parts.append(part)
     return sorted(parts, key=render)
@@ -183,9 +199,9 @@ def join(add: Add, a: StreamJoin, b: StreamJoin) -> None:
     if old_keys != new_keys:
         add("join.keys", "the equi-join keys", _pairs_text(old_keys), _pairs_text(new_keys),
             a.loc, b.loc)
-    elif condition_key(a.condition) != condition_key(b.condition):
-        add("join.condition", "the join condition", exprs_text(_tuple(a.condition), ""),
-            exprs_text(_tuple(b.condition), ""), a.loc, b.loc)
+    elif condition_key(a) != condition_key(b):
+        add("join.condition", "the join condition", _conjuncts_text(residue(a)),
+            _conjuncts_text(residue(b)), a.loc, b.loc)
     for side, before, after in (("left", a.left_columns, b.left_columns),
                                 ("right", a.right_columns, b.right_columns)):
         if before is not None and after is not None and before != after:
@@ -198,8 +214,8 @@ def join(add: Add, a: StreamJoin, b: StreamJoin) -> None:
             definitions_text(tuple(y for _, y in changed)), a.loc, b.loc)
 
 
-def _tuple(expr: Expr | None) -> tuple[Expr, ...]:
-    return () if expr is None else (expr,)
+def _conjuncts_text(parts: tuple[Expr, ...]) -> Code:
+    return code(" AND ".join(render(p) for p in parts) or "(none)", *parts)
 
 
 # -- arbitrary state ------------------------------------------------------------------------
