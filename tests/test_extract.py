@@ -32,6 +32,15 @@ from streamlint.model import (
     Watermark,
     option,
 )
+from streamlint.model.expr import (
+    Binary,
+    Column,
+    Definition,
+    Literal,
+    Star,
+    Unresolved,
+    render,
+)
 
 JOBS = Path(__file__).parent / "jobs"
 ALL_JOBS = sorted(p.name for p in JOBS.glob("*.py"))
@@ -75,13 +84,23 @@ def snippet(code: str) -> Query:
     return only(extract_text(code, "job.py").queries)
 
 
+def text(value: object) -> object:
+    """Expressions (and `name = expr` definitions) in their canonical spelling."""
+    if isinstance(value, tuple):
+        return tuple(text(v) for v in value)
+    if isinstance(value, Definition):
+        return f"{value.name} = {render(value.expr)}"
+    return render(value)  # type: ignore[arg-type]
+
+
 # -- the model is plain data ---------------------------------------------------------------
 
 PLAIN = (str, int, float, bool, type(None), Unknown, Loc)
 
 
 def _assert_plain(value: object, where: str) -> None:
-    if records.is_record(value) and type(value).__module__ == "streamlint.model":
+    if records.is_record(value) and type(value).__module__ in (
+            "streamlint.model", "streamlint.model.expr"):
         for name in records.fields(value):
             _assert_plain(getattr(value, name), f"{where}.{name}")
     elif isinstance(value, tuple):
@@ -131,25 +150,25 @@ def test_kafka_job_operators_in_order_with_split_assignments() -> None:
                      "aggregation"]
     parse, flatten, positive, fee, watermark, revenue = query.operators
     # from_json with a StructType: the schema is read field by field, nullability included.
-    assert parse.exprs == (
-        "from_json(cast(col(value) AS string), struct<payment_id:string not null,"
-        "merchant_id:string,amount:decimal(18,2),fee_cents:bigint,paid_at:timestamp>) AS p",
+    assert text(parse.exprs) == (
+        "from_json(cast(value AS string), 'struct<payment_id:string not null,"
+        "merchant_id:string,amount:decimal(18,2),fee_cents:bigint,paid_at:timestamp>') AS p",
     )
     assert flatten.columns == ("payment_id", "merchant_id", "amount", "fee_cents", "paid_at")
-    assert positive == Filter("(col(amount) > 0)", positive.loc)
-    assert fee.method == "withColumn" and fee.exprs == ("fee = (col(fee_cents) / 100)",)
-    assert (watermark.column, watermark.delay) == ("col(paid_at)", "15 minutes")
+    assert text(positive.condition) == "(amount > 0)"
+    assert fee.method == "withColumn" and text(fee.exprs) == ("(fee_cents / 100) AS fee",)
+    assert (watermark.column, watermark.delay) == ("paid_at", "15 minutes")
     assert isinstance(revenue, Aggregation)
     assert revenue.method == "groupBy"
-    assert revenue.keys == ("window(col(paid_at), '10 minutes')", "col(merchant_id)")
+    assert text(revenue.keys) == ("window(paid_at, INTERVAL 10 minutes)", "merchant_id")
     assert revenue.aggregates == (
-        AggCall("sum", ("col(amount)",), "gross"),
-        AggCall("sum", ("col(fee)",), "fees"),
-        AggCall("count", ("*",), "payments"),
+        AggCall("sum", (Column("amount"),), "gross"),
+        AggCall("sum", (Column("fee"),), "fees"),
+        AggCall("count", (Star(),), "payments"),
     )
     # How the columns the aggregation reads were computed upstream (for type changes).
-    assert "fee = (col(fee_cents) / 100)" in revenue.inputs
-    assert "amount = field amount:decimal(18,2)" in revenue.inputs
+    assert "fee = (fee_cents / 100)" in text(revenue.inputs)
+    assert "amount = cast(amount AS decimal(18,2))" in text(revenue.inputs)
     assert revenue.loc.line == line_of(name, "revenue = payments.groupBy(")
     assert positive.loc.line == line_of(name, "payments.filter(")
     assert query.output_columns == ("window", "merchant_id", "gross", "fees", "payments")
@@ -219,20 +238,20 @@ def test_class_job_follows_transform_helpers_and_from_json_ddl() -> None:
                      "deduplication", "aggregation", "projection"]
     parse, flatten, clean, battery, watermark, dedup, sessions, out = query.operators
     # SCHEMA is a DDL string class constant: canonical like a StructType would be.
-    assert parse.exprs == ("from_json(cast(col(value) AS string), struct<device_id:string,"
-                           "battery:int,temperature:double,ts:timestamp>) AS r",)
+    assert text(parse.exprs) == ("from_json(cast(value AS string), 'struct<device_id:string,"
+                                 "battery:int,temperature:double,ts:timestamp>') AS r",)
     assert flatten.columns == ("device_id", "battery", "temperature", "ts")
     # .transform(with_clean_device_id) and .transform(with_min_battery, self.min_battery)
-    assert clean.exprs == ("device_id = lower(trim(col(device_id)))",)
+    assert text(clean.exprs) == ("lower(trim(device_id)) AS device_id",)
     assert clean.loc.line == line_of(name, 'return df.withColumn("device_id"')
-    assert battery.condition == "(col(battery) >= 5)"
-    assert (watermark.column, watermark.delay) == ("col(ts)", "2 minutes")
-    assert dedup == Deduplication("dropDuplicatesWithinWatermark", ("col(device_id)", "col(ts)"),
+    assert text(battery.condition) == "(battery >= 5)"
+    assert (watermark.column, watermark.delay) == ("ts", "2 minutes")
+    assert dedup == Deduplication("dropDuplicatesWithinWatermark", ("device_id", "ts"),
                                   True, dedup.inputs, dedup.loc)
-    assert "device_id = lower(trim(col(device_id)))" in dedup.inputs
-    assert sessions.keys == ("session_window(col(ts), '5 minutes')", "col(device_id)")
-    assert sessions.aggregates == (AggCall("avg", ("col(temperature)",), "avg_temp"),
-                                   AggCall("min", ("col(battery)",), "min_battery"))
+    assert "device_id = lower(trim(device_id))" in text(dedup.inputs)
+    assert text(sessions.keys) == ("session_window(ts, INTERVAL 5 minutes)", "device_id")
+    assert sessions.aggregates == (AggCall("avg", (Column("temperature"),), "avg_temp"),
+                                   AggCall("min", (Column("battery"),), "min_battery"))
     assert sessions.loc.line == line_of(name, "return deduped.groupBy(")
     assert out.columns == ("key", "value")
 
@@ -292,7 +311,7 @@ def test_file_sources_with_structtype_and_ddl_schemas_compare_equal() -> None:
     assert south.loc.line == line_of(name, "spark.readStream.schema(SENSOR_DDL)", 1)
     union, ingested = sensors.operators
     assert union == Union_("unionByName", union.loc)
-    assert ingested.exprs == ("ingested_at = current_timestamp()",)
+    assert text(ingested.exprs) == ("current_timestamp() AS ingested_at",)
     sink = sensors.sink
     assert (sink.format, sink.target) == ("parquet", "/mnt/bronze/sensors")
     assert sink.partition_by == ("firmware",)
@@ -311,7 +330,7 @@ def test_union_of_parquet_and_orc_written_with_to_table() -> None:
     assert all(s.schema == SENSOR_SCHEMA for s in legacy.sources)
     union, where = legacy.operators
     assert union.method == "union"
-    assert where == Filter("expr(reading IS NOT NULL)", where.loc)
+    assert text(where.condition) == "sql('reading IS NOT NULL')"
     assert legacy.sink.target == "bronze.legacy_sensors"
     assert legacy.sink.query_name == "legacy_sensors"
     assert legacy.sink.trigger == ("default", None)
@@ -387,31 +406,31 @@ def test_stream_stream_join_on_an_expr_condition_then_a_static_join() -> None:
     (join,) = ops(query, StreamJoin)
     assert join.how == "left_outer"  # "leftOuter"
     assert join.keys == ()
-    assert join.condition == ("expr(click_ad_id = imp_ad_id AND click_time >= imp_time AND "
-                              "click_time <= imp_time + interval 1 hour)")
+    assert text(join.condition) == ("(((click_ad_id = imp_ad_id) AND (click_time >= imp_time))"
+                                    " AND (click_time <= (imp_time + INTERVAL 1 hour)))")
     assert join.loc.line == line_of(name, "attributed = impressions.join(")
     (static,) = ops(query, StaticJoin)
     assert static.how == "left_outer"  # "left"
-    assert "(col(imp_ad_id) == col(ad_id))" in static.on
-    assert "/mnt/dim/campaigns" in static.on
+    assert "(imp_ad_id = ad_id)" in text(static.on)
+    assert "static_source((path = '/mnt/dim/campaigns'))" in text(static.on)
     assert static.kind not in ("join",) and static not in query.stateful
     assert [op.kind for op in query.stateful] == ["join"]
     # Both sides' watermarks are part of the query.
     assert [(w.column, w.delay) for w in ops(query, Watermark)] == [
-        ("col(imp_time)", "2 hours"), ("col(click_time)", "3 hours")]
+        ("imp_time", "2 hours"), ("click_time", "3 hours")]
 
 
 def test_stream_stream_join_on_a_key_list_and_on_a_column_condition() -> None:
     jobfile = job("ad_attribution.py")
     matched = by_checkpoint(jobfile, "/mnt/chk/matched")
     (join,) = ops(matched, StreamJoin)
-    assert (join.how, join.keys, join.condition) == ("inner", ("col(ad_id)",), None)
+    assert (join.how, join.keys, join.condition) == ("inner", ("ad_id",), None)
     # clks.join(imps): the left side's source comes first.
     assert [s.identity[0][0] for s in matched.sources] == ["assign", "subscribePattern"]
     everything = by_checkpoint(jobfile, "/mnt/chk/all")
     (join,) = ops(everything, StreamJoin)
     assert (join.how, join.keys) == ("full_outer", ())
-    assert join.condition == "(col(imp_ad_id) == col(click_ad_id))"
+    assert text(join.condition) == "(imp_ad_id = click_ad_id)"
 
 
 @pytest.mark.parametrize("how", ["left", "left_outer", "leftouter", "LEFT_OUTER", "leftOuter"])
@@ -436,7 +455,7 @@ orders.join(customers, F.col("customer_id") == F.col("id"), "left") \\
     assert query.stateful == ()
     (static,) = ops(query, StaticJoin)
     assert static.how == "left_outer"
-    assert "dim.customers" in static.on
+    assert "static_source((table = 'dim.customers'))" in text(static.on)
     assert [s.identity for s in query.sources] == [(("table", "orders"),)]
 
 
@@ -450,7 +469,7 @@ orders.join(F.broadcast(customers), "customer_id", "left") \\
 ''')
     (static,) = ops(query, StaticJoin)
     assert static.how == "left_outer"
-    assert "dim.customers" in static.on
+    assert "static_source((table = 'dim.customers'))" in text(static.on)
     assert query.stateful == () and query.unresolved == ()
 
 
@@ -462,7 +481,7 @@ views.join(load_clicks(spark), "id").writeStream.format("delta") \\
     .option("checkpointLocation", "/c").start("/t")
 ''')
     (join,) = ops(query, StreamJoin)
-    assert join.keys == ("col(id)",)
+    assert join.keys == ("id",)
     ((note, _),) = query.unresolved
     assert "load_clicks(spark)" in note
 
@@ -499,19 +518,19 @@ def test_groupby_rollup_cube_with_count_sum_and_agg() -> None:
     jobfile = job(name)
     levels = by_checkpoint(jobfile, "/mnt/chk/levels")
     dedup, totals = levels.operators
-    assert dedup == Deduplication("drop_duplicates", ("col(movement_id)",), False, (), dedup.loc)
-    assert totals == Aggregation("groupby", ("col(sku)", "col(warehouse)"),
-                                 (AggCall("sum", ("col(quantity)",), None),), (), totals.loc)
+    assert dedup == Deduplication("drop_duplicates", ("movement_id",), False, (), dedup.loc)
+    assert totals == Aggregation("groupby", (Column("sku"), Column("warehouse")),
+                                 (AggCall("sum", (Column("quantity"),), None),), (), totals.loc)
     assert totals.loc.line == line_of(name, ".groupby(")
     (rollup,) = next(q for q in jobfile.queries if q.sink.format == "memory").operators
     assert rollup.method == "rollup"
-    assert rollup.keys == ("col(region)", "col(sku)")
-    assert rollup.aggregates == (AggCall("count", ("*",), "count"),)
+    assert text(rollup.keys) == ("region", "sku")
+    assert rollup.aggregates == (AggCall("count", (Star(),), "count"),)
     capacity = by_checkpoint(jobfile, "/mnt/chk/capacity")
     distinct, cube = capacity.operators
     assert distinct.keys is None and distinct.method == "dropDuplicates"  # every column
-    assert (cube.method, cube.keys) == ("cube", ("col(region)", "col(kind)"))
-    assert cube.aggregates == (AggCall("max", ("col(capacity)",), None),)
+    assert (cube.method, text(cube.keys)) == ("cube", ("region", "kind"))
+    assert cube.aggregates == (AggCall("max", (Column("capacity"),), None),)
 
 
 def test_foreach_batch_and_foreach_sinks_name_their_code() -> None:
@@ -557,7 +576,7 @@ def test_apply_in_pandas_with_state() -> None:
     query = by_checkpoint(job(name), "/mnt/chk/spend")
     (state,) = ops(query, ArbitraryState)
     assert state.api == "applyInPandasWithState"
-    assert state.keys == ("col(card_id)",)
+    assert state.keys == (Column("card_id"),)
     assert state.function == "running_spend"
     assert state.output_schema == "card_id:string,total_spend:double,txn_count:bigint"
     assert state.state_schema == "total_spend:double,txn_count:bigint"
@@ -615,15 +634,15 @@ def test_every_projection_kind_tracks_the_output_columns() -> None:
     (source,) = query.sources
     assert (source.format, source.identity) == ("table", (("table", "crm.bronze.profile_changes"),))
     where, select, lower, derived, renamed, dropped, star = query.operators
-    assert where == Filter("expr(country IN ('DE', 'FR'))", where.loc)
+    assert text(where.condition) == "sql('country IN (\\'DE\\', \\'FR\\')')"
     assert where.loc.line == line_of(name, "profiles.where(")
     assert select.columns == ("customer_id", "email", "country", "updated_at", "raw_phone")
-    assert lower.exprs == ("email = lower(col(email))",)
+    assert text(lower.exprs) == ("lower(email) AS email",)
     assert lower.columns == select.columns  # email replaced in place
     assert derived.method == "withColumns"
     assert derived.columns == (*select.columns, "email_domain", "is_eu")
-    assert renamed.exprs == ("updated_at -> changed_at",)
-    assert dropped.exprs == ("-raw_phone",)
+    assert text(renamed.exprs) == ("updated_at AS changed_at",)
+    assert text(dropped.exprs) == ("drop(raw_phone)",)
     assert dropped.columns == ("customer_id", "email", "country", "changed_at", "email_domain",
                                "is_eu")
     # selectExpr("*", ...) keeps every input column, like select("*", ...).
@@ -670,10 +689,10 @@ def test_every_column_spelling_and_import_style_gives_the_same_keys() -> None:
     jobfile = job(name)
     assert [q.sink.target for q in jobfile.queries] == [f"/gold/{x}" for x in "abcde"]
     aggregations = [ops(q, Aggregation)[0] for q in jobfile.queries]
-    expected_keys = ("window(col(ts), '10 minutes')", "col(user_id)")
+    expected_keys = ("window(ts, INTERVAL 10 minutes)", "user_id")
     for letter, aggregation in zip("abcde", aggregations, strict=True):
-        assert aggregation.keys == expected_keys, letter
-        assert aggregation.aggregates == (AggCall("count", ("col(user_id)",), "n"),), letter
+        assert text(aggregation.keys) == expected_keys, letter
+        assert aggregation.aggregates == (AggCall("count", (Column("user_id"),), "n"),), letter
         assert aggregation.loc.line == line_of(name, f"sink({letter}.groupBy(")
 
 
@@ -690,8 +709,8 @@ df.groupBy({spelling}).agg(F.sum({spelling}).alias("total")) \\
     .writeStream.format("delta").option("checkpointLocation", "/c").start("/t")
 ''')
     (aggregation,) = ops(query, Aggregation)
-    assert aggregation.keys == ("col(amount)",)
-    assert aggregation.aggregates == (AggCall("sum", ("col(amount)",), "total"),)
+    assert aggregation.keys == (Column("amount"),)
+    assert aggregation.aggregates == (AggCall("sum", (Column("amount"),), "total"),)
 
 
 def test_sql_aggregates_in_expr_read_like_the_function_calls() -> None:
@@ -719,9 +738,9 @@ df.groupBy(window(col("ts"), "1 hour")).agg(count(lit(1)).alias("n")) \\
 ''')
     assert query.sources[0].schema == "ts:timestamp"
     (aggregation,) = ops(query, Aggregation)
-    assert aggregation.keys == ("window(col(ts), '1 hour')",)
+    assert text(aggregation.keys) == ("window(ts, INTERVAL 1 hour)",)
     # count(lit(1)) is Spark's count(*): the same aggregate, the same state.
-    assert aggregation.aggregates == (AggCall("count", ("*",), "n"),)
+    assert aggregation.aggregates == (AggCall("count", (Star(),), "n"),)
 
 
 # -- triggers, sinks, start()/toTable() -----------------------------------------------------
@@ -831,7 +850,8 @@ def test_a_dataframe_chosen_by_a_run_time_if_is_noted() -> None:
     assert 'SOURCE == "replay"' in note
     assert loc.line == line_of(name, 'if SOURCE == "replay":')
     assert audit.sources[0].format in ("table", "kafka")
-    assert audit.operators == (Filter("(col(kind) == 'login')", audit.operators[0].loc),)
+    assert audit.operators == (Filter(Binary("=", Column("kind"), Literal("login")),
+                                      audit.operators[0].loc),)
 
 
 def test_a_writer_or_grouping_chosen_at_run_time_is_noted() -> None:
@@ -911,7 +931,7 @@ def test_an_entry_point_with_unknown_arguments_still_yields_its_query() -> None:
     backfill = by_checkpoint(jobfile, "/mnt/checkpoints/mirror/backfill")
     assert backfill.sink.trigger == ("availableNow", True)
     (since,) = ops(backfill, Filter)
-    assert since.condition == "(col(timestamp) >= \u27e8?since\u27e9)"  # marked unresolved
+    assert since.condition == Binary(">=", Column("timestamp"), Unresolved("since"))
 
 
 def test_main_guard_runs_main_once() -> None:
@@ -947,7 +967,7 @@ def test_change_feed_to_kafka_keeps_starting_version_apart_from_identity() -> No
     # Where to start reading is an option of its own, not what is read.
     assert source.options == (("readChangeFeed", "true"), ("startingVersion", "120"))
     where, select = query.operators
-    assert where.condition == "(col(_change_type) == 'update_postimage')"
+    assert text(where.condition) == "(_change_type = 'update_postimage')"
     assert select.columns == ("key", "value")
     assert (query.sink.format, query.sink.target) == ("kafka", "crm.email_changes")
     assert query.stateful == ()

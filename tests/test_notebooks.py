@@ -22,6 +22,7 @@ from streamlint.diff import diff_jobs
 from streamlint.errors import InputError
 from streamlint.extract import extract_file, extract_text
 from streamlint.extract.project import MappingFiles, Project
+from streamlint.model.expr import render
 from streamlint.rules import load_rules
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -81,9 +82,10 @@ def test_notebook_query_targets_and_lines() -> None:
     assert [s.format for q in job.queries for s in q.sources] == ["kafka", "table", "table"]
     silver, gold = job.queries[1], job.queries[2]
     # Cell 8: `.dropDuplicates(["device_id", "event_time"])`.
-    assert silver.stateful[0].keys == ("col(device_id)", "col(event_time)")
+    assert silver.stateful[0].keys == ("device_id", "event_time")
     assert silver.stateful[0].loc.line == json_line(MEDALLION, ".dropDuplicates(")
-    assert gold.stateful[0].keys == ("window(col(event_time), '1 hour')", "col(device_id)")
+    assert [render(k) for k in gold.stateful[0].keys] == [
+        "window(event_time, INTERVAL 1 hour)", "device_id"]
     # The aggregation points at the JSON line that stores the `.groupBy(...)` of cell 10.
     assert gold.stateful[0].loc.line == json_line(MEDALLION, GROUP)
 

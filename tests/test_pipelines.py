@@ -87,7 +87,7 @@ def test_dlt_flows_views_expectations_and_cdc() -> None:
     assert [o.kind for o in clean.operators] == ["projection", "filter", "expectation"]
     users = by_table["users"]
     assert users.operators[-1].kind == "auto_cdc"
-    assert users.operators[-1].keys == ("col(user_id)",)
+    assert users.operators[-1].keys == ("user_id",)
     assert users.sources[0].identity == (("table", "users_cdc"),)
 
 

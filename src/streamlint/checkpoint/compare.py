@@ -24,13 +24,12 @@ from streamlint.checkpoint.source_kinds import kafka_offsets
 from streamlint.diff.compare import Change, Code
 from streamlint.extract.pyspark_api import FILE_FORMATS
 from streamlint.model import Aggregation, Loc, Query, Source, is_known, option
-from streamlint.model.expr import render
+from streamlint.model.expr import WINDOW_FUNCTIONS, Call, output_name, render
 from streamlint.rules import Finding, judge
 
 # What kind of offset each source format writes into offsets/N.
 OFFSET_KIND_OF_FORMAT = {"kafka": "kafka", "rate": "number", "socket": "number",
                          "delta": "delta", **{f: "file" for f in FILE_FORMATS}}
-_COL_RE = re.compile(r"^col\((\w+)\)$")
 
 
 class CheckpointComparison:
@@ -209,7 +208,7 @@ class CheckpointComparison:
         if len(keys) != len(stored_key) or (
                 new.kind in ("aggregation", "deduplication") and None not in names
                 and tuple(names) != stored_names):
-            shown = ", ".join(n or k for n, k in zip(names, keys, strict=True))
+            shown = ", ".join(n or _shown(k) for n, k in zip(names, keys, strict=True))
             self.change(kind, "the state key", Code(", ".join(stored_names)), Code(shown),
                         self.op_loc(old), new.loc)
 
@@ -223,7 +222,7 @@ class CheckpointComparison:
         swaps = swapped_functions([a.function for a in new.aggregates], stored)
         for position, before, after in swaps or ():
             call = new.aggregates[position]
-            args = ", ".join(a if isinstance(a, str) else render(a) for a in call.args)
+            args = ", ".join(render(a) for a in call.args)
             self.change("agg.function", f"the aggregate #{position + 1}",
                         Code(f"{before}(...) (the stored buffer's fields: "
                              f"{', '.join(stored)})"),
@@ -320,14 +319,15 @@ def _new_keys(op: Any) -> tuple[str, ...]:
     return tuple(keys) if isinstance(keys, tuple) else ()
 
 
-def _key_name(text: str) -> str | None:
-    """The state key field a grouping expression becomes: `col(key)` -> key."""
-    match = _COL_RE.match(text)
-    if match:
-        return match.group(1)
-    if re.fullmatch(r"\w+", text):
-        return text
-    for function in ("window", "session_window"):
-        if text.startswith(function + "("):
-            return function
-    return None
+def _key_name(key: Any) -> str | None:
+    """The state key field a grouping expression becomes: a column its name, a window
+    `window`; a dedup key is already a name."""
+    if isinstance(key, str):
+        return key if key.isidentifier() else None
+    if isinstance(key, Call) and key.function in WINDOW_FUNCTIONS:
+        return key.function  # Spark names the key field after the function
+    return output_name(key)
+
+
+def _shown(key: Any) -> str:
+    return key if isinstance(key, str) else render(key)

@@ -16,12 +16,15 @@ from typing import Any
 
 from streamlint.diff.compare import Change, Code, compare_queries
 from streamlint.diff.match import match_queries
-from streamlint.model import ChangeFlow, Expectation, JobFile, Query, show
+from streamlint.diff.render import names_text
+from streamlint.model import ChangeFlow, Expectation, JobFile, Loc, Query, show
+from streamlint.model.expr import render
+from streamlint.records import replace
 
 FORMAT = "pipeline"
 _DLT_RE = re.compile(r"^\s*(?:import dlt\b|from dlt import)", re.MULTILINE)
-_LOC_RE = re.compile(r"Loc\(path='[^']*', line=\d+, column=\d+\)")
 CDC_STATE = ("keys", "sequence_by", "scd_type")
+_NOWHERE = Loc("", 0, 0)
 
 
 def is_flow(query: Query | None) -> bool:
@@ -114,9 +117,9 @@ def _tagged(change: Change, api: str, query: Query) -> Change:
     return change
 
 
-def _shape(query: Query) -> str:
+def _shape(query: Query) -> tuple:
     """A flow's sources and operators without their positions."""
-    return _LOC_RE.sub("", repr((query.sources, query.operators)))
+    return tuple(replace(item, loc=_NOWHERE) for item in (*query.sources, *query.operators))
 
 
 def _extra(old: Query, new: Query) -> list[Change]:
@@ -161,14 +164,12 @@ def _extra(old: Query, new: Query) -> list[Change]:
 
 def _expectation(item: Expectation) -> str:
     verb = {"warn": "expect", "fail": "expect_or_fail"}.get(item.action, "expect_all")
-    return f"{verb}({item.name!r}, {item.condition!r})"
+    return f"{verb}({item.name!r}, {render(item.condition)})"
 
 
 def _code(value: Any) -> Any:
-    from streamlint.diff.compare import _cols
-
     if isinstance(value, tuple):
-        return _cols(value)
+        return names_text(value)
     return Code(value) if isinstance(value, str) else value
 
 

@@ -1,9 +1,9 @@
-"""Column expressions in canonical text: the one spelling every way of writing a column gets.
+"""Column expressions as trees (`streamlint.model.expr`): one shape however a column is written.
 
-`F.col("x")`, `col("x")`, `"x"`, `df.x`, `df["x"]` and `expr("x")` all become `col(x)`;
-operators, methods and SQL strings build on that, so two versions compare by meaning, not
-by how they were typed. `plain` turns what is left into model values (plain data or
-`Unknown`), so no symbolic object reaches the records the diff compares.
+`F.col("x")`, `col("x")`, `"x"`, `df.x`, `df["x"]` and `expr("x")` are all `Column("x")`;
+operators, methods and SQL strings build on that, so two versions compare by meaning, not by
+how they were typed. `plain` turns what is left into model values (plain data or `Unknown`),
+so no symbolic object reaches the records the diff compares.
 """
 
 from __future__ import annotations
@@ -14,8 +14,25 @@ from typing import Any
 
 from streamlint.extract.schema_text import normalize_type, split_top_level
 from streamlint.extract.values import BoundMethod, Col, Function, FunctionRef, Schema, column
-from streamlint.model import UNRESOLVED_MARK, Unknown
-from streamlint.records import replace
+from streamlint.model import Unknown
+from streamlint.model.durations import duration_micros
+from streamlint.model.expr import (
+    Alias,
+    Binary,
+    Call,
+    Case,
+    Cast,
+    Column,
+    Expr,
+    Field,
+    Interval,
+    Literal,
+    Unary,
+    Unresolved,
+    call,
+    render,
+    unaliased,
+)
 
 # Arguments that are literals, not column names, by position (pyspark.sql.functions).
 LITERAL_ARGS = {
@@ -30,21 +47,24 @@ LITERAL_ARGS = {
     "instr": {1}, "lpad": {1, 2}, "rpad": {1, 2}, "schema_of_json": {0}, "from_csv": {1, 2},
     "to_csv": {1}, "timestamp_seconds": set(), "make_interval": set(), "parse_json": set(),
 }
+# Literal arguments that are durations: `window(ts, "10 minutes")` is an Interval.
+DURATION_ARGS = {"window": {1, 2, 3}, "session_window": {1}}
 
+
+def col_of(name: str) -> Col:
+    return column(name)
+
+
+# -- SQL strings (read by regular expressions until the SQL front end replaces these) ---------
 
 _ALIAS_RE = re.compile(r"^(.*?\S)\s+(?:AS\s+)?`?([A-Za-z_][A-Za-z0-9_]*)`?$", re.DOTALL)
-
-
 _IDENT_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_.]*")
-
-
 _SQL_CALL_RE = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)\((.*)\)", re.DOTALL)
-
-
 _SQL_LITERAL_RE = re.compile(r"-?\d+(?:\.\d+)?|'[^'\\]*'|\"[^\"\\]*\"")
-
-
 _SQL_WORDS = {"AND", "OR", "NOT", "NULL", "END", "ASC", "DESC", "TRUE", "FALSE"}
+_SQL_AND_RE = re.compile(r"\s+AND\s+")
+_SQL_COMPARE_RE = re.compile(r"^(.+?)\s*(<=>|<=|>=|!=|<>|==|=|<|>)\s*(.+)$", re.DOTALL)
+_SQL_INTERVAL_RE = re.compile(r"^(.+?)\s*([+-])\s*INTERVAL\s+(.+)$", re.IGNORECASE | re.DOTALL)
 
 
 def sql_text(text: str) -> str:
@@ -54,8 +74,9 @@ def sql_text(text: str) -> str:
                   lambda m: m.group(1).upper(), text, flags=re.IGNORECASE)
 
 
-def col_of(name: str) -> Col:
-    return column(name)
+def opaque_sql(body: str) -> Expr:
+    """SQL this reader does not take apart: equal only to the same text."""
+    return Call("sql", (Literal(body),))
 
 
 def col_sql(text: str) -> Col:
@@ -70,95 +91,206 @@ def col_sql(text: str) -> Col:
     if body == "*":  # selectExpr("*") keeps every input column, like select("*")
         return column("*")
     if _IDENT_RE.fullmatch(body) or (body.endswith(".*") and _IDENT_RE.fullmatch(body[:-2])):
-        return column(body).aliased(name or body)
-    call = sql_call(body)
-    if call is not None:
-        return call.aliased(name) if name else call
-    return Col(f"expr({body})", name, refs=frozenset(re.findall(r"[A-Za-z_][A-Za-z0-9_]*", body)))
+        col = column(body)
+        return col.aliased(name) if name else col
+    called = sql_call(body)
+    if called is not None:
+        return called.aliased(name) if name else called
+    condition = _sql_condition(body)
+    return Col(condition, None).aliased(name) if name else Col(condition, None)
+
+
+def _sql_condition(body: str) -> Expr:
+    """`a = b AND t >= s + INTERVAL 5 seconds`: conjuncts of simple comparisons, each side a
+    column, literal, call or `column ± INTERVAL`; anything else is opaque."""
+    if " OR " in f" {body} " or "(" in body and not _balanced_calls(body):
+        return opaque_sql(body)
+    parts: list[str] = []
+    for piece in _SQL_AND_RE.split(body):
+        if parts and " BETWEEN " in f" {parts[-1]} " and " AND " not in f" {parts[-1]} ":
+            parts[-1] = f"{parts[-1]} AND {piece}"  # BETWEEN's own AND
+        else:
+            parts.append(piece)
+    if len(parts) == 1:
+        return _sql_comparison(parts[0]) or opaque_sql(body)
+    terms = [_sql_comparison(p) or opaque_sql(p) for p in parts]
+    result = terms[0]
+    for term in terms[1:]:
+        result = Binary("and", result, term)
+    return result
+
+
+def _balanced_calls(body: str) -> bool:
+    depth = 0
+    for ch in body:
+        depth += {"(": 1, ")": -1}.get(ch, 0)
+        if depth < 0:
+            return False
+    return depth == 0
+
+
+def _sql_comparison(text: str) -> Expr | None:
+    text = text.strip()
+    between = re.fullmatch(r"(.+?)\s+BETWEEN\s+(.+?)\s+AND\s+(.+)", text, re.DOTALL)
+    if between:
+        sides = [_sql_operand(s) for s in between.groups()]
+        return call("between", *sides) if all(s is not None for s in sides) else None  # type: ignore[arg-type]
+    match = _SQL_COMPARE_RE.match(text)
+    if match is None:
+        return _sql_operand(text)
+    left, right = _sql_operand(match.group(1)), _sql_operand(match.group(3))
+    if left is None or right is None:
+        return None
+    op = {"==": "=", "<>": "!="}.get(match.group(2), match.group(2))
+    return Binary(op, left, right)
+
+
+def _sql_operand(text: str) -> Expr | None:
+    text = text.strip()
+    shifted = _SQL_INTERVAL_RE.fullmatch(text)
+    if shifted:
+        base, micros = _sql_operand(shifted.group(1)), duration_micros(shifted.group(3))
+        if base is None or micros is None:
+            return None
+        return Binary(shifted.group(2), base, Interval(micros))
+    if _IDENT_RE.fullmatch(text) and text.upper() not in _SQL_WORDS:
+        return column(text).expr
+    if _SQL_LITERAL_RE.fullmatch(text):
+        return Literal(ast.literal_eval(text))
+    called = sql_call(text)
+    return called.expr if called is not None else None
 
 
 def sql_call(body: str) -> Col | None:
     """`count(*)`, `sum(amount)` in SQL text read like `F.count("*")`, `F.sum("amount")`.
 
     Only a call whose arguments are all column names, `*` or literals is read; anything
-    richer stays `expr(...)`, which is never equal to a different spelling, only to itself.
+    richer stays opaque, which is never equal to a different spelling, only to itself.
     """
     match = _SQL_CALL_RE.fullmatch(body)
     if match is None:
         return None
     inner = match.group(2).strip()
-    depth = 0
-    for ch in inner:  # `max(a) - min(b)` is not one call: its "arguments" close early
-        depth += {"(": 1, ")": -1}.get(ch, 0)
-        if depth < 0:
-            return None
-    parts: list[str] = []
-    refs: set[str] = set()
+    if not _balanced_calls(inner):  # `max(a) - min(b)` is not one call: its "arguments" close early
+        return None
+    args: list[Expr] = []
     for arg in split_top_level(inner) if inner else []:
         if arg == "*":
-            parts.append("*")
+            args.append(column("*").expr)
         elif _IDENT_RE.fullmatch(arg) and arg.upper() not in _SQL_WORDS:
-            parts.append(f"col({arg})")
-            refs.add(arg)
+            args.append(column(arg).expr)
         elif _SQL_LITERAL_RE.fullmatch(arg):
-            parts.append(repr(ast.literal_eval(arg)) if arg[0] in "'\"" else arg)
+            args.append(Literal(ast.literal_eval(arg)))
         else:
             return None
-    return function_col(match.group(1).lower(), parts, refs)  # SQL names ignore case
+    return function_col(match.group(1), args)  # SQL names ignore case
 
 
-def function_col(function: str, parts: list[str], refs: set[str]) -> Col:
-    """A function call on columns; `count(1)` and `count(lit(1))` are Spark's `count(*)`."""
-    if function == "count" and parts in (["1"], ["lit(1)"]):
-        parts = ["*"]
-    output = "window" if function in ("window", "session_window", "window_time") else None
-    return Col(f"{function}({', '.join(parts)})", output, function=function, args=tuple(parts),
-               refs=frozenset(refs))
+def function_col(function: str, args: list[Expr] | tuple[Expr, ...]) -> Col:
+    """A function call on columns, in canonical form (`count(1)` is Spark's `count(*)`)."""
+    args = list(args)
+    for i in DURATION_ARGS.get(function.lower(), ()):
+        micros = duration_micros(args[i].value) if i < len(args) and isinstance(
+            args[i], Literal) else None
+        if micros is not None:  # `window(ts, '5 minutes')` in SQL is the same window
+            args[i] = Interval(micros)
+    expr = call(function, *args)
+    output = "window" if expr.function in ("window", "session_window", "window_time") else None
+    return Col(expr, output)
+
+
+def function_of(name: str, args: list[Any]) -> Col:
+    """`pyspark.sql.functions.<name>(*args)`: literal positions as values, durations as
+    Intervals, every other argument a column."""
+    if name == "lit":
+        return Col(literal_expr(args[0]) if args else call("lit"), None)
+    if name == "when":
+        condition = operand(args[0]) if args else Unresolved("when()")
+        value = literal_expr(args[1]) if len(args) > 1 else Literal(None)
+        return Col(Case(((condition, value),)), None)
+    literal_positions = LITERAL_ARGS.get(name, set())
+    durations = DURATION_ARGS.get(name, set())
+    parts: list[Expr] = []
+    for i, arg in enumerate(args):
+        if i in durations and not isinstance(arg, Col):
+            micros = duration_micros(arg)
+            parts.append(Interval(micros) if micros is not None else literal_expr(arg))
+        elif i in literal_positions and not isinstance(arg, Col):
+            parts.append(literal_expr(arg))
+        else:
+            parts.append(as_col(arg).expr)
+    return function_col(name, parts)
+
+
+# -- values as expressions ------------------------------------------------------------------
 
 
 def as_col(value: Any) -> Col:
+    """A value where a column is expected: a string names a column."""
     if isinstance(value, Col):
         return value
     if isinstance(value, str):
         return column(value)
+    return Col(literal_expr(value), None)
+
+
+def literal_expr(value: Any) -> Expr:
+    """A value where a literal is expected: a string is text, not a column name."""
+    if isinstance(value, Col):
+        return value.expr
+    if isinstance(value, Schema):
+        return Literal(value.text)
     value = plain(value)
     if isinstance(value, Unknown):
-        return Col(unknown_text(value), None)
-    return Col(repr(value), None)
+        return Unresolved(value.text)
+    if isinstance(value, tuple):
+        return call("array", *(literal_expr(v) for v in value))
+    if value is None or isinstance(value, str | int | float | bool):
+        return Literal(value)
+    return Unresolved(repr(value))
 
 
-def unknown_text(value: Unknown) -> str:
-    """An unresolved value inside an expression's text, marked so the diff can tell."""
-    return f"{UNRESOLVED_MARK}{value.text}\u27e9"
+operand = literal_expr  # the other side of `col == "a"` is the text "a"
 
 
 def literal(value: Any) -> str:
-    if isinstance(value, Col):
-        return value.text
+    """A value as text in a message or a label (never compared as structure)."""
     if isinstance(value, Schema):
         return value.text
-    value = plain(value)
     if isinstance(value, Unknown):
-        return unknown_text(value)
-    return repr(value)
+        return value.text
+    return render(literal_expr(value))
+
+
+def is_unknown(value: Any) -> bool:
+    return isinstance(plain(value), Unknown)
 
 
 _OPS = {
     "Add": "+", "Subtract": "-", "Multiply": "*", "Divide": "/", "Modulo": "%",
-    "FloorDivide": "//", "Power": "**", "Equal": "==", "NotEqual": "!=", "LessThan": "<",
-    "GreaterThan": ">", "LessThanEqual": "<=", "GreaterThanEqual": ">=", "BitAnd": "&",
-    "BitOr": "|", "And": "&", "Or": "|", "In": "in", "NotIn": "not in",
+    "Equal": "=", "NotEqual": "!=", "LessThan": "<", "GreaterThan": ">",
+    "LessThanEqual": "<=", "GreaterThanEqual": ">=", "BitAnd": "and", "BitOr": "or",
+    "And": "and", "Or": "or",
 }
 
 
 def col_binary(op: str, left: Any, right: Any) -> Col:
-    refs = frozenset().union(*(v.refs for v in (left, right) if isinstance(v, Col)))
-    return Col(f"({literal(left)} {_OPS.get(op, op)} {literal(right)})", None, refs=refs)
+    a, b = operand(left), operand(right)
+    if op == "Power":
+        return Col(call("pow", a, b), None)
+    symbol = _OPS.get(op)
+    return Col(Binary(symbol, a, b) if symbol else call(op, a, b), None)
 
 
 def col_unary(op: str, value: Col) -> Col:
-    symbol = {"BitInvert": "~", "Not": "~", "Minus": "-"}.get(op, op)
-    return Col(f"{symbol}{value.text}", None, refs=value.refs)
+    if op in ("BitInvert", "Not"):
+        return Col(Unary("not", value.expr), None)
+    if op == "Minus":
+        return Col(Unary("-", value.expr), None)
+    return value
+
+
+_PREDICATES = {"isNull": "isnull", "isNotNull": "isnotnull", "isin": "in", "isNaN": "isnan"}
 
 
 def col_method(col: Col, name: str, args: list[Any]) -> Any:
@@ -167,17 +299,33 @@ def col_method(col: Col, name: str, args: list[Any]) -> Any:
     if name in ("cast", "astype"):
         target = args[0] if args else None
         type_text = target.text if isinstance(target, Schema) else normalize_type(str(target))
-        return replace(col, text=f"cast({col.text} AS {type_text})", function="cast",
-                       args=(col.text, type_text))
+        return Col(Cast(col.bare, type_text), col.name)
     if name in ("getField", "getItem"):
         key = args[0] if args else None
-        return Col(f"{col.text}[{key!r}]", str(key), refs=col.refs)
-    if name == "over":
-        return replace(col, text=f"{col.text} OVER ({literal(args[0]) if args else ''})")
-    refs = frozenset().union(col.refs, *(a.refs for a in args if isinstance(a, Col)))
-    rendered = ", ".join(literal(a) for a in args)
-    return Col(f"{col.text}.{name}({rendered})", None, function=col.function, args=col.args,
-               refs=refs)
+        if isinstance(key, str | int) and not isinstance(key, bool):
+            return Col(Field(col.bare, key), str(key))
+        return Col(call("getitem", col.bare, literal_expr(key)), None)
+    if name in ("when", "otherwise") and isinstance(col.bare, Case):
+        case = col.bare
+        if name == "otherwise":
+            return Col(Case(case.branches, literal_expr(args[0]) if args else None), None)
+        branch = (operand(args[0]) if args else Unresolved("when()"),
+                  literal_expr(args[1]) if len(args) > 1 else Literal(None))
+        return Col(Case((*case.branches, branch), case.default), None)
+    if name == "eqNullSafe":
+        return Col(Binary("<=>", col.bare, operand(args[0] if args else None)), None)
+    if name == "isin" and len(args) == 1 and isinstance(args[0], tuple):
+        args = list(args[0])  # isin(["a", "b"]) is isin("a", "b")
+    function = _PREDICATES.get(name, name)
+    return Col(call(function, col.bare, *(operand(a) for a in args)), None)
+
+
+def aliased(expr: Expr, name: str) -> Expr:
+    """`name = expr` as one expression: a plain column under its own name stays itself."""
+    operand_ = unaliased(expr)
+    if isinstance(operand_, Column) and operand_.name == name:
+        return operand_
+    return Alias(operand_, name)
 
 
 # -- values leaving extraction ------------------------------------------------------------
@@ -196,7 +344,7 @@ def plain(value: Any) -> Any:
     if isinstance(value, Schema):
         return value.text
     if isinstance(value, Col):
-        return Unknown(value.text)
+        return Unknown(render(value.expr))
     if isinstance(value, FunctionRef):
         return Unknown(f"{value.module}.{value.name}")
     if isinstance(value, BoundMethod):

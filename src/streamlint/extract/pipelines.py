@@ -18,9 +18,11 @@ from typing import TYPE_CHECKING, Any
 
 import libcst as cst
 
-from streamlint.extract.columns import as_col, plain
+from streamlint.extract.columns import as_col, col_sql, literal_expr, plain
 from streamlint.extract.values import Function, FunctionRef, Plan, Writer
 from streamlint.model import ChangeFlow, Expectation, Filter, Loc, Unknown, Unseen, show
+from streamlint.model.expr import Literal, render
+from streamlint.model.expr import call as expr_call
 from streamlint.records import factory, record, replace
 
 if TYPE_CHECKING:
@@ -228,8 +230,8 @@ def _expect(interp: Interpreter, plan: Plan, decorators: list[Decorator]) -> Pla
             rules = decorator.args[0] if decorator.args else decorator.kwarg("expectations")
             if not isinstance(rules, dict):
                 text = show(plain(rules))
-                plan = plan.then(Expectation(f"{decorator.name}({text})", text, "unknown",
-                                             decorator.loc))
+                plan = plan.then(Expectation(f"{decorator.name}({text})", literal_expr(rules),
+                                             "unknown", decorator.loc))
                 continue
             items = list(rules.items())
         else:
@@ -237,13 +239,14 @@ def _expect(interp: Interpreter, plan: Plan, decorators: list[Decorator]) -> Pla
                       decorator.args[1] if len(decorator.args) > 1
                       else decorator.kwarg("constraint"))]
         for name, condition in items:
-            text = " ".join(condition.split()) if isinstance(condition, str) else show(
-                plain(condition))
+            expr = col_sql(condition).expr if isinstance(condition, str) else literal_expr(
+                condition)
             label = name if isinstance(name, str) else show(plain(name))
             if action == "drop":
-                plan = plan.then(Filter(f"expect_or_drop {label}: {text}", decorator.loc))
+                plan = plan.then(Filter(expr_call("expect_or_drop", Literal(label), expr),
+                                        decorator.loc))
             else:
-                plan = plan.then(Expectation(label, text, str(action), decorator.loc))
+                plan = plan.then(Expectation(label, expr, str(action), decorator.loc))
     return plan
 
 
@@ -296,9 +299,14 @@ def _cdc_plan(interp: Interpreter, definition: Definition) -> Plan:
     keys = keys if isinstance(keys, tuple) else (keys,)
     scd = values.get("stored_as_scd_type", 1)
     options = tuple((k, _text(values[k])) for k in CDC_OTHER if k in values)
-    op = ChangeFlow(tuple(as_col(k).text for k in keys), as_col(values.get("sequence_by")).text,
+    op = ChangeFlow(tuple(_name(k) for k in keys), _name(values.get("sequence_by")),
                     str(plain(scd)) if scd is not None else "1", options, definition.loc)
     return plan.then(op)
+
+
+def _name(value: Any) -> str:
+    col = as_col(value)
+    return col.name or render(col.expr)
 
 
 def _writer(definition: Definition, plan: Plan) -> Writer:

@@ -18,19 +18,33 @@ import libcst as cst
 from streamlint.extract import pipelines
 from streamlint.extract.budget import MAX_VALUE
 from streamlint.extract.columns import (
-    LITERAL_ARGS,
     as_col,
     col_method,
     col_of,
     col_sql,
-    function_col,
+    function_of,
+    is_unknown,
     last_wins,
     literal,
+    literal_expr,
     option_value,
     plain,
     sql_text,
 )
-from streamlint.extract.schema_text import TYPE_CLASSES, split_top_level
+from streamlint.extract.frames import (
+    aggregate,
+    aggregate_method,
+    dedup_keys,
+    flatten,
+    inputs_of,
+    join,
+    pivot_key,
+    project,
+    resolved_key,
+    sql_projection,
+    unresolved_plan,
+)
+from streamlint.extract.schema_text import TYPE_CLASSES
 from streamlint.extract.schemas import (
     FIXED_COLUMNS,
     schema_add,
@@ -59,8 +73,6 @@ from streamlint.extract.values import (
     column,
 )
 from streamlint.model import (
-    AggCall,
-    Aggregation,
     ArbitraryState,
     Deduplication,
     Filter,
@@ -69,14 +81,13 @@ from streamlint.model import (
     Projection,
     Setting,
     Source,
-    StaticJoin,
-    StreamJoin,
     Union_,
     Unknown,
     Watermark,
     option,
     show,
 )
+from streamlint.model.expr import render
 from streamlint.records import replace
 
 if TYPE_CHECKING:
@@ -103,19 +114,11 @@ SCHEMA_ARGS = {"from_json": 1, "from_csv": 1}
 STATE_GETTERS = {"getValueState": 1, "getListState": 1, "getMapState": 2}
 TIME_MODES = {"none": "None", "processingtime": "ProcessingTime", "eventtime": "EventTime"}
 AGG_METHODS = ("count", "sum", "avg", "mean", "max", "min")
-# pyspark.sql.functions names that are the same function.
+# pyspark.sql.functions spellings of `count(DISTINCT x)`; `model.expr.call` folds the rest.
 FUNCTION_ALIASES = {
-    "mean": "avg", "std": "stddev_samp", "stddev": "stddev_samp", "variance": "var_samp",
-    "countDistinct": "count_distinct", "approxCountDistinct": "approx_count_distinct",
-    "sumDistinct": "sum_distinct", "every": "bool_and", "some": "bool_or",
-}
-JOIN_TYPES = {
-    "inner": "inner", "cross": "cross", "outer": "full_outer", "full": "full_outer",
-    "fullouter": "full_outer", "full_outer": "full_outer", "left": "left_outer",
-    "leftouter": "left_outer", "left_outer": "left_outer", "right": "right_outer",
-    "rightouter": "right_outer", "right_outer": "right_outer", "semi": "left_semi",
-    "leftsemi": "left_semi", "left_semi": "left_semi", "anti": "left_anti",
-    "leftanti": "left_anti", "left_anti": "left_anti",
+    "countDistinct": "countdistinct", "count_distinct": "countdistinct",
+    "sumDistinct": "sumdistinct", "sum_distinct": "sumdistinct",
+    "approxCountDistinct": "approx_count_distinct",
 }
 PROJECTIONS = {
     "select", "selectExpr", "withColumn", "withColumns", "withColumnRenamed",
@@ -134,32 +137,22 @@ PASS_THROUGH = {
 
 
 def call_functions(name: str, args: list[Any], kwargs: dict[str, Any]) -> Any:
-    """`pyspark.sql.functions.<name>(...)` as a canonical column."""
+    """`pyspark.sql.functions.<name>(...)` as a column expression."""
     name = FUNCTION_ALIASES.get(name, name)
     if name == "broadcast" and args and isinstance(args[0], Plan):
         return args[0]  # a join hint: the DataFrame is the same one
     if name in ("col", "column") and args and isinstance(args[0], str):
         return column(args[0])
-    if name == "lit":
-        return Col(literal(args[0]) if args else "lit()", None)
     if name == "expr" and args and isinstance(args[0], str):
         return col_sql(args[0])
     if name == "window" and len(args) >= 3 and args[2] == args[1] and len(args) < 4:
         args = args[:2]  # a slide equal to the duration is the tumbling window itself
-    literal_positions = LITERAL_ARGS.get(name, set())
-    parts: list[str] = []
-    refs: set[str] = set()
-    for i, arg in enumerate([*args, *kwargs.values()]):
-        if i == SCHEMA_ARGS.get(name) and isinstance(arg, str | Schema):
-            parts.append(schema_type(arg))
-            continue
-        if i in literal_positions and not isinstance(arg, Col):
-            parts.append(literal(arg))
-            continue
-        col = as_col(arg)
-        refs |= col.refs
-        parts.append(col.text)
-    return function_col(name, parts, refs)
+    given = [*args, *kwargs.values()]
+    schema_at = SCHEMA_ARGS.get(name)
+    if schema_at is not None and len(given) > schema_at and isinstance(given[schema_at],
+                                                                        str | Schema):
+        given[schema_at] = Schema(schema_type(given[schema_at]))
+    return function_of(name, given)
 
 
 # -- schemas ------------------------------------------------------------------------------
@@ -176,6 +169,8 @@ def call_types(name: str, args: list[Any], kwargs: dict[str, Any]) -> Any:
         field_name = args[0] if args else kwargs.get("name")
         data_type = args[1] if len(args) > 1 else kwargs.get("dataType")
         nullable = args[2] if len(args) > 2 else kwargs.get("nullable", True)
+        if is_unknown(data_type):  # a type known only at run time: the field is not known
+            return Unknown(f"StructField({literal(field_name)}, {literal(data_type)})")
         type_text = data_type.text if isinstance(data_type, Schema) else literal(data_type)
         return Schema(f"{field_name}:{type_text}" + ("" if nullable is not False else " not null"))
     if name == "StructType":
@@ -185,9 +180,13 @@ def call_types(name: str, args: list[Any], kwargs: dict[str, Any]) -> Any:
         return Unknown(f"StructType({literal(fields)})")
     if name == "ArrayType":
         inner = args[0] if args else kwargs.get("elementType")
+        if is_unknown(inner):
+            return Unknown(f"ArrayType({literal(inner)})")
         return Schema(f"array<{inner.text if isinstance(inner, Schema) else literal(inner)}>")
     if name == "MapType":
         key, value = (args + [None, None])[:2]
+        if is_unknown(key) or is_unknown(value):
+            return Unknown(f"MapType({literal(key)}, {literal(value)})")
         return Schema(f"map<{literal(key)},{literal(value)}>")
     return Unknown(f"{name}(...)")
 
@@ -248,18 +247,6 @@ _DF_METHODS = PROJECTIONS | PASS_THROUGH | {
 
 def hasattr_df(name: str) -> bool:
     return name in _DF_METHODS
-
-
-def unresolved_plan(origin: Any, loc: Loc) -> Plan:
-    """A DataFrame streamlint cannot follow: no sources known, and a note saying so.
-
-    A join or union with it is kept (with this note), never silently dropped.
-    """
-    if not isinstance(origin, Unknown):
-        known = plain(origin)
-        origin = known if isinstance(known, Unknown) else Unknown(repr(known))
-    note = (f"the DataFrame comes from `{origin.text}`, which streamlint cannot follow", loc)
-    return Plan(sources=(), operators=(), streaming=True, columns=None, unresolved=(note,))
 
 
 # -- calls ----------------------------------------------------------------------------------
@@ -438,7 +425,7 @@ def sql_over_views(interp: Interpreter, sql: str, loc: Loc) -> Any:
     operators = tuple(op for plan in plans for op in plan.operators)
     note = (f"SQL in a string is not analysed by streamlint: `{sql_text(sql)}`", loc)
     unresolved = tuple(u for plan in plans for u in plan.unresolved) + (note,)
-    return Plan(sources, (*operators, Projection("sql", (sql_text(sql),), None, loc)),
+    return Plan(sources, (*operators, Projection("sql", (sql_projection(sql),), None, loc)),
                 first.streaming, None, first.definitions, unresolved)
 
 
@@ -564,37 +551,23 @@ def make_source(reader: Reader, fmt: Any, options: list[tuple[Any, Any]]) -> Sou
 # -- DataFrames ---------------------------------------------------------------------------
 
 
-def flatten(args: list[Any]) -> list[Any]:
-    if len(args) == 1 and isinstance(args[0], tuple):
-        return list(args[0])
-    return args
-
-
-def inputs_of(plan: Plan, cols: list[Col]) -> tuple[str, ...]:
-    """How each column a stateful operator reads was computed upstream (for type changes)."""
-    seen: dict[str, str] = {}
-    for col in cols:
-        for ref in col.refs:
-            definition = origin(plan, f"col({ref})")
-            if definition != f"col({ref})":
-                seen[ref] = f"{ref} = {definition}"
-    return tuple(seen[k] for k in sorted(seen))
-
-
 def dataframe_call(  # noqa: C901 - one branch per DataFrame method family
     interp: Interpreter, plan: Plan, name: str, args: list[Any], kwargs: dict[str, Any],
     node: cst.Call, loc: Loc,
 ) -> Any:
     if name in ("filter", "where"):
         condition = args[0] if args else kwargs.get("condition")
-        text = col_sql(condition).text if isinstance(condition, str) else literal(condition)
-        return plan.then(Filter(text, loc))
+        expr = col_sql(condition).expr if isinstance(condition, str) else literal_expr(condition)
+        return plan.then(Filter(expr, loc))
     if name in PROJECTIONS:
-        return project(interp, plan, name, args, kwargs, loc)
+        cols = [col_sql(a) if name == "selectExpr" and isinstance(a, str) else as_col(a)
+                for a in flatten(args)] if name in ("select", "selectExpr", "toDF") else []
+        return project(plan, name, cols, args, kwargs, loc)
     if name == "withWatermark":
         event_time = args[0] if args else kwargs.get("eventTime")
         delay = args[1] if len(args) > 1 else kwargs.get("delayThreshold")
-        return plan.then(Watermark(as_col(event_time).text, plain(delay), loc))
+        time_col = as_col(event_time)
+        return plan.then(Watermark(time_col.name or render(time_col.expr), plain(delay), loc))
     if name in ("groupBy", "groupby", "rollup", "cube"):
         keys = tuple(as_col(k) for k in flatten(args))
         return Grouped(plan, name, keys, loc)
@@ -602,18 +575,14 @@ def dataframe_call(  # noqa: C901 - one branch per DataFrame method family
         return aggregate(Grouped(plan, "groupBy", (), loc), args, loc)  # df.agg = groupBy().agg
     if name in ("dropDuplicates", "drop_duplicates", "dropDuplicatesWithinWatermark", "distinct"):
         subset = flatten(args) if args else kwargs.get("subset")
-        if isinstance(subset, tuple):
-            subset = list(subset)
-        if not subset and plan.columns is not None and "*" not in plan.columns:
-            # No subset: every column is the key, so a column added upstream changes it.
-            subset = list(plan.columns)
-        key_cols = [as_col(k) for k in subset or []]
-        keys = tuple(resolved_key(plan, k) for k in key_cols) if subset else None
-        op = Deduplication(name, keys, name == "dropDuplicatesWithinWatermark",
-                           inputs_of(plan, key_cols), loc)
+        keys, inputs = dedup_keys(plan, subset)
+        op = Deduplication(name, keys, name == "dropDuplicatesWithinWatermark", inputs, loc)
         return plan.then(op)
     if name == "join":
-        return join(interp, plan, args, kwargs, loc)
+        other = args[0] if args else kwargs.get("other")
+        on = args[1] if len(args) > 1 else kwargs.get("on")
+        return join(plan, other, on, args[2] if len(args) > 2 else kwargs.get("how", "inner"),
+                    loc)
     if name in ("union", "unionByName", "unionAll"):
         other = args[0] if args else kwargs.get("other")
         if not isinstance(other, Plan):
@@ -651,200 +620,6 @@ ACTIONS = {"count", "first", "head", "take", "collect", "show", "toPandas", "isE
            "foreach", "foreachPartition", "toJSON", "toLocalIterator", "describe", "summary"}
 
 
-def project(interp: Interpreter, plan: Plan, name: str, args: list[Any], kwargs: dict[str, Any],
-            loc: Loc) -> Plan:
-    columns = list(plan.columns) if plan.columns is not None else None
-    definitions = list(plan.definitions)
-    exprs: list[str] = []
-    if name in ("select", "selectExpr", "toDF"):
-        cols = [col_sql(a) if name == "selectExpr" and isinstance(a, str) else as_col(a)
-                for a in flatten(args)]
-        new_columns: list[str] = []
-        star_unknown = False
-        for col in cols:
-            exprs.append(col.text if col.name is None or col.text == f"col({col.name})"
-                         else f"{col.text} AS {col.name}")
-            output = col.name or ("*" if col.text == "*" else col.text)
-            if output == "*":
-                # `*` is every input column: the output is only known if the input is.
-                star_unknown = star_unknown or columns is None
-                new_columns.extend(columns or ())
-                continue
-            expanded = expand_struct(plan, output)
-            if expanded:
-                new_columns.extend(name for name, _ in expanded)
-                definitions.extend(expanded)
-                continue
-            new_columns.append(output)
-            if col.name and col.text != f"col({col.name})":
-                definitions.append((col.name, col.text))
-        if name == "toDF":
-            new_columns = [str(a) for a in flatten(args)]
-        columns = None if star_unknown and name != "toDF" else new_columns
-    elif name == "withColumn":
-        col_name, col = (args + [None, None])[:2]
-        if not isinstance(col_name, str):  # a symbolic object's repr can be huge: its text
-            col_name = literal(col_name if col_name is not None else kwargs.get("colName"))
-        col = as_col(col if col is not None else kwargs.get("col"))
-        exprs.append(f"{col_name} = {col.text}")
-        definitions.append((str(col_name), col.text))
-        if columns is not None and col_name not in columns:
-            columns.append(str(col_name))
-    elif name == "withColumns":
-        mapping = args[0] if args and isinstance(args[0], dict) else kwargs
-        for col_name, col in mapping.items():
-            col = as_col(col)
-            exprs.append(f"{col_name} = {col.text}")
-            definitions.append((str(col_name), col.text))
-            if columns is not None and col_name not in columns:
-                columns.append(str(col_name))
-    elif name in ("withColumnRenamed", "withColumnsRenamed"):
-        given = list(args) + [kwargs.get(k) for k in ("existing", "new")][len(args):]
-        mapping = args[0] if args else kwargs.get("colsMap")
-        pairs = (list(mapping.items()) if isinstance(mapping, dict)
-                 else [tuple(given[:2])] if len(given) >= 2 and None not in given[:2] else [])
-        if not pairs:  # a call Spark itself refuses, or a map not known here: columns unknown
-            exprs.extend(literal(a) for a in args)
-            columns = None
-        for old, new in ((o if isinstance(o, str) else literal(o),
-                          n if isinstance(n, str) else literal(n)) for o, n in pairs):
-            exprs.append(f"{old} -> {new}")
-            definitions.append((str(new), f"col({old})"))  # a rename: the same column
-            if columns is not None:
-                columns = [str(new) if c == old else c for c in columns]
-                if old not in (plan.columns or ()):
-                    columns.append(f"{old}->{new}")
-    elif name == "drop":
-        for col in flatten(args):
-            text = col if isinstance(col, str) else as_col(col).name or as_col(col).text
-            exprs.append(f"-{text}")
-            if columns is not None:
-                if text in columns:
-                    columns.remove(text)
-                else:
-                    columns.append(f"-{text}")
-    else:
-        exprs.extend(literal(a) for a in args)
-        if name not in ("alias",):
-            columns = None
-    return plan.then(Projection(name, tuple(exprs), tuple(columns) if columns is not None
-                                else None, loc),
-                     columns=tuple(columns) if columns is not None else None,
-                     definitions=tuple(definitions))
-
-
-def expand_struct(plan: Plan, output: str) -> list[tuple[str, str]]:
-    """`select("o.*")` after `from_json(...).alias("o")`: one column per schema field."""
-    if not output.endswith(".*"):
-        return []
-    definition = plan.definition(output[:-2]) or ""
-    match = re.search(r"struct<(.*)>", definition)
-    if not match:
-        return []
-    fields = split_top_level(match.group(1))
-    # The struct's alias ("o") is gone once it is flattened: naming it here would make a
-    # renamed alias look like a column computed differently. The field's type is what counts.
-    return [(f.split(":", 1)[0], f"field {f}") for f in fields if ":" in f]
-
-
-def join(interp: Interpreter, plan: Plan, args: list[Any], kwargs: dict[str, Any],
-         loc: Loc) -> Plan:
-    other = args[0] if args else kwargs.get("other")
-    on = args[1] if len(args) > 1 else kwargs.get("on")
-    how = args[2] if len(args) > 2 else kwargs.get("how", "inner")
-    how = JOIN_TYPES.get(how.lower().replace(" ", ""), how) if isinstance(how, str) else how
-    how = "inner" if how is None else plain(how)
-    if not isinstance(other, Plan):
-        other = unresolved_plan(other, loc)
-    keys: tuple[str, ...] = ()
-    condition: str | None = None
-    cols: list[Col] = []
-    if isinstance(on, str):
-        keys = (column(on).text,)
-        cols = [column(on)]
-    elif isinstance(on, tuple) and all(isinstance(k, str) for k in on):
-        keys = tuple(column(k).text for k in on)
-        cols = [column(k) for k in on]
-    elif isinstance(on, tuple):
-        cols = [as_col(c) for c in on]
-        condition = " & ".join(c.text for c in cols)
-    elif on is not None:
-        cols = [as_col(on)]
-        condition = cols[0].text
-    if not (plan.streaming and other.streaming):
-        static = other if not other.streaming else plan
-        identity = ", ".join(f"{k}={literal(v)}" for s in static.sources for k, v in s.identity)
-        op: Any = StaticJoin(how, f"{condition or ', '.join(keys)} with {identity}", loc)
-        stream = plan if plan.streaming else other
-        return Plan(stream.sources, (*stream.operators, op), True, None,
-                    stream.definitions, stream.unresolved + static.unresolved)
-    inputs = tuple(sorted(set(inputs_of(plan, cols)) | set(inputs_of(other, cols))))
-    op = StreamJoin(how, keys, condition, inputs, loc)
-    return Plan(
-        sources=plan.sources + other.sources,
-        operators=(*plan.operators, *other.operators, op), streaming=True, columns=None,
-        definitions=plan.definitions + other.definitions,
-        unresolved=plan.unresolved + other.unresolved,
-    )
-
-
-# -- groupings ----------------------------------------------------------------------------
-
-
-def aggregate(grouped: Grouped, args: list[Any], loc: Loc) -> Plan:
-    calls: list[AggCall] = []
-    cols: list[Col] = list(grouped.keys)
-    items = flatten(args)
-    if len(items) == 1 and isinstance(items[0], dict):
-        items = [Col(f"{fn}(col({c}))", None, function=str(fn), args=(f"col({c})",),
-                     refs=frozenset({str(c)})) for c, fn in items[0].items()]
-    for item in items:
-        col = as_col(item)
-        cols.append(col)
-        calls.append(AggCall(col.function or col.text, col.args, col.name))
-    return finish_aggregation(grouped, tuple(calls), cols, loc)
-
-
-def resolved_key(plan: Plan, col: Col) -> str:
-    """A key through upstream renames: `withColumnRenamed("user_id", "uid").groupBy("uid")`
-    groups by the same column as `groupBy(F.col("user_id").alias("uid"))`."""
-    text = col.text
-    for _ in range(10):
-        name = _column_name(text)
-        definition = plan.definition(name) if name else None
-        if definition is None or _column_name(definition) is None or definition == text:
-            return text
-        text = definition
-    return text
-
-
-def origin(plan: Plan, text: str) -> str:
-    """What a column reference finally stands for, through renames: the expression that
-    computed it upstream, or the plain column when nothing did."""
-    for _ in range(10):
-        name = _column_name(text)
-        definition = plan.definition(name) if name else None
-        if definition is None or definition == text:
-            return text
-        text = definition
-    return text
-
-
-def _column_name(text: str) -> str | None:
-    return text[4:-1] if text.startswith("col(") and text.endswith(")") and "(" not in text[
-        4:-1] else None
-
-
-def finish_aggregation(grouped: Grouped, calls: tuple[AggCall, ...], cols: list[Col],
-                       loc: Loc) -> Plan:
-    plan = grouped.plan
-    op = Aggregation(grouped.method, tuple(resolved_key(plan, k) for k in grouped.keys), calls,
-                     inputs_of(plan, cols), grouped.loc)
-    names = [k.name or k.text for k in grouped.keys]
-    names += [c.alias or f"{c.function}({', '.join(c.args)})" for c in calls]
-    return plan.then(op, columns=tuple(names), definitions=())
-
-
 def grouped_call(
     interp: Interpreter, grouped: Grouped, name: str, args: list[Any], kwargs: dict[str, Any],
     node: cst.Call, loc: Loc,
@@ -852,20 +627,16 @@ def grouped_call(
     if name == "agg":
         return aggregate(grouped, args, loc)
     if name in AGG_METHODS:
-        columns = [as_col(a) for a in flatten(args)] or ([column("*")] if name == "count" else [])
-        function = "avg" if name == "mean" else name
-        calls = tuple(AggCall(function, (c.text,), name if name == "count" else None)
-                      for c in columns)
-        return finish_aggregation(grouped, calls, list(grouped.keys) + columns, loc)
+        return aggregate_method(grouped, name, args, loc)
     if name == "pivot":
         pivot = args[0] if args else kwargs.get("pivot_col")
-        return replace(grouped, keys=(*grouped.keys, Col(f"pivot({literal(pivot)})")))
+        return replace(grouped, keys=(*grouped.keys, pivot_key(pivot)))
     if name in ("applyInPandasWithState", "transformWithStateInPandas", "transformWithState",
                 "flatMapGroupsWithState", "mapGroupsWithState"):
         return arbitrary_state(interp, grouped, name, args, kwargs, node, loc)
     if name in ("applyInPandas", "applyInArrow", "cogroup"):
-        return grouped.plan.then(Projection(name, tuple(literal(a) for a in args), None, loc),
-                                 columns=None)
+        return grouped.plan.then(Projection(name, tuple(literal_expr(a) for a in args), None,
+                                            loc), columns=None)
     return Unknown(interp.code(node))
 
 
@@ -896,7 +667,8 @@ def arbitrary_state(
         output_mode = arg(3, "outputMode")
         timeout = arg(4, "timeoutConf")
     op = ArbitraryState(
-        api=name, keys=tuple(k.text for k in grouped.keys), function=function_name,
+        api=name, keys=tuple(resolved_key(grouped.plan, k) for k in grouped.keys),
+        function=function_name, inputs=inputs_of(grouped.plan, list(grouped.keys)),
         output_schema=schema_of(output_schema), state_schema=schema_of(state_schema)
         if not isinstance(state_schema, tuple) else state_schema,
         # Spark parses the output mode case-insensitively: "Update" is "update".

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 import libcst as cst
 
 from streamlint.model import Loc, Operator, Setting, Source, Unknown
+from streamlint.model.expr import Alias, Column, Definition, Expr, Star, refs, unaliased
 from streamlint.records import factory, record, replace
 
 if TYPE_CHECKING:
@@ -19,22 +20,43 @@ if TYPE_CHECKING:
 
 @record
 class Col:
-    """A column expression in canonical text: `F.col("x")`, `col("x")`, `"x"`, `df.x` are one."""
+    """A column expression as a tree (`streamlint.model.expr`): `F.col("x")`, `col("x")`,
+    `"x"`, `df.x` are all `Column("x")`. `name` is the output name (an alias, or the
+    column's own name), None where Spark would make one up."""
 
-    text: str
-    name: str | None = None  # the output name (alias, or the column's own name)
-    function: str | None = None  # top-level function, for aggregates
-    args: tuple[str, ...] = ()
-    refs: frozenset[str] = frozenset()  # column names read
+    expr: Expr
+    name: str | None = None
 
     def aliased(self, name: object) -> Col:
-        return replace(self, name=name if isinstance(name, str) else str(name))
+        label = name if isinstance(name, str) else str(name)
+        operand = unaliased(self.expr)
+        if isinstance(operand, Column) and operand.name == label:
+            return Col(operand, label)  # `col("x").alias("x")` is the column itself
+        return Col(Alias(operand, label), label)
+
+    @property
+    def refs(self) -> frozenset[str]:
+        return refs(self.expr)
+
+    @property
+    def bare(self) -> Expr:
+        """The expression without its alias: what is computed, not what it is called."""
+        return unaliased(self.expr)
 
 
 def column(name: str) -> Col:
     if name == "*":
-        return Col("*", None, refs=frozenset({"*"}))
-    return Col(f"col({name})", name, refs=frozenset({name}))
+        return Col(Star(), None)
+    if name.endswith(".*"):
+        return Col(Star(name[:-2]), None)
+    if name.startswith("`") and name.endswith("`") and len(name) > 1:
+        return Col(Column(name[1:-1]), name[1:-1])
+    if "." in name.strip("."):
+        # `l.id` after `df.alias("l")`, or a struct's field: either way Spark names the
+        # result `id`, and a qualifier that only disambiguates is dropped when comparing.
+        qualifier, _, field = name.rpartition(".")
+        return Col(Column(field, qualifier), field)
+    return Col(Column(name), name)
 
 
 @record
@@ -92,16 +114,16 @@ class Plan:
     operators: tuple[Operator, ...]
     streaming: bool
     columns: tuple[str, ...] | None = ("*",)
-    definitions: tuple[tuple[str, str], ...] = ()  # column -> expression that computed it
+    definitions: tuple[Definition, ...] = ()  # how a column was computed upstream
     unresolved: tuple[tuple[str, Loc], ...] = ()
 
     def then(self, op: Operator, **changes: Any) -> Plan:
         return replace(self, operators=(*self.operators, op), **changes)
 
-    def definition(self, name: str) -> str | None:
-        for key, text in reversed(self.definitions):
-            if key == name:
-                return text
+    def definition(self, name: str) -> Expr | None:
+        for item in reversed(self.definitions):
+            if item.name == name:
+                return item.expr
         return None
 
 

@@ -1,0 +1,257 @@
+"""Compare two versions of one stateful operator, by structure: its keys, what it buffers,
+and how the columns it reads were computed upstream.
+
+Each function reports through `add(kind, subject, old, new, old_loc, new_loc, **facts)`
+(the differ's), so the verdicts stay in the rules.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from streamlint.diff.render import (
+    Code,
+    agg_text,
+    aggs_text,
+    code,
+    definitions_text,
+    exprs_text,
+    names_text,
+)
+from streamlint.model import Aggregation, ArbitraryState, Deduplication, StreamJoin
+from streamlint.model.expr import (
+    WINDOW_FUNCTIONS,
+    Binary,
+    Call,
+    Cast,
+    Column,
+    Definition,
+    Expr,
+    conjuncts,
+    refs,
+    render,
+    unqualified,
+)
+
+Add = Callable[..., None]
+
+
+def redefined(old: tuple[Definition, ...], new: tuple[Definition, ...]
+              ) -> list[tuple[Definition, Definition]]:
+    """Input columns present in both versions but computed by a different expression."""
+    before = {d.name: d for d in old}
+    after = {d.name: d for d in new}
+    return [(before[n], after[n]) for n in sorted(before.keys() & after.keys())
+            if before[n].expr != after[n].expr]
+
+
+def key_refs(keys: tuple[Expr, ...]) -> frozenset[str]:
+    return frozenset().union(*(refs(k) for k in keys)) if keys else frozenset()
+
+
+# -- aggregation ----------------------------------------------------------------------------
+
+
+def windows_only(a: tuple[Expr, ...], b: tuple[Expr, ...]) -> bool:
+    """Same keys but for windows over the same time column whose durations differ."""
+    if len(a) != len(b):
+        return False
+    differing = [(x, y) for x, y in zip(a, b, strict=True) if x != y]
+    return bool(differing) and all(
+        isinstance(x, Call) and isinstance(y, Call) and x.function in WINDOW_FUNCTIONS
+        and x.function == y.function and x.args[:1] == y.args[:1]
+        for x, y in differing)
+
+
+def cast_type(expr: Expr) -> str | None:
+    """The type a column's definition states outright (a cast, a parsed JSON field)."""
+    return expr.to if isinstance(expr, Cast) else None
+
+
+def aggregation(add: Add, a: Aggregation, b: Aggregation) -> None:
+    if a.method != b.method:
+        add("agg.method", "the grouping method", a.method, b.method, a.loc, b.loc)
+    if a.keys != b.keys:
+        kind = "agg.window" if windows_only(a.keys, b.keys) else "agg.keys"
+        subject = "the window" if kind == "agg.window" else "the grouping keys"
+        add(kind, subject, exprs_text(a.keys), exprs_text(b.keys), a.loc, b.loc)
+    old, new = a.aggregates, b.aggregates
+    if len(old) != len(new):
+        add("agg.aggregates", "the aggregate functions", aggs_text(old), aggs_text(new),
+            a.loc, b.loc, structural=True)
+    else:
+        for x, y in zip(old, new, strict=True):
+            same_function = (x.function, x.distinct) == (y.function, y.distinct)
+            if not same_function and x.args == y.args:
+                add("agg.function", f"the aggregate `{agg_text(x)}`", agg_text(x), agg_text(y),
+                    a.loc, b.loc)
+            elif same_function and x.args != y.args:
+                subject = f"the input of `{x.function}`" if x.function else "an aggregate"
+                add("agg.input", subject, agg_text(x), agg_text(y),
+                    a.loc, b.loc)
+            elif not same_function:
+                add("agg.aggregates", "the aggregate functions", agg_text(x), agg_text(y),
+                    a.loc, b.loc)
+            elif x.alias != y.alias:
+                add("agg.alias", f"the name of `{x.function}`", x.alias, y.alias, a.loc, b.loc)
+    if a.keys != b.keys:
+        return
+    keys = key_refs(a.keys)
+    for before, after in redefined(a.inputs, b.inputs):
+        old_text, new_text = definitions_text((before,)), definitions_text((after,))
+        if before.name in keys:  # a grouping key computed differently is another key
+            add("agg.keys", f"how the grouping key `{before.name}` is computed", old_text,
+                new_text, a.loc, b.loc)
+            continue
+        old_type, new_type = cast_type(before.expr), cast_type(after.expr)
+        typed = "true" if old_type and new_type and old_type != new_type else "false"
+        add("agg.input_type", f"how the aggregated column `{before.name}` is computed",
+            old_text, new_text, a.loc, b.loc, typed=typed)
+
+
+# -- deduplication --------------------------------------------------------------------------
+
+
+def deduplication(add: Add, a: Deduplication, b: Deduplication) -> None:
+    if a.within_watermark != b.within_watermark:
+        add("dedup.kind", "the deduplication operator", a.method, b.method, a.loc, b.loc)
+    elif a.keys != b.keys:
+        add("dedup.keys", "the deduplication keys", names_text(a.keys), names_text(b.keys),
+            a.loc, b.loc)
+    changed = redefined(a.inputs, b.inputs)
+    if changed and a.keys == b.keys:
+        # Same key names, other values: new rows are compared with keys kept the old way.
+        add("dedup.keys", "how the deduplication keys are computed",
+            definitions_text(tuple(x for x, _ in changed)),
+            definitions_text(tuple(y for _, y in changed)), a.loc, b.loc)
+
+
+# -- stream-stream joins --------------------------------------------------------------------
+
+
+def _ordered(left: Expr, right: Expr) -> tuple[Expr, Expr]:
+    return (left, right) if render(left) <= render(right) else (right, left)
+
+
+def _sides_ok(left: Expr, right: Expr, op: StreamJoin) -> bool:
+    """An `=` between the two inputs (not two columns of one side) is an equi-join key. A
+    side is only taken as known when its columns are and the other's do not also match."""
+    a, b = refs(left), refs(right)
+    if not a or not b:
+        return False
+    if op.left_columns is None or op.right_columns is None:
+        return True
+    lcols, rcols = set(op.left_columns), set(op.right_columns)
+
+    def side(names: frozenset[str]) -> str:
+        in_left, in_right = names <= lcols, names <= rcols
+        return "left" if in_left and not in_right else "right" if in_right and not in_left else "?"
+
+    return side(a) == "?" or side(a) != side(b)
+
+
+def _is_key(part: Expr, op: StreamJoin) -> bool:
+    return isinstance(part, Binary) and part.op in ("=", "<=>") and _sides_ok(
+        part.left, part.right, op)
+
+
+def equi_keys(op: StreamJoin) -> frozenset[tuple[Expr, Expr]]:
+    """The join's state key, as expression pairs in one order: `on=[names]` and the `=`
+    conjuncts of its condition between the two sides, qualifiers dropped (a DataFrame alias
+    only says which side a column is on)."""
+    pairs = {(Column(name), Column(name)) for name in op.keys}
+    for part in conjuncts(op.condition):
+        if isinstance(part, Binary) and _is_key(part, op):
+            pairs.add(_ordered(unqualified(part.left), unqualified(part.right)))
+    return frozenset(pairs)
+
+
+def _pairs_text(pairs: frozenset[tuple[Expr, Expr]]) -> Code:
+    ordered = sorted(pairs, key=lambda p: (render(p[0]), render(p[1])))
+    return code(", ".join(render(x) if x == y else f"{render(x)} = {render(y)}"
+                          for x, y in ordered) or "(none)", *(e for p in ordered for e in p))
+
+
+def residue(op: StreamJoin) -> tuple[Expr, ...]:
+    """The condition's other conjuncts (time ranges, filters), as written."""
+    return tuple(p for p in conjuncts(op.condition) if not _is_key(p, op))
+
+
+def condition_key(op: StreamJoin) -> list[Expr]:
+    """The non-key conditions up to spelling: in any order, `a != b` as `b != a`, alias
+    qualifiers dropped."""
+    parts: list[Expr] = []
+    for part in residue(op):
+        part = unqualified(part)
+        if isinstance(part, Binary) and part.op == "!=":
+            part = Binary(part.op, *_ordered(part.left, part.right))
+        parts.append(part)
+    return sorted(parts, key=render)
+
+
+def join(add: Add, a: StreamJoin, b: StreamJoin) -> None:
+    if a.how != b.how:
+        inner = "true" if "inner" in (a.how, b.how) else "false"
+        add("join.type", "the join type", a.how, b.how, a.loc, b.loc,
+            old_how=str(a.how), new_how=str(b.how), inner=inner)
+    old_keys, new_keys = equi_keys(a), equi_keys(b)
+    if old_keys != new_keys:
+        add("join.keys", "the equi-join keys", _pairs_text(old_keys), _pairs_text(new_keys),
+            a.loc, b.loc)
+    elif condition_key(a) != condition_key(b):
+        add("join.condition", "the join condition", _conjuncts_text(residue(a)),
+            _conjuncts_text(residue(b)), a.loc, b.loc)
+    for side, before, after in (("left", a.left_columns, b.left_columns),
+                                ("right", a.right_columns, b.right_columns)):
+        if before is not None and after is not None and before != after:
+            add("join.state_schema", f"the columns the join buffers from its {side} input",
+                names_text(before), names_text(after), a.loc, b.loc, side=side)
+    changed = redefined(a.inputs, b.inputs)
+    if changed and old_keys == new_keys:
+        add("join.input", "how the join's input columns are computed",
+            definitions_text(tuple(x for x, _ in changed)),
+            definitions_text(tuple(y for _, y in changed)), a.loc, b.loc)
+
+
+def _conjuncts_text(parts: tuple[Expr, ...]) -> Code:
+    return code(" AND ".join(render(p) for p in parts) or "(none)", *parts)
+
+
+# -- arbitrary state ------------------------------------------------------------------------
+
+
+def variables(schema: Any) -> Any:
+    """transformWithState keeps each state variable in its own column family, by name: their
+    order in `init` does not matter."""
+    return tuple(sorted(schema, key=repr)) if isinstance(schema, tuple) else schema
+
+
+def arbitrary_state(add: Add, a: ArbitraryState, b: ArbitraryState, encoding: str) -> None:
+    if a.api != b.api:
+        add("state.api", "the stateful API", a.api, b.api, a.loc, b.loc)
+        return
+    if a.keys != b.keys:
+        add("state.keys", "the grouping keys", exprs_text(a.keys), exprs_text(b.keys), a.loc,
+            b.loc)
+    else:
+        keys = key_refs(a.keys)
+        for before, after in redefined(a.inputs, b.inputs):
+            if before.name in keys:  # the same key name holding other values: other groups
+                add("state.keys", f"how the grouping key `{before.name}` is computed",
+                    definitions_text((before,)), definitions_text((after,)), a.loc, b.loc,
+                    computed="true")
+    if variables(a.state_schema) != variables(b.state_schema):
+        add("state.schema", "the state schema", a.state_schema, b.state_schema, a.loc,
+            b.loc, api=a.api, encoding=encoding)
+    if a.timeout != b.timeout:
+        add("state.timeout", "the timeout", a.timeout, b.timeout, a.loc, b.loc)
+    if a.output_mode != b.output_mode:
+        add("state.output_mode", "the operator's output mode", a.output_mode,
+            b.output_mode, a.loc, b.loc)
+    if a.output_schema != b.output_schema:
+        add("state.output_schema", "the output schema", a.output_schema,
+            b.output_schema, a.loc, b.loc)
+    if a.function != b.function:
+        add("state.function", "the state function", a.function, b.function, a.loc,
+            b.loc)

@@ -1,0 +1,342 @@
+"""The DataFrame operators that carry expressions: projections, joins, aggregations and
+the keys of the stateful ones, built from `Col` trees into the records of `streamlint.model`.
+
+Each stateful operator also records how the columns it reads were computed upstream
+(`Definition`s), since the same key name computed another way is another key.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from streamlint.extract.columns import (
+    aliased,
+    as_col,
+    column,
+    function_col,
+    literal,
+    literal_expr,
+    plain,
+    sql_text,
+)
+from streamlint.extract.schema_text import split_top_level
+from streamlint.extract.values import Col, Grouped, Plan
+from streamlint.model import (
+    AggCall,
+    Aggregation,
+    Loc,
+    Projection,
+    StaticJoin,
+    StreamJoin,
+    Unknown,
+)
+from streamlint.model.expr import (
+    Alias,
+    Binary,
+    Call,
+    Cast,
+    Column,
+    Definition,
+    Expr,
+    Literal,
+    Star,
+    call,
+    is_known,
+    render,
+    walk,
+)
+
+JOIN_TYPES = {
+    "inner": "inner", "cross": "cross", "outer": "full_outer", "full": "full_outer",
+    "fullouter": "full_outer", "full_outer": "full_outer", "left": "left_outer",
+    "leftouter": "left_outer", "left_outer": "left_outer", "right": "right_outer",
+    "rightouter": "right_outer", "right_outer": "right_outer", "semi": "left_semi",
+    "leftsemi": "left_semi", "left_semi": "left_semi", "anti": "left_anti",
+    "leftanti": "left_anti", "left_anti": "left_anti",
+}
+# The function `StaticJoin.on` names the static side's identity with (not a Spark function).
+STATIC_SIDE = "static_source"
+
+
+def flatten(args: list[Any]) -> list[Any]:
+    if len(args) == 1 and isinstance(args[0], tuple):
+        return list(args[0])
+    return args
+
+
+def unresolved_plan(origin: Any, loc: Loc) -> Plan:
+    """A DataFrame streamlint cannot follow: no sources known, and a note saying so.
+
+    A join or union with it is kept (with this note), never silently dropped.
+    """
+    if not isinstance(origin, Unknown):
+        known = plain(origin)
+        origin = known if isinstance(known, Unknown) else Unknown(repr(known))
+    note = (f"the DataFrame comes from `{origin.text}`, which streamlint cannot follow", loc)
+    return Plan(sources=(), operators=(), streaming=True, columns=None, unresolved=(note,))
+
+
+# -- where a column came from ---------------------------------------------------------------
+
+
+def origin(plan: Plan, expr: Expr) -> Expr:
+    """What a column reference finally stands for, through renames: the expression that
+    computed it upstream, or the plain column when nothing did."""
+    for _ in range(10):
+        if not isinstance(expr, Column):
+            return expr
+        definition = plan.definition(expr.name)
+        if definition is None or definition == expr:
+            return expr
+        expr = definition
+    return expr
+
+
+def resolved_key(plan: Plan, col: Col) -> Expr:
+    """A key through upstream renames: `withColumnRenamed("user_id", "uid").groupBy("uid")`
+    groups by the same column as `groupBy(F.col("user_id").alias("uid"))`."""
+    expr = col.bare
+    for _ in range(10):
+        if not isinstance(expr, Column):
+            return expr
+        definition = plan.definition(expr.name)
+        if not isinstance(definition, Column) or definition == expr:
+            return expr
+        expr = definition
+    return expr
+
+
+def inputs_of(plan: Plan, cols: list[Col]) -> tuple[Definition, ...]:
+    """How each column a stateful operator reads was computed upstream (for type changes)."""
+    seen: dict[str, Definition] = {}
+    for col in cols:
+        for ref in col.refs - {"*"}:
+            computed = origin(plan, Column(ref))
+            if computed != Column(ref):
+                seen[ref] = Definition(ref, computed)
+    return tuple(seen[k] for k in sorted(seen))
+
+
+def _defines(col: Col) -> bool:
+    """Whether selecting `col` computes its output column (not just passes one through)."""
+    bare = col.bare
+    return bool(col.name) and not (isinstance(bare, Column) and bare.name == col.name)
+
+
+# -- projections ----------------------------------------------------------------------------
+
+
+def project(plan: Plan, name: str, cols: list[Col], args: list[Any],
+            kwargs: dict[str, Any], loc: Loc) -> Plan:
+    """select/withColumn/rename/drop/...: `cols` are the selected columns (select-like)."""
+    columns = list(plan.columns) if plan.columns is not None else None
+    definitions = list(plan.definitions)
+    exprs: list[Expr] = []
+    if name in ("select", "selectExpr", "toDF"):
+        new_columns: list[str] = []
+        star_unknown = False
+        for col in cols:
+            exprs.append(col.expr)
+            bare = col.bare
+            if isinstance(bare, Star) and bare.qualifier is None:
+                # `*` is every input column: the output is only known if the input is.
+                star_unknown = star_unknown or columns is None
+                new_columns.extend(columns or ())
+                continue
+            if isinstance(bare, Star):
+                expanded = expand_struct(plan, bare.qualifier or "")
+                if expanded:
+                    new_columns.extend(item.name for item in expanded)
+                    definitions.extend(expanded)
+                    continue
+            new_columns.append(col.name or render(bare))
+            if _defines(col):
+                definitions.append(Definition(str(col.name), bare))
+        if name == "toDF":
+            new_columns = [str(a) for a in flatten(args)]
+        columns = None if star_unknown and name != "toDF" else new_columns
+    elif name in ("withColumn", "withColumns"):
+        if name == "withColumn":
+            col_name, value = (args + [None, None])[:2]
+            if col_name is None:
+                col_name = kwargs.get("colName")
+            pairs = [(col_name, value if value is not None else kwargs.get("col"))]
+        else:
+            mapping = args[0] if args and isinstance(args[0], dict) else kwargs
+            pairs = list(mapping.items())
+        for col_name, value in pairs:
+            # A symbolic object's repr can be huge: its text names it.
+            label = col_name if isinstance(col_name, str) else literal(col_name)
+            col = as_col(value)
+            exprs.append(aliased(col.expr, label))
+            definitions.append(Definition(label, col.bare))
+            if columns is not None and label not in columns:
+                columns.append(label)
+    elif name in ("withColumnRenamed", "withColumnsRenamed"):
+        given = list(args) + [kwargs.get(k) for k in ("existing", "new")][len(args):]
+        mapping = args[0] if args else kwargs.get("colsMap")
+        pairs = (list(mapping.items()) if isinstance(mapping, dict)
+                 else [tuple(given[:2])] if len(given) >= 2 and None not in given[:2] else [])
+        if not pairs:  # a call Spark itself refuses, or a map not known here: columns unknown
+            exprs.extend(literal_expr(a) for a in args)
+            columns = None
+        for old, new in ((o if isinstance(o, str) else literal(o),
+                          n if isinstance(n, str) else literal(n)) for o, n in pairs):
+            exprs.append(Alias(Column(old), new))
+            definitions.append(Definition(new, Column(old)))  # a rename: the same column
+            if columns is not None:
+                columns = [new if c == old else c for c in columns]
+                if old not in (plan.columns or ()):
+                    columns.append(f"{old}->{new}")
+    elif name == "drop":
+        for item in flatten(args):
+            col = as_col(item)
+            text = item if isinstance(item, str) else col.name or render(col.expr)
+            exprs.append(call("drop", column(text).expr if isinstance(item, str) else col.expr))
+            if columns is not None:
+                if text in columns:
+                    columns.remove(text)
+                else:
+                    columns.append(f"-{text}")
+    else:
+        exprs.extend(literal_expr(a) for a in args)
+        if name not in ("alias",):
+            columns = None
+    known = tuple(columns) if columns is not None else None
+    return plan.then(Projection(name, tuple(exprs), known, loc), columns=known,
+                     definitions=tuple(definitions))
+
+
+def expand_struct(plan: Plan, struct: str) -> list[Definition]:
+    """`select("o.*")` after `from_json(...).alias("o")`: one column per schema field."""
+    definition = plan.definition(struct)
+    if definition is None:
+        return []
+    schema = next((node.value for node in walk(definition) if isinstance(node, Literal)
+                   and isinstance(node.value, str) and node.value.startswith("struct<")), None)
+    if schema is None or not schema.endswith(">"):
+        return []
+    fields = split_top_level(schema[len("struct<"):-1])
+    # The struct's alias ("o") is gone once it is flattened: naming it here would make a
+    # renamed alias look like a column computed differently. The field's type is what counts.
+    out = []
+    for item in fields:
+        if ":" in item:
+            name, type_text = item.split(":", 1)
+            out.append(Definition(name, Cast(Column(name), type_text.split(" not null")[0])))
+    return out
+
+
+def sql_projection(sql: str) -> Expr:
+    return Call("sql", (Literal(sql_text(sql)),))
+
+
+# -- joins ----------------------------------------------------------------------------------
+
+
+def side_columns(plan: Plan) -> tuple[str, ...] | None:
+    """The columns one side brings to a join (what its join state stores), when known."""
+    if plan.columns is None or "*" in plan.columns:
+        return None
+    return plan.columns
+
+
+def join(plan: Plan, other: Any, on: Any, how: Any, loc: Loc) -> Plan:
+    how = JOIN_TYPES.get(how.lower().replace(" ", ""), how) if isinstance(how, str) else how
+    how = "inner" if how is None else plain(how)
+    if not isinstance(other, Plan):
+        other = unresolved_plan(other, loc)
+    keys: tuple[str, ...] = ()
+    condition: Expr | None = None
+    cols: list[Col] = []
+    if isinstance(on, str):
+        keys, cols = (on,), [column(on)]
+    elif isinstance(on, tuple) and all(isinstance(k, str) for k in on):
+        keys, cols = tuple(on), [column(k) for k in on]
+    elif isinstance(on, tuple):
+        cols = [as_col(c) for c in on]
+        for col in cols:
+            condition = col.expr if condition is None else Binary("and", condition, col.expr)
+    elif on is not None:
+        cols = [as_col(on)]
+        condition = cols[0].expr
+    if not (plan.streaming and other.streaming):
+        static = other if not other.streaming else plan
+        named = tuple(column(k).expr for k in keys) or ((condition,) if condition else ())
+        side = call(STATIC_SIDE, *(Binary("=", Column(str(k)), literal_expr(v))
+                                   for s in static.sources for k, v in s.identity))
+        stream = plan if plan.streaming else other
+        return Plan(stream.sources, (*stream.operators, StaticJoin(how, (*named, side), loc)),
+                    True, None, stream.definitions, stream.unresolved + static.unresolved)
+    found = {d.name: d for d in (*inputs_of(plan, cols), *inputs_of(other, cols))}
+    op = StreamJoin(how, keys, condition, tuple(found[n] for n in sorted(found)), loc,
+                    left_columns=side_columns(plan), right_columns=side_columns(other))
+    return Plan(
+        sources=plan.sources + other.sources,
+        operators=(*plan.operators, *other.operators, op), streaming=True, columns=None,
+        definitions=plan.definitions + other.definitions,
+        unresolved=plan.unresolved + other.unresolved,
+    )
+
+
+# -- groupings ------------------------------------------------------------------------------
+
+
+def agg_call(col: Col) -> AggCall:
+    alias = col.name if isinstance(col.expr, Alias) else None
+    bare = col.bare
+    if isinstance(bare, Call):
+        return AggCall(bare.function, bare.args, alias, bare.distinct)
+    if not is_known(bare):  # no function name to compare: the code that built it is the value
+        return AggCall("", (bare,), alias)
+    return AggCall(render(bare), (), alias)
+
+
+def aggregate(grouped: Grouped, args: list[Any], loc: Loc) -> Plan:
+    calls: list[AggCall] = []
+    cols: list[Col] = list(grouped.keys)
+    items = flatten(args)
+    if len(items) == 1 and isinstance(items[0], dict):
+        items = [function_col(str(fn), [column(str(c)).expr]) for c, fn in items[0].items()]
+    for item in items:
+        col = as_col(item)
+        cols.append(col)
+        calls.append(agg_call(col))
+    return finish_aggregation(grouped, tuple(calls), cols, loc)
+
+
+def aggregate_method(grouped: Grouped, name: str, args: list[Any], loc: Loc) -> Plan:
+    """`groupBy(k).sum("x")`, `.count()`: the method names the aggregate."""
+    columns = [as_col(a) for a in flatten(args)] or ([column("*")] if name == "count" else [])
+    function = "avg" if name == "mean" else name
+    calls = tuple(AggCall(function, (c.expr,), name if name == "count" else None)
+                  for c in columns)
+    return finish_aggregation(grouped, calls, list(grouped.keys) + columns, loc)
+
+
+def finish_aggregation(grouped: Grouped, calls: tuple[AggCall, ...], cols: list[Col],
+                       loc: Loc) -> Plan:
+    plan = grouped.plan
+    op = Aggregation(grouped.method, tuple(resolved_key(plan, k) for k in grouped.keys), calls,
+                     inputs_of(plan, cols), grouped.loc)
+    names = [k.name or render(k.bare) for k in grouped.keys]
+    names += [c.alias or render(Call(c.function, c.args, c.distinct) if c.function
+                                else c.args[0]) for c in calls]
+    return plan.then(op, columns=tuple(names), definitions=())
+
+
+def pivot_key(pivot: Any) -> Col:
+    return Col(call("pivot", literal_expr(pivot)), None)
+
+
+def dedup_keys(plan: Plan, subset: Any) -> tuple[tuple[str, ...] | None, tuple[Definition, ...]]:
+    """dropDuplicates' key names (through renames) and how they were computed upstream."""
+    if isinstance(subset, tuple):
+        subset = list(subset)
+    if not subset and plan.columns is not None and "*" not in plan.columns:
+        # No subset: every column is the key, so a column added upstream changes it.
+        subset = list(plan.columns)
+    key_cols = [as_col(k) for k in subset or []]
+    keys = tuple(render(resolved_key(plan, k)) for k in key_cols) if subset else None
+    return keys, inputs_of(plan, key_cols)
+
