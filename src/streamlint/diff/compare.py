@@ -25,6 +25,7 @@ from streamlint.model import (
     option,
     show,
 )
+from streamlint.diff.values import undecidable
 from streamlint.records import factory, record
 
 FILE_SINKS = {"parquet", "json", "csv", "orc", "text", "avro"}
@@ -111,8 +112,8 @@ class _Differ:
         """Record a change. A *structural* change (an operator or source added, removed or
         replaced) is judged whatever its unresolved details; any other change whose value we
         could not resolve becomes a question for a human: never a guess."""
-        if not structural and kind not in STRUCTURAL and not (is_known(old) and is_known(new)):
-            # Never guess: a changed value we could not resolve is a question for a human.
+        if not structural and kind not in STRUCTURAL and undecidable(old, new):
+            # Never guess: a change we cannot tell is one is a question for a human.
             facts = {"about": kind}
             kind = "unresolved"
         facts.setdefault("stateful", self.stateful)

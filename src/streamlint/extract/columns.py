@@ -14,7 +14,7 @@ from typing import Any
 
 from streamlint.extract.schema_text import normalize_type, split_top_level
 from streamlint.extract.values import BoundMethod, Col, Function, FunctionRef, Schema, column
-from streamlint.model import UNRESOLVED_MARK, Unknown
+from streamlint.model import UNRESOLVED_MARK, Template, Unknown
 from streamlint.records import replace
 
 # Arguments that are literals, not column names, by position (pyspark.sql.functions).
@@ -122,14 +122,15 @@ def as_col(value: Any) -> Col:
     if isinstance(value, str):
         return column(value)
     value = plain(value)
-    if isinstance(value, Unknown):
+    if isinstance(value, Unknown | Template):
         return Col(unknown_text(value), None)
     return Col(repr(value), None)
 
 
-def unknown_text(value: Unknown) -> str:
+def unknown_text(value: Unknown | Template) -> str:
     """An unresolved value inside an expression's text, marked so the diff can tell."""
-    return f"{UNRESOLVED_MARK}{value.text}\u27e9"
+    text = value.text if isinstance(value, Unknown) else str(value)
+    return f"{UNRESOLVED_MARK}{text}\u27e9"
 
 
 def literal(value: Any) -> str:
@@ -138,7 +139,7 @@ def literal(value: Any) -> str:
     if isinstance(value, Schema):
         return value.text
     value = plain(value)
-    if isinstance(value, Unknown):
+    if isinstance(value, Unknown | Template):
         return unknown_text(value)
     return repr(value)
 
@@ -189,7 +190,7 @@ def plain(value: Any) -> Any:
     Symbolic objects (a method, a column, a class of a library) must not leak into the
     records the diff compares; an option set to one is a value streamlint cannot know.
     """
-    if value is None or isinstance(value, str | int | float | bool | Unknown):
+    if value is None or isinstance(value, str | int | float | bool | Unknown | Template):
         return value
     if isinstance(value, tuple):
         return tuple(plain(v) for v in value)
