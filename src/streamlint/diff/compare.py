@@ -10,6 +10,7 @@ import difflib
 import re
 from typing import Any
 
+from streamlint.diff.values import undecidable
 from streamlint.model import (
     Aggregation,
     ArbitraryState,
@@ -25,7 +26,6 @@ from streamlint.model import (
     option,
     show,
 )
-from streamlint.diff.values import undecidable
 from streamlint.records import factory, record
 
 FILE_SINKS = {"parquet", "json", "csv", "orc", "text", "avro"}
