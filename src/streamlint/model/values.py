@@ -31,6 +31,8 @@ def values_differ(a: object, b: object) -> bool | None:
       makes them different; all certainly equal makes them equal. Tuples of different
       lengths differ unless an element stands for an unknown number of elements
       (`*EXTRA`); with those, they are compared like templates, element by element.
+    - A template (always a string) differs from a known value that is no string (None for
+      an option that is not set, a number).
     - Anything else (numbers, None, a text with an unresolved mark inside): equal or not
       by `==` when both are fully known, otherwise undecided.
     """
@@ -41,6 +43,8 @@ def values_differ(a: object, b: object) -> bool | None:
     pa, pb = _parts(a), _parts(b)
     if pa is not None and pb is not None:
         return _parts_differ(pa, pb)
+    if isinstance(a, Template) and _known(b) or isinstance(b, Template) and _known(a):
+        return True  # a template is a string; the other value is a known non-string
     if _known(a) and _known(b):
         return True
     return None
@@ -83,7 +87,7 @@ def _parts_differ(a: Parts, b: Parts) -> bool | None:
         return ka[0] != kb[0]
     if not ua or not ub:
         text, pattern = (ka[0], kb) if not ua else (kb[0], ka)
-        return not _fills(text, pattern)
+        return None if _fills(text, pattern) else True
     if ua == ub:
         # The same unresolved values in the same places: known text of another length makes
         # another string, and so does known text that differs where it lines up.
