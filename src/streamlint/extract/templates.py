@@ -10,6 +10,7 @@ text at even positions), so one string built in two ways is one value.
 
 from __future__ import annotations
 
+import hashlib
 import string
 from collections.abc import Iterable
 from typing import Any
@@ -19,6 +20,7 @@ from streamlint.model import Template, Unknown
 from streamlint.model.values import STARRED
 
 Piece = str | Unknown | Template
+MAX_PARTS = 201  # 100 unresolved parts
 
 
 def is_piece(value: Any) -> bool:
@@ -45,8 +47,12 @@ def build(pieces: Iterable[Piece]) -> str | Unknown | Template:
             return unknowns[0]  # f"{x}" is x, as a string
         return Unknown("".join(_piece(u) for u in unknowns))
     template = Template(tuple(parts))
-    if sum(len(p) if isinstance(p, str) else len(p.text) for p in parts) > MAX_VALUE:
-        return Unknown(str(template)[:200])
+    if len(parts) > MAX_PARTS or sum(
+            len(p) if isinstance(p, str) else len(p.text) for p in parts) > MAX_VALUE:
+        # Too big to keep apart (a string grown in a loop): one unknown, named by a digest
+        # of all of it, so two different ones never compare equal.
+        digest = hashlib.sha256(repr(template.parts).encode()).hexdigest()[:16]
+        return Unknown(f"<a string built from {len(parts) // 2} unresolved parts, #{digest}>")
     return template
 
 
