@@ -46,7 +46,6 @@ from streamlint.extract.values import (
     Writer,
 )
 from streamlint.model import Loc, Template, Unknown
-from streamlint.model.values import STARRED
 
 MAX_DEPTH = 40
 
@@ -636,7 +635,7 @@ class Interpreter:
             for element in node.elements:
                 value = self.ev(element.value, env)
                 if isinstance(element, cst.StarredElement):
-                    items.extend(value if isinstance(value, tuple) else [_starred(value)])
+                    items.extend(value if isinstance(value, tuple) else [templates.starred(value)])
                 else:
                     items.append(value)
             return tuple(items)
@@ -762,10 +761,8 @@ class Interpreter:
                     continue
                 if _is_data(value):
                     inputs[current.value] = repr(value)
-                elif isinstance(value, Unknown) and value.text != current.value:
-                    inputs[current.value] = f"⟨{value.text}⟩"  # where it came from
-                elif isinstance(value, Template):
-                    inputs[current.value] = f"⟨{value}⟩"
+                elif isinstance(value, Unknown | Template) and _text(value) != current.value:
+                    inputs[current.value] = f"⟨{_text(value)}⟩"  # where it came from
                 elif isinstance(value, BoundMethod) and isinstance(value.target, Unknown):
                     inputs[current.value] = f"⟨{value.target.text}.{value.name}⟩"  # uuid4().hex
             else:
@@ -782,7 +779,7 @@ class Interpreter:
         for arg in node.args:
             value = self.ev(arg.value, env)
             if arg.star == "*":
-                args.extend(value if isinstance(value, tuple) else [_starred(value)])
+                args.extend(value if isinstance(value, tuple) else [templates.starred(value)])
             elif arg.star == "**":
                 if isinstance(value, dict):
                     kwargs.update({str(k): v for k, v in value.items()})
@@ -930,22 +927,11 @@ class Interpreter:
 
     def fstring(self, node: cst.FormattedString, env: Env) -> Any:
         """A known string, or a `Template` keeping the known text around unresolved parts."""
-        parts: list[str | Unknown | Template] = []
-        for part in node.parts:
-            if isinstance(part, cst.FormattedStringText):
-                parts.append(part.value)
-                continue
-            value = self.ev(part.expression, env)
-            plain = part.format_spec is None and part.conversion is None
-            if isinstance(value, str | int | float) and plain:
-                parts.append(str(value))
-            elif plain and templates.is_piece(value):
-                parts.append(value)
-            elif plain:
-                parts.append(Unknown(_text(value)))
-            else:  # a format spec or conversion: the part as written, spec and all
-                parts.append(Unknown(self.code(part)[1:-1]))
-        value = templates.build(parts)
+        value = templates.build([
+            part.value if isinstance(part, cst.FormattedStringText) else templates.formatted(
+                self.ev(part.expression, env), part.format_spec is None
+                and part.conversion is None, lambda part=part: self.code(part)[1:-1])
+            for part in node.parts])
         return Unknown(self.code(node)) if too_big(value) else value
 
 
@@ -964,13 +950,6 @@ def _text(value: Any) -> str:
     if isinstance(value, str):
         return value
     return repr(value)
-
-
-def _starred(value: Any) -> Any:
-    """`*xs` with xs unresolved: any number of values, marked so (`model.values`)."""
-    if isinstance(value, Unknown) and not value.text.startswith(STARRED):
-        return Unknown(STARRED + value.text)
-    return value
 
 
 def _module_ref(name: str) -> Any:

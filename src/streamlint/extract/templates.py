@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import string
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from streamlint.extract.budget import MAX_VALUE
@@ -54,6 +54,25 @@ def build(pieces: Iterable[Piece]) -> str | Unknown | Template:
         digest = hashlib.sha256(repr(template.parts).encode()).hexdigest()[:16]
         return Unknown(f"<a string built from {len(parts) // 2} unresolved parts, #{digest}>")
     return template
+
+
+def formatted(value: Any, plain: bool, code: Callable[[], str]) -> Piece:
+    """One `{...}` of an f-string: its text, or the unresolved value; with a format spec or
+    a conversion, the part as written (`{n:03d}` is not `{n:04d}`)."""
+    if plain and isinstance(value, str | int | float):
+        return str(value)
+    if plain and is_piece(value):
+        return value
+    if plain:
+        return Unknown(value.text if isinstance(value, Unknown) else repr(value))
+    return Unknown(code())
+
+
+def starred(value: Any) -> Any:
+    """`*xs` with xs unresolved: any number of values, marked so (`model.values`)."""
+    if isinstance(value, Unknown) and not value.text.startswith(STARRED):
+        return Unknown(STARRED + value.text)
+    return value
 
 
 def concat(left: Any, right: Any) -> str | Unknown | Template | None:
