@@ -27,6 +27,7 @@ from streamlint.model import (
     Source,
     StaticJoin,
     StreamJoin,
+    Template,
     Union_,
     Unknown,
     Watermark,
@@ -829,9 +830,12 @@ def test_run_time_values_are_unknown_and_name_their_code() -> None:
     assert len(jobfile.queries) == 3
     events = jobfile.queries[0]
     assert option(events.sources[0].identity, "subscribe") == Unknown('os.environ["EVENTS_TOPIC"]')
-    assert events.sink.target == Unknown("/mnt/{sys.argv[1]}/events")
+    # A string built around run-time values keeps its known text (issue 11).
+    assert events.sink.target == Template(("/mnt/", Unknown("sys.argv[1]"), "/events"))
     # However it is reached, a widget is named one way: dbutils.widgets.get('<key>').
-    assert events.sink.checkpoint == Unknown("{dbutils.widgets.get('checkpoint_root')}/events")
+    assert events.sink.checkpoint == Template(
+        ("", Unknown("dbutils.widgets.get('checkpoint_root')"), "/events"))
+    assert str(events.sink.checkpoint) == "{dbutils.widgets.get('checkpoint_root')}/events"
 
 
 def test_a_dataframe_from_another_module_is_noted() -> None:

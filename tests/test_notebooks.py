@@ -22,6 +22,7 @@ from streamlint.diff import diff_jobs
 from streamlint.errors import InputError
 from streamlint.extract import extract_file, extract_text
 from streamlint.extract.project import MappingFiles, Project
+from streamlint.model import is_known
 from streamlint.model.expr import render
 from streamlint.rules import load_rules
 
@@ -176,9 +177,11 @@ def test_run_resolves_the_checkpoint_root_of_the_setup_notebook() -> None:
     checkpoints = [str(q.sink.checkpoint) for q in job.queries]
     # `checkpoint_root = f"{lab.folders.base}/_checkpoints"` in Includes/setup, the base from
     # SensorLab in Includes/_common (two %runs deep): `dbfs:/Users/{user}/{project}` with the
-    # default project "sensor-lakehouse" and a user known only at run time.
-    assert all(c.startswith("<unresolved") for c in checkpoints), checkpoints
-    assert all("/sensor-lakehouse}/_checkpoints/" in c for c in checkpoints), checkpoints
+    # default project "sensor-lakehouse" and a user known only at run time: a partly-known
+    # path whose known text is kept (issue 11).
+    assert all(not is_known(q.sink.checkpoint) for q in job.queries), checkpoints
+    assert all(c.startswith("dbfs:/Users/{spark.sql(") for c in checkpoints), checkpoints
+    assert all("/sensor-lakehouse/_checkpoints/" in c for c in checkpoints), checkpoints
     assert [c.rsplit("/", 1)[1].rstrip(">") for c in checkpoints] == [
         "bronze", "readings_enriched", "hourly_device_avg"]
     missing = [u for u in job.unseen if u.about == "notebook"]
@@ -197,15 +200,19 @@ def test_a_changed_checkpoint_root_in_the_run_target_is_found(tmp_path: Path) ->
     new = extract_file(str(tmp_path / "new" / MULTI.name))
     assert old.text == new.text and old.modules != new.modules
     report = diff_jobs(old, new)
-    # The root is only partly known (the user's name is a run-time value): a changed value
-    # to review, one per query, naming the new root; and one for the Auto Loader schema
-    # location of cell 4, `f"{checkpoint_root}/bronze_schema"`, under the same root.
-    changed = [f for f in report.findings if f.code == code("unresolved-value-changed")]
-    assert all("/_checkpoints_v2/" in f.message for f in changed)
-    assert len([f for f in changed if f.message.startswith("checkpointLocation")]) == 3
-    assert [f for f in changed if "checkpointLocation" not in f.message][0].message.startswith(
+    # The root is only partly known (the user's name is a run-time value), but its known
+    # suffix changed: whatever the user is, each query's checkpoint is another directory
+    # (QY01, one per query, naming the new root; issue 11 — this was UN02 review while
+    # partly-known values were opaque). The Auto Loader schema location of cell 4,
+    # `f"{checkpoint_root}/bronze_schema"`, moved under the same root: a source option change.
+    assert code("unresolved-value-changed") not in [f.code for f in report.findings]
+    moved = [f for f in report.findings if f.code == code("checkpoint-location-changed")]
+    assert len(moved) == 3 and all("/_checkpoints_v2/" in f.message for f in moved)
+    (schema,) = [f for f in report.findings if "schemaLocation" in f.message]
+    assert schema.message.startswith(
         "the cloudfiles source option `cloudFiles.schemaLocation` changed")
-    assert len(changed) == 4
+    assert "/_checkpoints_v2/" in schema.message
+    assert report.verdict == "incompatible"
 
 
 def test_a_changed_literal_checkpoint_root_in_the_config_is_incompatible() -> None:
@@ -250,7 +257,8 @@ def test_run_target_missing_or_without_project_is_unseen() -> None:
     assert "jobs/config" in job.unseen[0].what and job.unseen[0].loc.line == 2
     alone = extract_text(DATABRICKS_JOB, "jobs/job.py")
     assert "not followed here" in alone.unseen[0].what
-    assert "<unresolved" in str(alone.queries[0].sink.checkpoint)
+    assert not is_known(alone.queries[0].sink.checkpoint)
+    assert str(alone.queries[0].sink.checkpoint) == "{ROOT}/rate"
 
 
 def test_run_cycles_terminate() -> None:

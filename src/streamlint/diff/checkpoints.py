@@ -12,7 +12,7 @@ import re
 from collections.abc import Iterable
 
 from streamlint.diff.compare import Change, Code
-from streamlint.model import Query, Unknown, is_known
+from streamlint.model import Query, Template, Unknown, is_known
 
 # Calls whose value differs on every run: the clock, random ids. Matched in the code the
 # extractor kept for an unresolved checkpoint (`model.Unknown.text`).
@@ -24,12 +24,17 @@ _VOLATILE_RE = re.compile(
     r"|\brandom\s*\.\s*\w+|\bsecrets\s*\.\s*token_\w+)\s*\(")
 
 
-def checkpoint_key(query: Query) -> str | None:
+def checkpoint_key(query: Query, partly: bool = False) -> str | None:
     """The checkpoint as one directory, or None when it is not known statically.
 
     Hadoop's `Path` drops a trailing slash, so `/chk/a/` and `/chk/a` are one directory.
+    `partly`: a partly-known path (`f"{root}/chk"`) is a key too, its code standing for the
+    unresolved parts; that holds within one file (one run: `root` is one value), not across
+    files, and never for a path that changes on every run (the clock, a random id).
     """
     value = query.sink.checkpoint
+    if partly and isinstance(value, Template) and volatile_call(value) is None:
+        return str(value).rstrip("/") or "/"
     if not isinstance(value, str) or not is_known(value) or not value.strip():
         return None
     return value.rstrip("/") or "/"
@@ -38,17 +43,27 @@ def checkpoint_key(query: Query) -> str | None:
 def volatile_call(value: object) -> str | None:
     """The call (`datetime.now()`, `uuid.uuid4()`) that makes a checkpoint path differ on
     every run, as written; None for a path that stays put or is unknown for other reasons."""
-    if not isinstance(value, Unknown):
+    text = unresolved_text(value)
+    if text is None:
         return None
-    match = _VOLATILE_RE.search(value.text)
+    match = _VOLATILE_RE.search(text)
     if match is None:
         return None
     depth, end = 0, match.end() - 1
-    for end in range(match.end() - 1, len(value.text)):
-        depth += {"(": 1, ")": -1}.get(value.text[end], 0)
+    for end in range(match.end() - 1, len(text)):
+        depth += {"(": 1, ")": -1}.get(text[end], 0)
         if depth == 0:
             break
-    return re.sub(r"\s+", "", match.group(0)[:-1]) + value.text[match.end() - 1:end + 1]
+    return re.sub(r"\s+", "", match.group(0)[:-1]) + text[match.end() - 1:end + 1]
+
+
+def unresolved_text(value: object) -> str | None:
+    """The code of a value not known statically (an unknown, a partly-known string)."""
+    if isinstance(value, Unknown):
+        return value.text
+    if isinstance(value, Template):
+        return str(value)
+    return None
 
 
 def volatile_changes(queries: Iterable[Query]) -> list[Change]:
@@ -57,7 +72,7 @@ def volatile_changes(queries: Iterable[Query]) -> list[Change]:
     for query in queries:
         call = volatile_call(query.sink.checkpoint)
         if call is not None:
-            text = query.sink.checkpoint.text  # type: ignore[union-attr]
+            text = unresolved_text(query.sink.checkpoint) or ""
             changes.append(Change(
                 "query.volatile_checkpoint", Code(f"`{call}`"), None, Code(text), None,
                 query.sink.checkpoint_loc or query.sink.loc, query.label,
@@ -81,7 +96,8 @@ def shared_change(query: Query, others: list[Query], alike: bool) -> Change:
     """
     return Change(
         "query.shared_checkpoint", "the checkpoint location",
-        Code(", ".join(where(other) for other in others)), Code(checkpoint_key(query) or ""),
+        Code(", ".join(where(other) for other in others)),
+        Code(checkpoint_key(query, partly=True) or ""),
         None, query.sink.checkpoint_loc or query.sink.loc, query.label,
         {"alike": "true" if alike else "false",
          "stateful": "true" if query.stateful else "false"})
@@ -96,10 +112,10 @@ def shared_in_file(queries: tuple[Query, ...], version: tuple[int, ...]) -> list
     """
     changes = []
     for j, query in enumerate(queries):
-        key = checkpoint_key(query)
+        key = checkpoint_key(query, partly=True)
         if key is None:
             continue
-        before = [q for q in queries[:j] if checkpoint_key(q) == key and q != query]
+        before = [q for q in queries[:j] if checkpoint_key(q, partly=True) == key and q != query]
         if before and query not in queries[:j]:
             changes.append(shared_change(query, distinct(before),
                                          all(alike(q, query, version) for q in before)))

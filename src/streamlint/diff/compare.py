@@ -32,6 +32,7 @@ from streamlint.diff.render import (
     static_on_text,
     trigger_text,
 )
+from streamlint.diff.values import undecidable
 from streamlint.model import (
     Aggregation,
     ArbitraryState,
@@ -64,6 +65,22 @@ def _known(value: Any) -> bool:
     return is_known(value)
 
 
+def _undecidable(old: Any, new: Any) -> bool:
+    """Values not both known, and not certainly different. Rendered code with an unresolved
+    part is never decided from its text; partly-known plain values are (`diff.values`)."""
+    if _known(old) and _known(new):
+        return False
+    if _unknown_code(old) or _unknown_code(new):
+        return True
+    return undecidable(old, new)
+
+
+def _unknown_code(value: Any) -> bool:
+    if isinstance(value, Code):
+        return not value.known
+    return isinstance(value, tuple) and any(_unknown_code(v) for v in value)
+
+
 def sink_kind(fmt: Any) -> str:
     if not isinstance(fmt, str):
         return "unknown"
@@ -88,8 +105,8 @@ class _Differ:
         """Record a change. A *structural* change (an operator or source added, removed or
         replaced) is judged whatever its unresolved details; any other change whose value we
         could not resolve becomes a question for a human: never a guess."""
-        if not structural and kind not in STRUCTURAL and not (_known(old) and _known(new)):
-            # Never guess: a changed value we could not resolve is a question for a human.
+        if not structural and kind not in STRUCTURAL and _undecidable(old, new):
+            # Never guess: a change we cannot tell is one is a question for a human.
             facts = {"about": kind}
             kind = "unresolved"
         facts.setdefault("stateful", self.stateful)

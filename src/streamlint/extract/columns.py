@@ -14,7 +14,7 @@ from typing import Any
 
 from streamlint.extract.schema_text import normalize_type, split_top_level
 from streamlint.extract.values import BoundMethod, Col, Function, FunctionRef, Schema, column
-from streamlint.model import Unknown
+from streamlint.model import Template, Unknown
 from streamlint.model.durations import duration_micros
 from streamlint.model.expr import (
     Alias,
@@ -243,6 +243,8 @@ def literal_expr(value: Any) -> Expr:
     value = plain(value)
     if isinstance(value, Unknown):
         return Unresolved(value.text)
+    if isinstance(value, Template):
+        return Unresolved(str(value))
     if isinstance(value, tuple):
         return call("array", *(literal_expr(v) for v in value))
     if value is None or isinstance(value, str | int | float | bool):
@@ -259,6 +261,8 @@ def literal(value: Any) -> str:
         return value.text
     if isinstance(value, Unknown):
         return value.text
+    if isinstance(value, Template):
+        return str(value)
     return render(literal_expr(value))
 
 
@@ -337,7 +341,7 @@ def plain(value: Any) -> Any:
     Symbolic objects (a method, a column, a class of a library) must not leak into the
     records the diff compares; an option set to one is a value streamlint cannot know.
     """
-    if value is None or isinstance(value, str | int | float | bool | Unknown):
+    if value is None or isinstance(value, str | int | float | bool | Unknown | Template):
         return value
     if isinstance(value, tuple):
         return tuple(plain(v) for v in value)

@@ -16,7 +16,7 @@ from typing import Any
 import libcst as cst
 
 from streamlint import records
-from streamlint.extract import pipelines
+from streamlint.extract import pipelines, templates
 from streamlint.extract import pyspark_api as api
 from streamlint.extract.budget import UNBOUNDED, power_too_big, too_big
 from streamlint.extract.columns import as_col, col_binary, col_method, col_of, col_unary
@@ -45,13 +45,13 @@ from streamlint.extract.values import (
     Spark,
     Writer,
 )
-from streamlint.model import Loc, Unknown
+from streamlint.model import Loc, Template, Unknown
 
 MAX_DEPTH = 40
 
 KNOWN_MODULES = {
-    "os", "os.environ", "os.path", "sys", "pyspark", "pyspark.sql", "pyspark.sql.functions",
-    "pyspark.sql.types", "pyspark.sql.streaming", "pyspark.sql.connect",
+    "os", "os.environ", "os.path", "posixpath", "sys", "pyspark", "pyspark.sql",
+    "pyspark.sql.functions", "pyspark.sql.types", "pyspark.sql.streaming", "pyspark.sql.connect",
     "pyspark.sql.connect.functions", "pyspark.sql.streaming.state", "datetime", "dataclasses",
     "functools", "dlt", "pyspark.pipelines",
 }
@@ -635,7 +635,7 @@ class Interpreter:
             for element in node.elements:
                 value = self.ev(element.value, env)
                 if isinstance(element, cst.StarredElement):
-                    items.extend(value if isinstance(value, tuple) else [value])
+                    items.extend(value if isinstance(value, tuple) else [templates.starred(value)])
                 else:
                     items.append(value)
             return tuple(items)
@@ -761,8 +761,8 @@ class Interpreter:
                     continue
                 if _is_data(value):
                     inputs[current.value] = repr(value)
-                elif isinstance(value, Unknown) and value.text != current.value:
-                    inputs[current.value] = f"⟨{value.text}⟩"  # where it came from
+                elif isinstance(value, Unknown | Template) and _text(value) != current.value:
+                    inputs[current.value] = f"⟨{_text(value)}⟩"  # where it came from
                 elif isinstance(value, BoundMethod) and isinstance(value.target, Unknown):
                     inputs[current.value] = f"⟨{value.target.text}.{value.name}⟩"  # uuid4().hex
             else:
@@ -779,7 +779,7 @@ class Interpreter:
         for arg in node.args:
             value = self.ev(arg.value, env)
             if arg.star == "*":
-                args.extend(value if isinstance(value, tuple) else [value])
+                args.extend(value if isinstance(value, tuple) else [templates.starred(value)])
             elif arg.star == "**":
                 if isinstance(value, dict):
                     kwargs.update({str(k): v for k, v in value.items()})
@@ -899,14 +899,19 @@ class Interpreter:
                 return left + right
             if isinstance(left, tuple) and isinstance(right, tuple):
                 return left + right
-            if isinstance(left, str | Unknown) and isinstance(right, str | Unknown):
-                # Written like an f-string's parts, so `a + "/x"` and f"{a}/x" are one value.
-                return Unknown(_piece(left) + _piece(right))
+            # Built like an f-string's parts, so `a + "/x"` and f"{a}/x" are one value.
+            joined = templates.concat(left, right)
+            if joined is not None:
+                return joined
         if op == "Modulo" and isinstance(left, str) and _is_plain(right):
             try:
                 return left % right
             except (TypeError, ValueError):
                 pass
+        if op == "Modulo" and isinstance(left, str):
+            formatted = templates.percent_format(left, right)
+            if formatted is not None:
+                return formatted
         if op == "BitOr" and isinstance(left, dict) and isinstance(right, dict):
             return {**left, **right}
         if isinstance(left, int | float) and isinstance(right, int | float):
@@ -921,23 +926,13 @@ class Interpreter:
         return Unknown(self.code(node))
 
     def fstring(self, node: cst.FormattedString, env: Env) -> Any:
-        parts: list[str] = []
-        known = True
-        for part in node.parts:
-            if isinstance(part, cst.FormattedStringText):
-                parts.append(part.value)
-                continue
-            value = self.ev(part.expression, env)
-            if isinstance(value, str | int | float) and part.format_spec is None:
-                parts.append(str(value))
-            else:
-                known = False
-                parts.append(_piece(value) if isinstance(value, Unknown)
-                             else "{" + _text(value) + "}")
-        text = "".join(parts)
-        if too_big(text):
-            return Unknown(self.code(node))
-        return text if known else Unknown(text)
+        """A known string, or a `Template` keeping the known text around unresolved parts."""
+        value = templates.build([
+            part.value if isinstance(part, cst.FormattedStringText) else templates.formatted(
+                self.ev(part.expression, env), part.format_spec is None
+                and part.conversion is None, lambda part=part: self.code(part)[1:-1])
+            for part in node.parts])
+        return Unknown(self.code(node)) if too_big(value) else value
 
 
 # -- helpers ------------------------------------------------------------------------------
@@ -950,16 +945,11 @@ def _is_plain(value: Any) -> bool:
 def _text(value: Any) -> str:
     if isinstance(value, Unknown):
         return value.text
+    if isinstance(value, Template):
+        return str(value)
     if isinstance(value, str):
         return value
     return repr(value)
-
-
-def _piece(value: Any) -> str:
-    """A part of a built string: text as it is, an unknown as `{where it came from}`."""
-    if isinstance(value, Unknown):
-        return value.text if value.text.startswith("{") else "{" + value.text + "}"
-    return str(value)
 
 
 def _module_ref(name: str) -> Any:

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 import libcst as cst
 
-from streamlint.extract import pipelines
+from streamlint.extract import pipelines, templates
 from streamlint.extract.budget import MAX_VALUE
 from streamlint.extract.columns import (
     as_col,
@@ -271,9 +271,12 @@ def call_library(
         if default is not None:
             return default
         return Unknown(interp.code(node))
-    if func.module == "os.path" and func.name == "join" and args and all(
-            isinstance(a, str) for a in args):
-        return posixpath.join(*args)  # jobs run on POSIX clusters, whatever the laptop is
+    if func.module in ("os.path", "posixpath") and func.name == "join" and args:
+        if all(isinstance(a, str) for a in args):
+            return posixpath.join(*args)  # jobs run on POSIX clusters, whatever the laptop is
+        joined = templates.path_join(args)
+        if joined is not None:
+            return joined
     if func.module == "builtins":
         return call_builtin(interp, func.name, args, kwargs, node)
     if func.module == "dataclasses" and func.name == "field":
@@ -437,10 +440,18 @@ def string_call(interp: Interpreter, target: str, name: str, args: list[Any],
             return target.format(*args, **kwargs)
         except (IndexError, KeyError, ValueError):
             pass
+    if name == "format":
+        formatted = templates.str_format(target, args, kwargs)
+        if formatted is not None:
+            return formatted
     if name == "join" and args and isinstance(args[0], tuple) and all(
             isinstance(a, str) for a in args[0]):
         joined = target.join(args[0])
         return joined if len(joined) <= MAX_VALUE else Unknown(interp.code(node))
+    if name == "join" and args and not kwargs:
+        built = templates.sep_join(target, args[0])
+        if built is not None:
+            return built
     if name in ("upper", "lower", "strip") and not args:
         return getattr(target, name)()
     if name == "replace" and len(args) == 2 and all(isinstance(a, str) for a in args):

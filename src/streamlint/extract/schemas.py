@@ -7,7 +7,7 @@ from typing import Any
 from streamlint.extract.columns import plain
 from streamlint.extract.schema_text import normalize_ddl, normalize_type, split_top_level
 from streamlint.extract.values import Schema
-from streamlint.model import Unknown
+from streamlint.model import Template, Unknown
 
 
 def schema_type(value: str | Schema) -> str:
@@ -46,6 +46,8 @@ def schema_of(value: Any) -> Any:
     if isinstance(value, str):
         return normalize_ddl(value)
     value = plain(value)
+    if isinstance(value, Template):
+        return Unknown(str(value))
     return value if value is None or isinstance(value, Unknown) else Unknown(repr(value))
 
 
