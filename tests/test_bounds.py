@@ -82,3 +82,63 @@ def test_every_corpus_job_fits_well_inside_the_default_budget(
     assert len(jobs) > 300
     for job in jobs:
         extract_file(str(job))
+
+
+RUNAWAY_ALIAS = '''from pyspark.sql import functions as F
+
+
+def make_job():
+    def aggregate(df):
+        def metric():
+            return F.max("amount").alias(metric())
+        return df.groupBy("region").agg(metric())
+    return aggregate(spark.readStream.table("silver.orders"))
+
+
+make_job().writeStream.option("checkpointLocation", "/chk/nested").toTable("gold.nested")
+'''
+
+
+def test_an_alias_named_by_itself_is_answered(tmp_path: Path) -> None:
+    """`.alias(metric())` inside `metric` itself: each level's name was the text of the level
+    below, doubling, 13 GB in one step (static fuzz, seed 4, input 18112). The name of a
+    column named by a column is now that column's own name, bounded."""
+    job = tmp_path / "job.py"
+    job.write_text(RUNAWAY_ALIAS)
+    code, out, err = diff(job)
+    assert code in (0, 1, 2) and "Traceback" not in err
+    if code == 2:  # refused by the step budget: a refusal naming its setting
+        assert "STREAMLINT_MAX_STEPS" in err
+
+
+def _runs_away(kind: str) -> object:
+    def run_module(self: object) -> None:
+        import time
+
+        hoard = []
+        for _ in range(400):  # ~20 s, or ~2 GB: far past the bounds set below
+            if kind == "time":
+                time.sleep(0.05)
+            else:
+                hoard.append(bytearray(5_000_000))
+    return run_module
+
+
+@pytest.mark.parametrize(("kind", "setting", "said"), [
+    ("time", "STREAMLINT_MAX_SECONDS", "took more than 1 s"),
+    ("memory", "STREAMLINT_MAX_MEMORY_MB", "took more than 100 MB of memory"),
+])
+def test_the_watchdog_refuses_a_runaway_step(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                             kind: str, setting: str, said: str) -> None:
+    """One step that runs away (here the interpreter itself, replaced) is interrupted by the
+    watchdog and refused with exit 2 and the setting to raise, never left to hang."""
+    from streamlint.extract.interpreter import Interpreter
+
+    monkeypatch.setattr(Interpreter, "run_module", _runs_away(kind))
+    monkeypatch.setenv("STREAMLINT_MAX_SECONDS", "1" if kind == "time" else "600")
+    monkeypatch.setenv("STREAMLINT_MAX_MEMORY_MB", "100")
+    job = tmp_path / "job.py"
+    job.write_text(RUNAWAY_ALIAS)
+    code, _, err = diff(job)
+    assert code == 2, err
+    assert said in err and setting in err

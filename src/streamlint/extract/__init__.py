@@ -11,6 +11,7 @@ from streamlint.errors import InputError
 from streamlint.model import JobFile, Loc, Query, Setting, Sink, Unknown, Unseen, option
 
 if TYPE_CHECKING:
+    from streamlint.extract.budget import Limits
     from streamlint.extract.interpreter import Interpreter
     from streamlint.extract.project import Project
     from streamlint.extract.values import Writer
@@ -114,9 +115,19 @@ def interpret(text: str, path: str, prepare: Callable[[Interpreter], None] | Non
     """Parse Python source and follow it: its queries, what it could not read, and the
     repository modules followed. `prepare` binds names before it runs (a notebook's `%run`
     hook); with a `project`, imports of the repository's modules are followed."""
-    from streamlint.extract.budget import Budget, Limits, check_depth, check_size
+    from streamlint.extract.budget import Limits
+    from streamlint.extract.watchdog import watchdog
 
     limits = Limits.from_env()
+    with watchdog(path, limits):
+        return _interpret(text, path, prepare, project, limits)
+
+
+def _interpret(text: str, path: str, prepare: Callable[[Interpreter], None] | None,
+               project: Project | None, limits: Limits
+               ) -> tuple[tuple[Query, ...], tuple[Unseen, ...], tuple[tuple[str, str], ...]]:
+    from streamlint.extract.budget import Budget, check_depth, check_size
+
     check_size(text, path, limits)
     if "\0" in text:
         # Python refuses to run such a file; libcst parses it, then chokes on the literal.

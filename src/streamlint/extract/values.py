@@ -6,12 +6,13 @@ classes stand for the PySpark objects a job builds; they never leave the extract
 
 from __future__ import annotations
 
+import hashlib
 from typing import TYPE_CHECKING, Any
 
 import libcst as cst
 
 from streamlint.model import Loc, Operator, Setting, Source, Unknown
-from streamlint.model.expr import Alias, Column, Definition, Expr, Star, refs, unaliased
+from streamlint.model.expr import Alias, Column, Definition, Expr, Star, refs, render, unaliased
 from streamlint.records import factory, record, replace
 
 if TYPE_CHECKING:
@@ -28,7 +29,7 @@ class Col:
     name: str | None = None
 
     def aliased(self, name: object) -> Col:
-        label = name if isinstance(name, str) else str(name)
+        label = name if isinstance(name, str) else _label(name)
         operand = unaliased(self.expr)
         if isinstance(operand, Column) and operand.name == label:
             return Col(operand, label)  # `col("x").alias("x")` is the column itself
@@ -42,6 +43,16 @@ class Col:
     def bare(self) -> Expr:
         """The expression without its alias: what is computed, not what it is called."""
         return unaliased(self.expr)
+
+
+def _label(name: object) -> str:
+    """The output name `.alias(x)` gives when x is not a string (Spark would refuse it): its
+    own name or text, bounded. Never a record's repr: an alias of an alias of itself (a helper
+    calling itself) would double in length at each level."""
+    text = (name.name or render(name.expr)) if isinstance(name, Col) else str(name)
+    if len(text) > 200:
+        text = f"{text[:120]}...{hashlib.sha1(text.encode()).hexdigest()[:8]}"
+    return text
 
 
 def column(name: str) -> Col:
