@@ -311,7 +311,7 @@ def test_union_of_parquet_and_orc_written_with_to_table() -> None:
     assert all(s.schema == SENSOR_SCHEMA for s in legacy.sources)
     union, where = legacy.operators
     assert union.method == "union"
-    assert where == Filter("expr(reading IS NOT NULL)", where.loc)
+    assert where == Filter("col(reading).isNotNull()", where.loc)  # as F.col(...).isNotNull()
     assert legacy.sink.target == "bronze.legacy_sensors"
     assert legacy.sink.query_name == "legacy_sensors"
     assert legacy.sink.trigger == ("default", None)
@@ -387,8 +387,9 @@ def test_stream_stream_join_on_an_expr_condition_then_a_static_join() -> None:
     (join,) = ops(query, StreamJoin)
     assert join.how == "left_outer"  # "leftOuter"
     assert join.keys == ()
-    assert join.condition == ("expr(click_ad_id = imp_ad_id AND click_time >= imp_time AND "
-                              "click_time <= imp_time + interval 1 hour)")
+    # The SQL condition read into the DataFrame spelling, conjuncts in one order.
+    assert join.condition == ("(((col(click_ad_id) == col(imp_ad_id)) & (col(click_time) <= "
+                              "(col(imp_time) + '1 hour'))) & (col(click_time) >= col(imp_time)))")
     assert join.loc.line == line_of(name, "attributed = impressions.join(")
     (static,) = ops(query, StaticJoin)
     assert static.how == "left_outer"  # "left"
@@ -615,7 +616,7 @@ def test_every_projection_kind_tracks_the_output_columns() -> None:
     (source,) = query.sources
     assert (source.format, source.identity) == ("table", (("table", "crm.bronze.profile_changes"),))
     where, select, lower, derived, renamed, dropped, star = query.operators
-    assert where == Filter("expr(country IN ('DE', 'FR'))", where.loc)
+    assert where == Filter("col(country).isin('DE', 'FR')", where.loc)
     assert where.loc.line == line_of(name, "profiles.where(")
     assert select.columns == ("customer_id", "email", "country", "updated_at", "raw_phone")
     assert lower.exprs == ("email = lower(col(email))",)

@@ -8,11 +8,9 @@ by how they were typed. `plain` turns what is left into model values (plain data
 
 from __future__ import annotations
 
-import ast
-import re
 from typing import Any
 
-from streamlint.extract.schema_text import normalize_type, split_top_level
+from streamlint.extract.schema_text import normalize_type
 from streamlint.extract.values import BoundMethod, Col, Function, FunctionRef, Schema, column
 from streamlint.model import UNRESOLVED_MARK, Unknown
 from streamlint.records import replace
@@ -32,26 +30,11 @@ LITERAL_ARGS = {
 }
 
 
-_ALIAS_RE = re.compile(r"^(.*?\S)\s+(?:AS\s+)?`?([A-Za-z_][A-Za-z0-9_]*)`?$", re.DOTALL)
-
-
-_IDENT_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_.]*")
-
-
-_SQL_CALL_RE = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)\((.*)\)", re.DOTALL)
-
-
-_SQL_LITERAL_RE = re.compile(r"-?\d+(?:\.\d+)?|'[^'\\]*'|\"[^\"\\]*\"")
-
-
-_SQL_WORDS = {"AND", "OR", "NOT", "NULL", "END", "ASC", "DESC", "TRUE", "FALSE"}
-
-
 def sql_text(text: str) -> str:
-    """Spark SQL in a string, with spacing and keyword case made canonical."""
-    text = " ".join(str(text).split())
-    return re.sub(r"\b(and|or|not|as|is|null|in|like|between|case|when|then|else|end)\b",
-                  lambda m: m.group(1).upper(), text, flags=re.IGNORECASE)
+    """Spark SQL in a string, in one canonical spelling (for messages)."""
+    from streamlint.extract.sql.statements import canonical_sql
+
+    return canonical_sql(str(text))
 
 
 def col_of(name: str) -> Col:
@@ -60,51 +43,21 @@ def col_of(name: str) -> Col:
 
 def col_sql(text: str) -> Col:
     """A column written as a SQL string (`selectExpr`, `expr`, string filters)."""
-    body = sql_text(text)
-    name: str | None = None
-    match = _ALIAS_RE.match(body)
-    if match and match.group(2).upper() not in _SQL_WORDS and (
-            " AS " in f" {body} " or match.group(1).endswith(")")
-            or _IDENT_RE.fullmatch(match.group(1))):
-        body, name = match.group(1).strip(), match.group(2)
-    if body == "*":  # selectExpr("*") keeps every input column, like select("*")
-        return column("*")
-    if _IDENT_RE.fullmatch(body) or (body.endswith(".*") and _IDENT_RE.fullmatch(body[:-2])):
-        return column(body).aliased(name or body)
-    call = sql_call(body)
-    if call is not None:
-        return call.aliased(name) if name else call
-    return Col(f"expr({body})", name, refs=frozenset(re.findall(r"[A-Za-z_][A-Za-z0-9_]*", body)))
+    from streamlint.extract.sql.bridge import to_col
+    from streamlint.extract.sql.expressions import parse_expression
+
+    return to_col(parse_expression(str(text)))
 
 
 def sql_call(body: str) -> Col | None:
-    """`count(*)`, `sum(amount)` in SQL text read like `F.count("*")`, `F.sum("amount")`.
+    """`count(*)`, `sum(amount)` in SQL text read like `F.count("*")`, `F.sum("amount")`;
+    None when the text is not one function call."""
+    from streamlint.extract.sql.bridge import to_col
+    from streamlint.extract.sql.expressions import parse_expression
+    from streamlint.model.expr import Call
 
-    Only a call whose arguments are all column names, `*` or literals is read; anything
-    richer stays `expr(...)`, which is never equal to a different spelling, only to itself.
-    """
-    match = _SQL_CALL_RE.fullmatch(body)
-    if match is None:
-        return None
-    inner = match.group(2).strip()
-    depth = 0
-    for ch in inner:  # `max(a) - min(b)` is not one call: its "arguments" close early
-        depth += {"(": 1, ")": -1}.get(ch, 0)
-        if depth < 0:
-            return None
-    parts: list[str] = []
-    refs: set[str] = set()
-    for arg in split_top_level(inner) if inner else []:
-        if arg == "*":
-            parts.append("*")
-        elif _IDENT_RE.fullmatch(arg) and arg.upper() not in _SQL_WORDS:
-            parts.append(f"col({arg})")
-            refs.add(arg)
-        elif _SQL_LITERAL_RE.fullmatch(arg):
-            parts.append(repr(ast.literal_eval(arg)) if arg[0] in "'\"" else arg)
-        else:
-            return None
-    return function_col(match.group(1).lower(), parts, refs)  # SQL names ignore case
+    expr = parse_expression(str(body))
+    return to_col(expr) if isinstance(expr, Call) else None
 
 
 def function_col(function: str, parts: list[str], refs: set[str]) -> Col:
