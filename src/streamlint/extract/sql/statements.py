@@ -35,7 +35,7 @@ if TYPE_CHECKING:
 _LOWERED = {"expressions", "from_", "from", "joins", "where", "group", "having", "distinct",
             "order", "limit", "with_", "with", "hint", "kind"}
 # Statements that change nothing a query restarts with: read as nothing.
-_INERT = (exp.Describe, exp.Show, exp.Use, exp.Cache, exp.Uncache, exp.Drop)
+INERT = (exp.Describe, exp.Show, exp.Use, exp.Cache, exp.Uncache, exp.Drop)
 
 
 @dataclass
@@ -84,7 +84,7 @@ def _statement(scope: Scope, statement: exp.Expr, text: str) -> Any:
         name = _table_name(statement.this)
         scope.interp.views[name.lower()] = query(scope, statement.expression)
         return None
-    if isinstance(statement, _INERT):
+    if isinstance(statement, INERT):
         return None
     # INSERT, MERGE (sink logic in a foreachBatch body), DDL, SET: not a DataFrame.
     return Unknown(f"spark.sql({text!r})")
