@@ -44,7 +44,7 @@ def col_of(name: str) -> Col:
 def col_sql(text: str) -> Col:
     """A column written as a SQL string (`selectExpr`, `expr`, string filters)."""
     from streamlint.extract.sql.bridge import to_col
-    from streamlint.extract.sql.expressions import parse_expression
+    from streamlint.extract.sql.parse import parse_expression
 
     return to_col(parse_expression(str(text)))
 
@@ -53,7 +53,7 @@ def sql_call(body: str) -> Col | None:
     """`count(*)`, `sum(amount)` in SQL text read like `F.count("*")`, `F.sum("amount")`;
     None when the text is not one function call."""
     from streamlint.extract.sql.bridge import to_col
-    from streamlint.extract.sql.expressions import parse_expression
+    from streamlint.extract.sql.parse import parse_expression
     from streamlint.model.expr import Call
 
     expr = parse_expression(str(body))

@@ -7,18 +7,15 @@ raises: SQL sqlglot cannot read, or a construct not lowered, is `Unresolved(text
 
 from __future__ import annotations
 
-import re
-
 from sqlglot import exp
 from sqlglot.errors import SqlglotError
 
 from streamlint.extract.schema_text import normalize_type
+from streamlint.extract.sql.canon import duration, function
 from streamlint.extract.sql.dialect import StreamingSpark, parse_expr
 from streamlint.model.expr import (
-    WINDOW_FUNCTIONS,
     Alias,
     Binary,
-    Call,
     Case,
     Cast,
     Column,
@@ -30,17 +27,8 @@ from streamlint.model.expr import (
     Unary,
     Unresolved,
     call,
-    walk,
 )
 
-AGGREGATES = frozenset({
-    "count", "sum", "avg", "min", "max", "first", "last", "collect_list", "collect_set",
-    "approx_count_distinct", "count_distinct", "sum_distinct", "stddev", "stddev_pop",
-    "var_samp", "var_pop", "bool_and", "bool_or", "max_by", "min_by", "percentile_approx",
-    "percentile", "any_value", "count_if", "corr", "covar_pop", "covar_samp", "kurtosis",
-    "skewness", "median", "mode", "array_agg", "approx_percentile", "bit_and", "bit_or",
-    "bit_xor", "count_min_sketch", "histogram_numeric", "regr_count", "try_sum", "try_avg",
-})
 _BINARY = {
     exp.EQ: "=", exp.NEQ: "!=", exp.GT: ">", exp.GTE: ">=", exp.LT: "<", exp.LTE: "<=",
     exp.And: "and", exp.Or: "or", exp.Add: "+", exp.Sub: "-", exp.Mul: "*", exp.Div: "/",
@@ -48,34 +36,15 @@ _BINARY = {
     exp.BitwiseXor: "^",
 }
 _PREDICATES = {exp.Like: "like", exp.ILike: "ilike", exp.RegexpLike: "rlike"}
-_MICROS = {"microsecond": 1, "millisecond": 1_000, "second": 1_000_000, "sec": 1_000_000,
-           "minute": 60_000_000, "min": 60_000_000, "hour": 3_600_000_000,
-           "day": 86_400_000_000, "week": 604_800_000_000}
-_DURATION = re.compile(r"(\d+(?:\.\d+)?)\s*([a-z]+?)s?\b")
 
 
 def parse_expression(text: str) -> Expr:
-    """One SQL expression (a select item keeps its alias as `Alias`); never raises."""
+    """One SQL expression (a select item keeps its alias as `Alias`), read by sqlglot;
+    never raises. `parse.parse_expression` tries the reader without sqlglot first."""
     try:
         return lower(parse_expr(text))
     except (SqlglotError, ValueError, RecursionError):
         return Unresolved(" ".join(text.split()))
-
-
-def duration(text: str) -> int | None:
-    """'5 minutes', '1 hour 30 minutes', 'interval 10 seconds' in microseconds, or None."""
-    body = text.strip().lower()
-    body = body[len("interval"):].strip() if body.startswith("interval") else body
-    total, end = 0, 0
-    for match in _DURATION.finditer(body):
-        if body[end:match.start()].strip():
-            return None
-        unit = _MICROS.get(match.group(2))
-        if unit is None:
-            return None
-        total += round(float(match.group(1)) * unit)
-        end = match.end()
-    return total if end and not body[end:].strip() else None
 
 
 def lower(node: exp.Expr) -> Expr:  # noqa: C901 - one branch per node kind
@@ -110,7 +79,7 @@ def lower(node: exp.Expr) -> Expr:  # noqa: C901 - one branch per node kind
             return Literal(-operand.value)
         return Unary("-", operand)
     if isinstance(node, exp.Is) and isinstance(node.expression, exp.Null):
-        return call("isnull", lower(node.this))
+        return call("isnotnull" if node.args.get("negate") else "isnull", lower(node.this))
     if type(node) in _BINARY:
         left, right = lower(node.this), lower(node.expression)
         if isinstance(node, exp.Add) and isinstance(left, Interval) and isinstance(
@@ -120,7 +89,8 @@ def lower(node: exp.Expr) -> Expr:  # noqa: C901 - one branch per node kind
     if isinstance(node, exp.DPipe):
         return call("concat", lower(node.this), lower(node.expression))
     if type(node) in _PREDICATES:
-        return call(_PREDICATES[type(node)], lower(node.this), lower(node.expression))
+        predicate = call(_PREDICATES[type(node)], lower(node.this), lower(node.expression))
+        return Unary("not", predicate) if node.args.get("negate") else predicate
     if isinstance(node, exp.In) and not node.args.get("query"):
         return call("in", lower(node.this), *(lower(e) for e in node.expressions))
     if isinstance(node, exp.Between):
@@ -168,12 +138,7 @@ def _function(name: str, args: list[exp.Expr]) -> Expr:
     distinct = False
     if len(args) == 1 and isinstance(args[0], exp.Distinct):
         distinct, args = True, list(args[0].expressions)
-    lowered = [lower(a) for a in args]
-    if name.lower() in WINDOW_FUNCTIONS:  # durations, however spelled, are one value
-        lowered = [lowered[0], *(_as_interval(a) for a in lowered[1:])] if lowered else []
-    if name.lower() == "window" and len(lowered) == 3 and lowered[1] == lowered[2]:
-        lowered = lowered[:2]  # a slide equal to the duration is the tumbling window
-    return call(name, *lowered, distinct=distinct)
+    return function(name, [lower(a) for a in args], distinct)
 
 
 def _generic_function(node: exp.Func) -> Expr:
@@ -191,13 +156,6 @@ def _generic_function(node: exp.Func) -> Expr:
         elif isinstance(value, exp.Expr):
             args.append(value)
     return _function(name, args)
-
-
-def _as_interval(expr: Expr) -> Expr:
-    if isinstance(expr, Literal) and isinstance(expr.value, str):
-        micros = duration(expr.value)
-        return Interval(micros) if micros is not None else expr
-    return expr
 
 
 def _interval(node: exp.Interval) -> int | None:
@@ -222,7 +180,3 @@ def _unresolved(node: exp.Expr) -> Unresolved:
     except SqlglotError:
         return Unresolved(type(node).__name__)
 
-
-def has_aggregate(expr: Expr) -> bool:
-    """Whether the expression calls an aggregate function (not inside a window's OVER)."""
-    return any(isinstance(n, Call) and n.function in AGGREGATES for n in walk(expr))

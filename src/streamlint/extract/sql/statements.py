@@ -20,8 +20,9 @@ from sqlglot.errors import SqlglotError
 
 from streamlint.extract import pyspark_api as api
 from streamlint.extract.sql.bridge import to_col
+from streamlint.extract.sql.canon import has_aggregate
 from streamlint.extract.sql.dialect import STREAM_ARG, StreamingSpark, parse_statements
-from streamlint.extract.sql.expressions import has_aggregate, lower
+from streamlint.extract.sql.expressions import lower
 from streamlint.extract.sql.rewrite import substitute
 from streamlint.extract.values import Grouped, Plan, Reader
 from streamlint.model import Loc, Unknown
