@@ -9,10 +9,12 @@
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from sqlglot import exp
 from sqlglot.dialects.spark import Spark
+from sqlglot.errors import ParseError, SqlglotError
 from sqlglot.tokens import TokenType
 
 STREAM_ARG = "streamlint_stream"  # set on an exp.Table read with `STREAM t`
@@ -55,9 +57,23 @@ class StreamingSpark(Spark):
             return super()._parse_table(*args, **kwargs)
 
 
+@functools.lru_cache(maxsize=256)
+def _parsed(text: str) -> tuple[exp.Expr | None, ...] | SqlglotError:
+    try:
+        return tuple(StreamingSpark().parse(text))
+    except (SqlglotError, RecursionError) as err:
+        return err if isinstance(err, SqlglotError) else ParseError(str(err))
+
+
 def parse_statements(text: str) -> list[exp.Expr | None]:
-    """Every statement of `text`; raises sqlglot's errors (callers turn them into notes)."""
-    return StreamingSpark().parse(text)
+    """Every statement of `text`; raises sqlglot's errors (callers turn them into notes).
+
+    Parsed once per text: the old and the new version of a job mostly hold the same SQL.
+    The trees are shared, so callers read them and never change them."""
+    parsed = _parsed(text)
+    if isinstance(parsed, SqlglotError):
+        raise parsed
+    return list(parsed)
 
 
 def parse_expr(text: str) -> exp.Expr:
