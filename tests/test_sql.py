@@ -378,3 +378,22 @@ def test_the_benchmark_pair_without_sql_never_imports_sqlglot() -> None:
     result = subprocess.run([sys.executable, "-c", script, *pair], capture_output=True,
                             text=True, check=True, env={"PYTHONPATH": str(ROOT / "src")})
     assert result.stdout.strip() == "False"
+
+
+def test_group_by_all_and_grouping_sets() -> None:
+    explicit = ('orders.createOrReplaceTempView("o")\n'
+                'out = spark.sql("SELECT k, region, count(*) AS n FROM o GROUP BY k, region")')
+    group_all = explicit.replace("GROUP BY k, region", "GROUP BY ALL")
+    assert shape(explicit) == shape(group_all)
+    rollup = explicit.replace("GROUP BY k, region", "GROUP BY ROLLUP(k, region)")
+    assert shape(rollup) == shape('out = orders.rollup("k", "region")'
+                                  '.agg(F.count("*").alias("n"))')
+    sets = explicit.replace("GROUP BY k, region", "GROUP BY GROUPING SETS ((k), (region))")
+    (query,) = job(sets).queries
+    assert any("GROUPING SETS" in note for note, _ in query.unresolved)
+
+
+def test_a_natural_join_is_a_review() -> None:
+    sql = STREAMS + 'out = spark.sql("SELECT * FROM orders_v NATURAL JOIN clicks_v")'
+    (query,) = job(sql).queries
+    assert any("NATURAL" in note for note, _ in query.unresolved)

@@ -133,8 +133,8 @@ def select(scope: Scope, node: exp.Select) -> Plan:
         for cte in with_.expressions:
             scope.ctes[cte.alias.lower()] = query(scope, cte.this)
     from_ = node.args.get("from_") or node.args.get("from")
-    if from_ is None:
-        return _unread(scope, node)
+    if from_ is None:  # `SELECT current_user()`: one static row
+        return Plan(sources=(), operators=(), streaming=False, columns=None)
     plan = relation(scope, from_.this)
     for join in node.args.get("joins") or ():
         plan = _join(scope, plan, join)
@@ -185,6 +185,8 @@ def relation(scope: Scope, node: exp.Expr) -> Plan:
 
 def _join(scope: Scope, left: Plan, join: exp.Join) -> Plan:
     right = relation(scope, join.this)
+    if join.args.get("method"):  # NATURAL JOIN: its keys are the columns both sides share
+        return scope.note(scope.call(left, "join", right, None, "inner"), f"`{_sql(join)}`")
     how = " ".join(str(join.args.get(k) or "") for k in ("side", "kind")).strip() or "inner"
     on: Any = None
     if join.args.get("on") is not None:
@@ -203,23 +205,24 @@ def _aggregate(scope: Scope, plan: Plan, items: list[Expr], group: exp.Group | N
     the keys then the aggregates, as `agg` already outputs them."""
     aliases = {i.name: i for i in items if isinstance(i, Alias)}
     keys: list[Expr] = []
-    for node in group.expressions if group is not None else ():
-        key = lower(node)
-        if isinstance(key, Literal) and isinstance(key.value, int) and 1 <= key.value <= len(
-                items):
-            key = items[key.value - 1]
-        elif isinstance(key, Column) and key.qualifier is None and key.name in aliases and (
-                plan.columns is None or key.name not in plan.columns):
-            key = aliases[key.name]
-        else:
-            key = next((i for i in items if unaliased(i) == key and i != key), key)
-        keys.append(key)
+    method = "groupBy"
+    nodes: list[exp.Expr] = list(group.expressions) if group is not None else []
+    if len(nodes) == 1 and isinstance(nodes[0], exp.Rollup | exp.Cube):  # = df.rollup(...)
+        method, nodes = type(nodes[0]).__name__.lower(), list(nodes[0].expressions)
+    if group is not None and group.args.get("all"):  # GROUP BY ALL: every non-aggregate
+        keys = [i for i in items if not has_aggregate(i)]
+    for node in nodes:
+        keys.append(_key(lower(node), items, aliases, plan))
     aggregates = [i for i in items if has_aggregate(i)]
-    grouped = scope.call(plan, "groupBy", *(to_col(k) for k in keys))
+    grouped = scope.call(plan, method, *(to_col(k) for k in keys))
     if not isinstance(grouped, Grouped):
         return _unread(scope, group)
     plan = api.grouped_call(scope.interp, grouped, "agg", [to_col(a) for a in aggregates], {},
                             scope.node, scope.loc)
+    unlowered = [n for n in nodes if isinstance(n, exp.Rollup | exp.Cube | exp.GroupingSets)]
+    if unlowered or any(group.args.get(k) for k in ("rollup", "cube", "grouping_sets")
+                        if group is not None):
+        plan = scope.note(plan, f"grouping `{_sql(group)}`")
     outputs = {unaliased(e): Column(_output(e)) for e in (*keys, *aggregates)}
     if having is not None:
         condition = substitute(lower(having.this), outputs)
@@ -228,6 +231,17 @@ def _aggregate(scope: Scope, plan: Plan, items: list[Expr], group: exp.Group | N
         projected = [_projected(i, outputs) for i in items]
         plan = scope.call(plan, "select", *(to_col(i) for i in projected))
     return plan
+
+
+def _key(key: Expr, items: list[Expr], aliases: dict[str, Expr], plan: Plan) -> Expr:
+    """A GROUP BY key: an ordinal or a select-list alias is that select item; an expression
+    the select list names is that item, alias included (its output column's name)."""
+    if isinstance(key, Literal) and isinstance(key.value, int) and 1 <= key.value <= len(items):
+        return items[key.value - 1]
+    if isinstance(key, Column) and key.qualifier is None and key.name in aliases and (
+            plan.columns is None or key.name not in plan.columns):
+        return aliases[key.name]
+    return next((i for i in items if unaliased(i) == key and i != key), key)
 
 
 def _output(expr: Expr) -> str:
