@@ -397,3 +397,23 @@ def test_a_natural_join_is_a_review() -> None:
     sql = STREAMS + 'out = spark.sql("SELECT * FROM orders_v NATURAL JOIN clicks_v")'
     (query,) = job(sql).queries
     assert any("NATURAL" in note for note, _ in query.unresolved)
+
+
+def test_a_view_sql_cannot_read_is_still_that_view() -> None:
+    body = ('orders.createOrReplaceTempView("o")\n'
+            'spark.sql("CREATE OR REPLACE TEMP VIEW v AS SELECT k FROM o WHERE (")\n'
+            'out = spark.table("v")\n')
+    (query,) = job(body).queries
+    assert [s.identity for s in query.sources] == [(("subscribe", "orders"),)]
+    ((note, _),) = query.unresolved
+    assert "could not be parsed" in note
+
+
+def test_sqlglot_says_nothing_on_stderr(tmp_path: Path) -> None:
+    path = tmp_path / "job.py"
+    path.write_text(HEAD + 'spark.sql("CREATE OR REPLACE AS TEMP VIEW x AS SELECT 1")\n'
+                    'out = orders' + SINK)
+    result = subprocess.run([sys.executable, "-m", "streamlint", "diff", str(path), str(path)],
+                            capture_output=True, text=True, check=False,
+                            env={"PYTHONPATH": str(ROOT / "src")})
+    assert result.returncode == 0 and result.stderr == ""

@@ -10,6 +10,7 @@
 from __future__ import annotations
 
 import functools
+import logging
 from typing import Any
 
 from sqlglot import exp
@@ -59,10 +60,15 @@ class StreamingSpark(Spark):
 
 @functools.lru_cache(maxsize=256)
 def _parsed(text: str) -> tuple[exp.Expr | None, ...] | SqlglotError:
+    logger = logging.getLogger("sqlglot")
+    quiet = logger.disabled
+    logger.disabled = True  # "falling back to parsing as a Command": a note says so instead
     try:
         return tuple(StreamingSpark().parse(text))
     except (SqlglotError, RecursionError) as err:
         return err if isinstance(err, SqlglotError) else ParseError(str(err))
+    finally:
+        logger.disabled = quiet
 
 
 def parse_statements(text: str) -> list[exp.Expr | None]:

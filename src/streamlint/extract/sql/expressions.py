@@ -43,7 +43,8 @@ def parse_expression(text: str) -> Expr:
     never raises. `parse.parse_expression` tries the reader without sqlglot first."""
     try:
         return lower(parse_expr(text))
-    except (SqlglotError, ValueError, RecursionError):
+    except (SqlglotError, RecursionError, AttributeError, TypeError, ValueError, KeyError,
+            IndexError):
         return Unresolved(" ".join(text.split()))
 
 

@@ -35,6 +35,8 @@ if TYPE_CHECKING:
 # Select clauses lowered here (sqlglot 30 names FROM and WITH `from_`, `with_`).
 _LOWERED = {"expressions", "from_", "from", "joins", "where", "group", "having", "distinct",
             "order", "limit", "with_", "with", "hint", "kind"}
+# A tree of a shape the lowering did not expect (sqlglot's trees vary by version).
+SHAPE_ERRORS = (AttributeError, TypeError, ValueError, KeyError, IndexError)
 # Statements that change nothing a query restarts with: read as nothing.
 INERT = (exp.Describe, exp.Show, exp.Use, exp.Cache, exp.Uncache, exp.Drop)
 
@@ -69,12 +71,29 @@ def run_sql(interp: Interpreter, text: str, node: cst.Call, loc: Loc) -> Any:
     scope = Scope(interp, node, loc)
     try:
         statements = [s for s in parse_statements(text) if s is not None]
-    except (SqlglotError, RecursionError):
+        result: Any = Unknown(f"spark.sql({text!r})")
+        for statement in statements:
+            result = _statement(scope, statement, text)
+    except (SqlglotError, RecursionError) + SHAPE_ERRORS:
         return unparsed(scope, text)
-    result: Any = Unknown(f"spark.sql({text!r})")
-    for statement in statements:
-        result = _statement(scope, statement, text)
     return result
+
+
+def _created_view(text: str) -> str | None:
+    """The view a `CREATE ... VIEW name` statement sqlglot could not read creates."""
+    from sqlglot.tokens import Tokenizer, TokenType
+
+    try:
+        tokens = Tokenizer().tokenize(text)
+    except (SqlglotError, RecursionError):
+        return None
+    kinds = [t.token_type for t in tokens]
+    if not kinds or kinds[0] != TokenType.CREATE or TokenType.VIEW not in kinds:
+        return None
+    at = kinds.index(TokenType.VIEW) + 1
+    while at < len(tokens) and tokens[at].text.upper() in ("IF", "NOT", "EXISTS"):
+        at += 1
+    return tokens[at].text.strip("`").lower() if at < len(tokens) else None
 
 
 def _statement(scope: Scope, statement: exp.Expr, text: str) -> Any:
@@ -92,7 +111,20 @@ def _statement(scope: Scope, statement: exp.Expr, text: str) -> Any:
 
 
 def unparsed(scope: Scope, text: str) -> Any:
-    """SQL sqlglot cannot read: the temp views it names still count, with a note."""
+    """SQL sqlglot cannot read: the temp views it names still count, with a note; a view it
+    creates is that (a DataFrame with a note), never a table of the same name."""
+    view = _created_view(text)
+    if view is not None:
+        plan = _read_anyway(scope, text)
+        if not isinstance(plan, Plan):
+            plan = Plan(sources=(), operators=(), streaming=True, columns=None)
+            plan = scope.note(plan, f"`{' '.join(text.split())}` (it could not be parsed)")
+        scope.interp.views[view] = plan
+        return None
+    return _read_anyway(scope, text)
+
+
+def _read_anyway(scope: Scope, text: str) -> Any:
     from sqlglot.tokens import Tokenizer, TokenType
 
     try:
