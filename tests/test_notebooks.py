@@ -301,11 +301,14 @@ def test_sql_cells_count_only_where_something_streams() -> None:
     assert [u.about for u in streaming_sql.unseen] == ["sql"]
     with_query = extract_text(_ipynb(["%sql\nSELECT 1", STREAM]), "nb.ipynb")
     assert with_query.unseen == ()  # a query to look at the data changes no checkpoint
+    # A SET cell is read: the setting is the session's, like spark.conf.set (no UN03).
     setting = extract_text(_ipynb(["%sql\n-- tuning\nSET spark.sql.shuffle.partitions = 8",
                                    STREAM]), "nb.ipynb")
-    assert [u.what for u in setting.unseen] == [
-        "the %sql cell 2 (-- tuning SET spark.sql.shuffle.partitions = 8) is SQL, which "
-        "streamlint does not analyse yet"]
+    assert setting.unseen == ()
+    (query,) = setting.queries
+    assert [(s.key, s.value) for s in query.config] == [("spark.sql.shuffle.partitions", "8")]
+    insert = extract_text(_ipynb(["%sql\nINSERT INTO t SELECT * FROM s", STREAM]), "nb.ipynb")
+    assert [u.about for u in insert.unseen] == ["sql"]
 
 
 def test_broken_notebooks_are_input_errors_with_a_position(tmp_path: Path) -> None:

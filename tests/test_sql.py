@@ -417,3 +417,20 @@ def test_sqlglot_says_nothing_on_stderr(tmp_path: Path) -> None:
                             capture_output=True, text=True, check=False,
                             env={"PYTHONPATH": str(ROOT / "src")})
     assert result.returncode == 0 and result.stderr == ""
+
+
+def test_set_in_sql_is_a_session_setting() -> None:
+    (query,) = job('spark.sql("SET spark.sql.shuffle.partitions = 12")\nout = orders').queries
+    assert [(s.key, s.value) for s in query.config] == [("spark.sql.shuffle.partitions", "12")]
+
+
+def test_a_statement_sqlglot_reads_as_a_command_is_a_review() -> None:
+    body = ('orders.createOrReplaceTempView("o")\n'
+            'out = spark.sql("CREATE OR REPLACE AS TEMP VIEW x AS SELECT k FROM o")\n'
+            'out = orders')
+    assert job(body).queries[0].unresolved == ()  # its result is not the query's
+    view = ('orders.createOrReplaceTempView("o")\n'
+            'spark.sql("CREATE OR REPLACE AS TEMP VIEW x AS SELECT k FROM o")\n'
+            'out = spark.table("x")')
+    (query,) = job(view).queries
+    assert query.sources and all("could not be parsed" in n for n, _ in query.unresolved)

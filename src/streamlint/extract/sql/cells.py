@@ -1,9 +1,10 @@
 """`%sql` notebook cells: a cell is `spark.sql(cell)`, run where the cell is.
 
 A cell made only of statements the SQL front end lowers (queries, `CREATE TEMP VIEW ... AS`,
-inspection) becomes one Python line in the notebook's source, so the views it makes feed the
-Python cells after it. Any other cell (INSERT, MERGE, `CREATE STREAMING TABLE`, SET, SQL
-sqlglot cannot read) is not replaced and stays reported as SQL streamlint does not read.
+`SET key = value`, inspection) becomes one Python line in the notebook's source, so the
+views it makes feed the Python cells after it. Any other cell (INSERT, MERGE, `CREATE
+STREAMING TABLE`, SQL sqlglot cannot read) is not replaced and stays reported as SQL
+streamlint does not read.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from sqlglot import exp
 from sqlglot.errors import SqlglotError
 
 from streamlint.extract.sql.dialect import parse_statements
-from streamlint.extract.sql.statements import INERT
+from streamlint.extract.sql.statements import INERT, settings
 
 
 def python_call(text: str) -> str | None:
@@ -27,7 +28,7 @@ def python_call(text: str) -> str | None:
 
 
 def _lowered(statement: exp.Expr) -> bool:
-    if isinstance(statement, (exp.Query, *INERT)):
+    if isinstance(statement, (exp.Query, *INERT)) or settings(statement) is not None:
         return True
     return (isinstance(statement, exp.Create)
             and str(statement.args.get("kind")).upper() == "VIEW"

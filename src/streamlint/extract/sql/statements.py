@@ -79,6 +79,23 @@ def run_sql(interp: Interpreter, text: str, node: cst.Call, loc: Loc) -> Any:
     return result
 
 
+def settings(statement: exp.Expr) -> list[tuple[str, str]] | None:
+    """`SET key = value, ...` as (key, value) pairs, as Spark keeps them (text); None for
+    anything else (`SET key` alone shows a value and sets nothing)."""
+    if not isinstance(statement, exp.Set) or statement.args.get("unset"):
+        return None
+    pairs = []
+    for item in statement.expressions:
+        pair = item.this if isinstance(item, exp.SetItem) else None
+        if not isinstance(pair, exp.EQ) or not isinstance(pair.expression,
+                                                          exp.Literal | exp.Boolean):
+            return None
+        value = pair.expression
+        text = (str(value.this).lower() if isinstance(value, exp.Boolean) else str(value.this))
+        pairs.append((pair.this.sql(dialect=StreamingSpark), text))
+    return pairs
+
+
 def _created_view(text: str) -> str | None:
     """The view a `CREATE ... VIEW name` statement sqlglot could not read creates."""
     from sqlglot.tokens import Tokenizer, TokenType
@@ -104,9 +121,16 @@ def _statement(scope: Scope, statement: exp.Expr, text: str) -> Any:
         name = _table_name(statement.this)
         scope.interp.views[name.lower()] = query(scope, statement.expression)
         return None
+    pairs = settings(statement)
+    if pairs is not None:  # SET key = value: a session setting, as spark.conf.set
+        for key, value in pairs:
+            api.record_settings(scope.interp, [key, value], {}, scope.loc)
+        return None
+    if isinstance(statement, exp.Command):  # sqlglot read only its first word
+        return unparsed(scope, text)
     if isinstance(statement, INERT):
         return None
-    # INSERT, MERGE (sink logic in a foreachBatch body), DDL, SET: not a DataFrame.
+    # INSERT, MERGE (sink logic in a foreachBatch body), other DDL: not a DataFrame.
     return Unknown(f"spark.sql({text!r})")
 
 
