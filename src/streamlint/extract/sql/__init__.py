@@ -8,3 +8,7 @@ join conditions, `%sql` cells), so a job without SQL never loads sqlglot. The mo
 the DataFrame method handlers' plan), `bridge` (`to_col`: model expression → the
 extractor's `Col`), `cells` (`%sql` notebook cells).
 """
+
+from streamlint.extract.sql.parse import parse_expression
+
+__all__ = ["parse_expression"]
