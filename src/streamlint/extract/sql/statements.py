@@ -34,7 +34,12 @@ if TYPE_CHECKING:
 
 # Select clauses lowered here (sqlglot 30 names FROM and WITH `from_`, `with_`).
 _LOWERED = {"expressions", "from_", "from", "joins", "where", "group", "having", "distinct",
-            "order", "limit", "with_", "with", "hint", "kind"}
+            "order", "limit", "with_", "with", "hint", "kind",
+            # repartition / sortWithinPartitions, which DataFrame code passes through too
+            "cluster", "distribute", "sort"}
+# Select clauses not lowered, as SQL spells them (for the note).
+_CLAUSES = {"laterals": "LATERAL VIEW", "windows": "WINDOW", "qualify": "QUALIFY",
+            "pivots": "PIVOT", "offset": "OFFSET", "sample": "TABLESAMPLE", "into": "INTO"}
 # A tree of a shape the lowering did not expect (sqlglot's trees vary by version).
 SHAPE_ERRORS = (AttributeError, TypeError, ValueError, KeyError, IndexError)
 # Statements that change nothing a query restarts with: read as nothing.
@@ -211,8 +216,10 @@ def select(scope: Scope, node: exp.Select) -> Plan:
     limit = node.args.get("limit")
     if limit is not None:
         plan = scope.call(plan, "limit", to_col(lower(limit.expression)))
-    for key in sorted(k for k, v in node.args.items() if v and k not in _LOWERED):
-        plan = scope.note(plan, f"clause `{key.upper()}` in `{_sql(node)}`")
+    unread = sorted(k for k, v in node.args.items() if v and k not in _LOWERED)
+    if unread:
+        clauses = ", ".join(_CLAUSES.get(k, k.upper()) for k in unread)
+        plan = scope.note(plan, f"{clauses} in `{_sql(node)}`")
     return plan
 
 
