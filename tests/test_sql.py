@@ -434,3 +434,24 @@ def test_a_statement_sqlglot_reads_as_a_command_is_a_review() -> None:
             'out = spark.table("x")')
     (query,) = job(view).queries
     assert query.sources and all("could not be parsed" in n for n, _ in query.unresolved)
+
+
+def test_a_windowed_job_rewritten_from_dataframe_to_sql_is_no_change() -> None:
+    dataframe = (
+        'parsed = orders.select(F.col("k"), F.col("amount").cast("double").alias("amount"), '
+        '"ts")\n'
+        'out = (parsed.groupBy(F.window("ts", "5 minutes"), "k")\n'
+        '       .agg(F.sum("amount").alias("total"), F.max("amount").alias("top")))\n')
+    sql = (
+        'parsed = orders.selectExpr("k", "CAST(amount AS DOUBLE) AS amount", "ts")\n'
+        'parsed.createOrReplaceTempView("p")\n'
+        'out = spark.sql("""\n'
+        '    SELECT window(ts, INTERVAL 5 MINUTES) AS window, k,\n'
+        '           SUM(amount) AS total, MAX(amount) top\n'
+        '    FROM p GROUP BY 1, k""")\n')
+    old, new = job(dataframe), job(sql)
+    (old_agg,) = [op for op in old.queries[0].operators if op.kind == "aggregation"]
+    (new_agg,) = [op for op in new.queries[0].operators if op.kind == "aggregation"]
+    assert replace(old_agg, loc=None) == replace(new_agg, loc=None)
+    report = diff_jobs(old, new)
+    assert report.verdict == "compatible", [(f.code, f.message) for f in report.findings]
