@@ -32,6 +32,12 @@ LITERAL_ARGS = {
 
 def sql_text(text: str) -> str:
     """Spark SQL in a string, in one canonical spelling (for messages)."""
+    from streamlint.extract.sql.simple import parse_simple
+    from streamlint.model.expr import render
+
+    expr = parse_simple(str(text))  # an expression: no need to load sqlglot
+    if expr is not None:
+        return render(expr)
     from streamlint.extract.sql.statements import canonical_sql
 
     return canonical_sql(str(text))
