@@ -1,8 +1,11 @@
 """Benchmark: `streamlint diff` end to end against the floor of parsing both files with libcst.
 
-Usage: python bench/bench_diff.py [OLD NEW] [--runs N]
-Prints the median wall time of each command over N fresh processes, the ratio (target: within
-1.3x of the floor), and whether the static path imported pyspark (it must not).
+Usage: python bench/bench_diff.py [OLD NEW] [--runs N] [--sql]
+Without files, two pairs: `payments_*` (no SQL: its floor imports libcst; sqlglot must not be
+imported) and `sql_*` (SQL-heavy: its floor imports libcst and sqlglot). `--sql` gives a pair
+of files the SQL floor. Prints the median wall time of each command over N fresh processes,
+the ratio (target: within 1.3x of the floor), and whether the static path imported pyspark
+(it must not) or sqlglot.
 """
 
 from __future__ import annotations
@@ -17,7 +20,7 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 FLOOR = (
-    "import sys, libcst\n"
+    "import sys, libcst{extra}\n"
     "for path in sys.argv[1:]:\n"
     "    with open(path, encoding='utf-8') as handle:\n"
     "        libcst.parse_module(handle.read())\n"
@@ -39,39 +42,59 @@ def median_seconds(command: list[str], runs: int) -> float:
     return statistics.median(times)
 
 
-def pyspark_imports(command: list[str]) -> list[str]:
+def imported(command: list[str], package: str) -> list[str]:
     result = subprocess.run([sys.executable, "-X", "importtime", *command], capture_output=True,
                             text=True, check=False, env=ENV)
     names = [line.rsplit("|", 1)[-1].strip() for line in result.stderr.splitlines()
              if line.startswith("import time:")]
-    return [name for name in names if name.split(".")[0] == "pyspark"]
+    return [name for name in names if name.split(".")[0] == package]
 
 
 def main() -> int:
     parser = argparse.ArgumentParser()
-    parser.add_argument("old", nargs="?", default=str(HERE / "jobs" / "payments_old.py"))
-    parser.add_argument("new", nargs="?", default=str(HERE / "jobs" / "payments_new.py"))
+    parser.add_argument("old", nargs="?")
+    parser.add_argument("new", nargs="?")
     parser.add_argument("--runs", type=int, default=15)
+    parser.add_argument("--sql", action="store_true", help="the floor imports sqlglot too")
     args = parser.parse_args()
-    lines = sum(len(Path(p).read_text().splitlines()) for p in (args.old, args.new))
-    floor_cmd = [sys.executable, "-c", FLOOR, args.old, args.new]
+    if args.old and args.new:
+        pairs = [(args.old, args.new, args.sql)]
+    else:
+        jobs = HERE / "jobs"
+        pairs = [(str(jobs / "payments_old.py"), str(jobs / "payments_new.py"), False),
+                 (str(jobs / "sql_old.py"), str(jobs / "sql_new.py"), True)]
+    print(f"load average: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    failed = False
+    for old, new, sql in pairs:
+        failed = bench_pair(old, new, sql, args.runs) or failed
+    return 1 if failed else 0
+
+
+def bench_pair(old: str, new: str, sql: bool, runs: int) -> bool:
+    lines = sum(len(Path(p).read_text().splitlines()) for p in (old, new))
+    floor_cmd = [sys.executable, "-c", FLOOR.format(extra=", sqlglot" if sql else ""), old, new]
     # The console script pip installs, as users run it (no runpy, unlike `python -m`).
     script = Path(sys.executable).with_name("streamlint")
     entry = [str(script)] if script.exists() else [sys.executable, "-m", "streamlint"]
-    tool_cmd = [*entry, "diff", args.old, args.new]
+    tool_cmd = [*entry, "diff", old, new]
     # Warm the file cache and the bytecode cache before timing.
     for command in (floor_cmd, tool_cmd):
         subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False,
                        env=ENV)
-    floor = median_seconds(floor_cmd, args.runs)
-    tool = median_seconds(tool_cmd, args.runs)
-    pyspark = pyspark_imports(["-m", "streamlint", "diff", args.old, args.new])
-    print(f"files: {args.old} {args.new} ({lines} lines)")
-    print(f"floor (import libcst, parse both): {floor * 1000:7.1f} ms, median of {args.runs}")
-    print(f"streamlint diff:                   {tool * 1000:7.1f} ms, median of {args.runs}")
+    floor = median_seconds(floor_cmd, runs)
+    tool = median_seconds(tool_cmd, runs)
+    static = ["-m", "streamlint", "diff", old, new]
+    pyspark = imported(static, "pyspark")
+    sqlglot = imported(static, "sqlglot")
+    label = "import libcst, sqlglot" if sql else "import libcst"
+    print(f"files: {old} {new} ({lines} lines)")
+    print(f"floor ({label}, parse both): {floor * 1000:7.1f} ms, median of {runs}")
+    print(f"streamlint diff: {tool * 1000:7.1f} ms, median of {runs}")
     print(f"ratio: {tool / floor:.2f}x (target <= 1.30x)")
     print(f"pyspark imported by the static path: {'YES' if pyspark else 'no'}")
-    return 0 if not pyspark else 1
+    print(f"sqlglot imported: {'yes' if sqlglot else 'no'}"
+          + ("" if sql else " (must be no: this pair has no SQL statement)"))
+    return bool(pyspark) or (bool(sqlglot) and not sql)
 
 
 if __name__ == "__main__":

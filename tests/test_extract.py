@@ -331,7 +331,7 @@ def test_union_of_parquet_and_orc_written_with_to_table() -> None:
     assert all(s.schema == SENSOR_SCHEMA for s in legacy.sources)
     union, where = legacy.operators
     assert union.method == "union"
-    assert text(where.condition) == "sql('reading IS NOT NULL')"
+    assert text(where.condition) == "isnotnull(reading)"  # as F.col(...).isNotNull()
     assert legacy.sink.target == "bronze.legacy_sensors"
     assert legacy.sink.query_name == "legacy_sensors"
     assert legacy.sink.trigger == ("default", None)
@@ -635,7 +635,7 @@ def test_every_projection_kind_tracks_the_output_columns() -> None:
     (source,) = query.sources
     assert (source.format, source.identity) == ("table", (("table", "crm.bronze.profile_changes"),))
     where, select, lower, derived, renamed, dropped, star = query.operators
-    assert text(where.condition) == "sql('country IN (\\'DE\\', \\'FR\\')')"
+    assert text(where.condition) == "in(country, 'DE', 'FR')"  # as F.col(...).isin(...)
     assert where.loc.line == line_of(name, "profiles.where(")
     assert select.columns == ("customer_id", "email", "country", "updated_at", "raw_phone")
     assert text(lower.exprs) == ("lower(email) AS email",)

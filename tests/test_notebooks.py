@@ -134,30 +134,31 @@ def test_grouping_key_added_in_a_notebook(tmp_path: Path) -> None:
     assert found[0].old.line == json_line(old, GROUP)
 
 
-def test_sql_cells_are_un03_naming_the_cell(tmp_path: Path) -> None:
+def test_sql_cells_are_read_as_the_queries_they_shape(tmp_path: Path) -> None:
     sql_cells = [n for n, cell in enumerate(cells_of(MULTI), 1)
                  if cell["cell_type"] == "code" and "".join(cell["source"]).startswith("%sql")]
     assert sql_cells == [8, 10, 12, 14, 17, 19, 22]
     # Cells 8, 12 and 17 create the temporary views the streaming queries read; 10, 14, 19
-    # and 22 are SELECTs a person runs to look (shown with a fresh checkpoint each time).
-    shaping = [8, 12, 17]
+    # and 22 are SELECTs a person runs to look. Each is `spark.sql(cell)`, run in its place:
+    # the views' filter, join and aggregation are the queries' own operators, no UN03.
     job = extract_file(str(MULTI))
-    about_sql = [u for u in job.unseen if u.about == "sql"]
-    assert [u.what.split()[3] for u in about_sql] == [str(n) for n in shaping]
-    first = about_sql[0]
-    assert "CREATE OR REPLACE TEMPORARY VIEW readings_parse" in first.what
-    # The JSON line of the cell's `%sql` line.
-    assert first.loc.line == _line_of_cell(MULTI, 8)
-    # Any other change to the notebook (here the bronze checkpoint of cell 4): each SQL cell
-    # is a finding to review.
+    assert [u for u in job.unseen if u.about == "sql"] == []
+    silver, gold = job.queries[1], job.queries[2]
+    kinds = [op.kind for op in silver.operators]
+    assert kinds == ["filter", "projection", "static_join", "projection"]
+    assert render(silver.operators[0].condition) == "isnotnull(temperature)"
+    # Found in the cell (its `%sql` line or the SQL's first line).
+    assert silver.operators[0].loc.line - _line_of_cell(MULTI, 8) in (0, 1)
+    (agg,) = gold.operators
+    assert agg.keys == ("col(device_id)", "col(site_id)", "date_trunc('HOUR', col(event_time))")
+    # A grouping key changed inside the %sql cell 17 is a grouping key changed.
     changed = tmp_path / "02.ipynb"
     text = MULTI.read_text()
-    assert text.count('/bronze\\"') == 1
-    changed.write_text(text.replace('/bronze\\"', '/bronze_v2\\"'))
+    assert text.count("GROUP BY device_id, site_id") == 1
+    changed.write_text(text.replace("GROUP BY device_id, site_id", "GROUP BY device_id"))
     report = diff_jobs(job, extract_file(str(changed)))
-    un03 = [f for f in report.findings if f.code == code("streaming-code-not-read")]
-    assert any("the %sql cell 8 (" in f.message for f in un03)
-    assert len([f for f in un03 if "%sql cell" in f.message]) == len(shaping)
+    assert report.verdict == "incompatible"
+    assert code("grouping-keys-changed") in {f.code for f in report.findings}
 
 
 def _line_of_cell(path: Path, number: int) -> int:
@@ -310,11 +311,14 @@ def test_sql_cells_count_only_where_something_streams() -> None:
     assert [u.about for u in streaming_sql.unseen] == ["sql"]
     with_query = extract_text(_ipynb(["%sql\nSELECT 1", STREAM]), "nb.ipynb")
     assert with_query.unseen == ()  # a query to look at the data changes no checkpoint
+    # A SET cell is read: the setting is the session's, like spark.conf.set (no UN03).
     setting = extract_text(_ipynb(["%sql\n-- tuning\nSET spark.sql.shuffle.partitions = 8",
                                    STREAM]), "nb.ipynb")
-    assert [u.what for u in setting.unseen] == [
-        "the %sql cell 2 (-- tuning SET spark.sql.shuffle.partitions = 8) is SQL, which "
-        "streamlint does not analyse yet"]
+    assert setting.unseen == ()
+    (query,) = setting.queries
+    assert [(s.key, s.value) for s in query.config] == [("spark.sql.shuffle.partitions", "8")]
+    insert = extract_text(_ipynb(["%sql\nINSERT INTO t SELECT * FROM s", STREAM]), "nb.ipynb")
+    assert [u.about for u in insert.unseen] == ["sql"]
 
 
 def test_broken_notebooks_are_input_errors_with_a_position(tmp_path: Path) -> None:

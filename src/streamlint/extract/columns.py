@@ -8,11 +8,9 @@ so no symbolic object reaches the records the diff compares.
 
 from __future__ import annotations
 
-import ast
-import re
 from typing import Any
 
-from streamlint.extract.schema_text import normalize_type, split_top_level
+from streamlint.extract.schema_text import normalize_type
 from streamlint.extract.values import BoundMethod, Col, Function, FunctionRef, Schema, column
 from streamlint.model import Template, Unknown
 from streamlint.model.durations import duration_micros
@@ -55,23 +53,17 @@ def col_of(name: str) -> Col:
     return column(name)
 
 
-# -- SQL strings (read by regular expressions until the SQL front end replaces these) ---------
-
-_ALIAS_RE = re.compile(r"^(.*?\S)\s+(?:AS\s+)?`?([A-Za-z_][A-Za-z0-9_]*)`?$", re.DOTALL)
-_IDENT_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_.]*")
-_SQL_CALL_RE = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)\((.*)\)", re.DOTALL)
-_SQL_LITERAL_RE = re.compile(r"-?\d+(?:\.\d+)?|'[^'\\]*'|\"[^\"\\]*\"")
-_SQL_WORDS = {"AND", "OR", "NOT", "NULL", "END", "ASC", "DESC", "TRUE", "FALSE"}
-_SQL_AND_RE = re.compile(r"\s+AND\s+")
-_SQL_COMPARE_RE = re.compile(r"^(.+?)\s*(<=>|<=|>=|!=|<>|==|=|<|>)\s*(.+)$", re.DOTALL)
-_SQL_INTERVAL_RE = re.compile(r"^(.+?)\s*([+-])\s*INTERVAL\s+(.+)$", re.IGNORECASE | re.DOTALL)
-
-
 def sql_text(text: str) -> str:
-    """Spark SQL in a string, with spacing and keyword case made canonical."""
-    text = " ".join(str(text).split())
-    return re.sub(r"\b(and|or|not|as|is|null|in|like|between|case|when|then|else|end)\b",
-                  lambda m: m.group(1).upper(), text, flags=re.IGNORECASE)
+    """Spark SQL in a string, in one canonical spelling (for messages)."""
+    from streamlint.extract.sql.simple import parse_simple
+    from streamlint.model.expr import render
+
+    expr = parse_simple(str(text))  # an expression: no need to load sqlglot
+    if expr is not None:
+        return render(expr)
+    from streamlint.extract.sql.statements import canonical_sql
+
+    return canonical_sql(str(text))
 
 
 def opaque_sql(body: str) -> Expr:
@@ -81,109 +73,21 @@ def opaque_sql(body: str) -> Expr:
 
 def col_sql(text: str) -> Col:
     """A column written as a SQL string (`selectExpr`, `expr`, string filters)."""
-    body = sql_text(text)
-    name: str | None = None
-    match = _ALIAS_RE.match(body)
-    if match and match.group(2).upper() not in _SQL_WORDS and (
-            " AS " in f" {body} " or match.group(1).endswith(")")
-            or _IDENT_RE.fullmatch(match.group(1))):
-        body, name = match.group(1).strip(), match.group(2)
-    if body == "*":  # selectExpr("*") keeps every input column, like select("*")
-        return column("*")
-    if _IDENT_RE.fullmatch(body) or (body.endswith(".*") and _IDENT_RE.fullmatch(body[:-2])):
-        col = column(body)
-        return col.aliased(name) if name else col
-    called = sql_call(body)
-    if called is not None:
-        return called.aliased(name) if name else called
-    condition = _sql_condition(body)
-    return Col(condition, None).aliased(name) if name else Col(condition, None)
+    from streamlint.extract.sql.bridge import to_col
+    from streamlint.extract.sql.parse import parse_expression
 
-
-def _sql_condition(body: str) -> Expr:
-    """`a = b AND t >= s + INTERVAL 5 seconds`: conjuncts of simple comparisons, each side a
-    column, literal, call or `column ± INTERVAL`; anything else is opaque."""
-    if " OR " in f" {body} " or "(" in body and not _balanced_calls(body):
-        return opaque_sql(body)
-    parts: list[str] = []
-    for piece in _SQL_AND_RE.split(body):
-        if parts and " BETWEEN " in f" {parts[-1]} " and " AND " not in f" {parts[-1]} ":
-            parts[-1] = f"{parts[-1]} AND {piece}"  # BETWEEN's own AND
-        else:
-            parts.append(piece)
-    if len(parts) == 1:
-        return _sql_comparison(parts[0]) or opaque_sql(body)
-    terms = [_sql_comparison(p) or opaque_sql(p) for p in parts]
-    result = terms[0]
-    for term in terms[1:]:
-        result = Binary("and", result, term)
-    return result
-
-
-def _balanced_calls(body: str) -> bool:
-    depth = 0
-    for ch in body:
-        depth += {"(": 1, ")": -1}.get(ch, 0)
-        if depth < 0:
-            return False
-    return depth == 0
-
-
-def _sql_comparison(text: str) -> Expr | None:
-    text = text.strip()
-    between = re.fullmatch(r"(.+?)\s+BETWEEN\s+(.+?)\s+AND\s+(.+)", text, re.DOTALL)
-    if between:
-        sides = [_sql_operand(s) for s in between.groups()]
-        return call("between", *sides) if all(s is not None for s in sides) else None  # type: ignore[arg-type]
-    match = _SQL_COMPARE_RE.match(text)
-    if match is None:
-        return _sql_operand(text)
-    left, right = _sql_operand(match.group(1)), _sql_operand(match.group(3))
-    if left is None or right is None:
-        return None
-    op = {"==": "=", "<>": "!="}.get(match.group(2), match.group(2))
-    return Binary(op, left, right)
-
-
-def _sql_operand(text: str) -> Expr | None:
-    text = text.strip()
-    shifted = _SQL_INTERVAL_RE.fullmatch(text)
-    if shifted:
-        base, micros = _sql_operand(shifted.group(1)), duration_micros(shifted.group(3))
-        if base is None or micros is None:
-            return None
-        return Binary(shifted.group(2), base, Interval(micros))
-    if _IDENT_RE.fullmatch(text) and text.upper() not in _SQL_WORDS:
-        return column(text).expr
-    if _SQL_LITERAL_RE.fullmatch(text):
-        return Literal(ast.literal_eval(text))
-    called = sql_call(text)
-    return called.expr if called is not None else None
+    return to_col(parse_expression(str(text)))
 
 
 def sql_call(body: str) -> Col | None:
-    """`count(*)`, `sum(amount)` in SQL text read like `F.count("*")`, `F.sum("amount")`.
+    """`count(*)`, `sum(amount)` in SQL text read like `F.count("*")`, `F.sum("amount")`;
+    None when the text is not one function call."""
+    from streamlint.extract.sql.bridge import to_col
+    from streamlint.extract.sql.parse import parse_expression
+    from streamlint.model.expr import Call
 
-    Only a call whose arguments are all column names, `*` or literals is read; anything
-    richer stays opaque, which is never equal to a different spelling, only to itself.
-    """
-    match = _SQL_CALL_RE.fullmatch(body)
-    if match is None:
-        return None
-    inner = match.group(2).strip()
-    if not _balanced_calls(inner):  # `max(a) - min(b)` is not one call: its "arguments" close early
-        return None
-    args: list[Expr] = []
-    for arg in split_top_level(inner) if inner else []:
-        if arg == "*":
-            args.append(column("*").expr)
-        elif _IDENT_RE.fullmatch(arg) and arg.upper() not in _SQL_WORDS:
-            args.append(column(arg).expr)
-        elif _SQL_LITERAL_RE.fullmatch(arg):
-            args.append(Literal(ast.literal_eval(arg)))
-        else:
-            return None
-    return function_col(match.group(1), args)  # SQL names ignore case
+    expr = parse_expression(str(body))
+    return to_col(expr) if isinstance(expr, Call) else None
 
 
 def function_col(function: str, args: list[Expr] | tuple[Expr, ...]) -> Col:

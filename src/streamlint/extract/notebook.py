@@ -45,6 +45,7 @@ class SqlCell:
     streaming: bool  # the SQL itself names a stream, a streaming table, read_files, ...
     loc: Loc
     read_only: bool = False  # only queries and inspection (SELECT, DESCRIBE, SHOW, ...)
+    call: str | None = None  # `spark.sql(...)` run in its place, when the SQL is all read
 
     def unseen(self) -> Unseen:
         return Unseen("sql", f"the %sql cell {self.number} ({self.words}) is SQL, which "
@@ -137,6 +138,7 @@ def _databricks(text: str, path: str) -> Converted:
                 shifts[i + 1] = len(lines[i]) - len(_unmagic(lines[i]))
         elif language == "sql":
             sql.append(_sql_cell(number, content[at:], loc))
+            out[magic[at]] = sql[-1].call or out[magic[at]]
         elif language != "markdown":
             unseen.extend(_foreign(number, language, content, loc))
     return Converted("\n".join(out), DatabricksLines(starts, shifts), tuple(sql), tuple(unseen))
@@ -152,9 +154,11 @@ def _sql_cell(number: int, lines: list[str], loc: Loc) -> SqlCell:
     magic = lines[0].strip().lstrip("%").split(maxsplit=1)
     lines = [magic[1] if len(magic) > 1 else "", *lines[1:]]
     text = "\n".join(lines)
+    from streamlint.extract.sql.cells import python_call  # sqlglot, only for SQL cells
+
     return SqlCell(number, cells.first_words(lines) or "empty",
                    _STREAMING_SQL.search(_SQL_QUOTED.sub(" ", text)) is not None, loc,
-                   _read_only(text))
+                   _read_only(text), python_call(text))
 
 
 # Statements that read or inspect and change nothing a streaming query restarts with: a
@@ -234,6 +238,9 @@ def _jupyter(text: str, path: str) -> Converted:
         loc = Loc(path, *lines_map.positions.at(_offset(text, segments, line_starts[first])))
         if language == "sql":
             sql.append(_sql_cell(number, lines[at:], loc))
+            if sql[-1].call:  # the cell's SQL, run where the cell is
+                source.append(sql[-1].call)
+                lines_map.entries.append((number, at, line_starts[at], segments))
             continue
         if language != "python":
             if language != "markdown":

@@ -157,8 +157,8 @@ def extract_notebook(text: str, path: str, converted: Converted,
                                             prepare, project)
         queries, found = relocate((queries, found), runs.maps)
     streaming = bool(queries) or runs.streaming
-    unseen = [cell.unseen() for cell in runs.sql
-              if cell.streaming or (streaming and not cell.read_only)]
+    unseen = [cell.unseen() for cell in runs.sql if cell.call is None
+              and (cell.streaming or (streaming and not cell.read_only))]
     unseen.extend(runs.unseen)
     unseen.extend(found)
     modules = dict(followed)

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import ast
 import posixpath
-import re
 import textwrap
 from typing import TYPE_CHECKING, Any
 
@@ -29,7 +28,6 @@ from streamlint.extract.columns import (
     literal_expr,
     option_value,
     plain,
-    sql_text,
 )
 from streamlint.extract.frames import (
     aggregate,
@@ -41,7 +39,6 @@ from streamlint.extract.frames import (
     pivot_key,
     project,
     resolved_key,
-    sql_projection,
     unresolved_plan,
 )
 from streamlint.extract.schema_text import TYPE_CLASSES
@@ -354,6 +351,9 @@ def call_method(  # noqa: C901 - a dispatch over PySpark's object kinds
             record_settings(interp, args, kwargs, loc)
         return Spark() if name in ("getOrCreate", "create") else target
     if isinstance(target, Spark):
+        if name == "table" and args and isinstance(args[0], str) and (
+                args[0].lower() in interp.views):  # a temp view: the DataFrame it names
+            return interp.views[args[0].lower()]
         if name == "table" and args:
             if interp.pipeline is not None:
                 return pipelines.read_dataset(interp, args[0], False, loc)
@@ -361,7 +361,9 @@ def call_method(  # noqa: C901 - a dispatch over PySpark's object kinds
         if name in ("getActiveSession", "active", "newSession"):
             return target
         if name == "sql" and args and isinstance(args[0], str):
-            return sql_over_views(interp, args[0], loc)
+            from streamlint.extract.sql.statements import run_sql  # sqlglot, only for SQL
+
+            return run_sql(interp, args[0], node, loc)
         return Unknown(interp.code(node))
     if isinstance(target, Conf):
         if name == "set":
@@ -411,25 +413,6 @@ def call_method(  # noqa: C901 - a dispatch over PySpark's object kinds
             # widget is one run-time value, named by its key.
             return Unknown(f"dbutils.widgets.get({args[0]!r})")
     return Unknown(interp.code(node))
-
-
-def sql_over_views(interp: Interpreter, sql: str, loc: Loc) -> Any:
-    """`spark.sql("SELECT ... FROM view")` over temp views of streams registered in the file.
-
-    The SQL itself is not analysed yet (a later SQL front end will read it); the views'
-    sources and operators still count, and the SQL text is a change a person must read.
-    """
-    names = re.findall(r"\b(?:from|join)\s+`?([\w.]+)`?", sql, flags=re.IGNORECASE)
-    plans = [interp.views[n.lower()] for n in names if n.lower() in interp.views]
-    if not plans:
-        return Unknown(f"spark.sql({sql!r})")
-    first = plans[0]
-    sources = tuple(src for plan in plans for src in plan.sources)
-    operators = tuple(op for plan in plans for op in plan.operators)
-    note = (f"SQL in a string is not analysed by streamlint: `{sql_text(sql)}`", loc)
-    unresolved = tuple(u for plan in plans for u in plan.unresolved) + (note,)
-    return Plan(sources, (*operators, Projection("sql", (sql_projection(sql),), None, loc)),
-                first.streaming, None, first.definitions, unresolved)
 
 
 def string_call(interp: Interpreter, target: str, name: str, args: list[Any],
@@ -508,6 +491,8 @@ def reader_call(
         if name in FILE_FORMATS:
             fmt = name
         if name == "table":
+            if args and isinstance(args[0], str) and args[0].lower() in interp.views:
+                return interp.views[args[0].lower()]  # a temp view of a DataFrame
             if interp.pipeline is not None and args:  # a pipeline's dataset, or its view
                 return pipelines.read_dataset(interp, args[0], reader.streaming, reader.loc)
             # DataStreamReader.table() reads the catalog's table and ignores format():

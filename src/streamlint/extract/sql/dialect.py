@@ -1,0 +1,93 @@
+"""sqlglot's Spark dialect, with what Structured Streaming SQL writes that it does not read.
+
+- `GROUP BY window(ts, '5 minutes'), k`: sqlglot takes a leading WINDOW for the start of a
+  named-window clause (`WINDOW w AS (...)`) and stops the GROUP BY there. Here a WINDOW
+  followed by `(` is the `window()` function, as Spark reads it.
+- `FROM STREAM t` (Databricks): a streaming read of `t`, not a table named `stream` aliased
+  `t`. `FROM STREAM(t)` parses as a table-valued call and is read as the same thing.
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+from typing import Any
+
+from sqlglot import exp
+from sqlglot.dialects.spark import Spark
+from sqlglot.errors import ParseError, SqlglotError
+from sqlglot.tokens import TokenType
+
+STREAM_ARG = "streamlint_stream"  # set on an exp.Table read with `STREAM t`
+
+
+class StreamingSpark(Spark):
+    class Parser(Spark.Parser):
+        # Every function call as written (`Anonymous`, its name and its arguments in order),
+        # not sqlglot's cross-dialect classes: the lowering maps names itself, the way
+        # pyspark.sql.functions spells them. Special syntax (CAST, CASE, IF, ...) still parses.
+        FUNCTIONS: dict = {}
+
+        def _parse_group(self, skip_group_by_token: bool = False) -> exp.Group | None:
+            if not skip_group_by_token and not self._match(TokenType.GROUP_BY):
+                return None
+            if not self._window_call_ahead():
+                return super()._parse_group(skip_group_by_token=True)
+            first = self._parse_disjunction()  # the window(...) call
+            rest = (super()._parse_group(skip_group_by_token=True)
+                    if self._match(TokenType.COMMA) else None)
+            group = rest or exp.Group()
+            group.set("expressions", [first, *group.expressions])
+            return group
+
+        def _window_call_ahead(self) -> bool:
+            curr, after = self._curr, self._next
+            return (curr is not None and curr.token_type == TokenType.WINDOW
+                    and after is not None and after.token_type == TokenType.L_PAREN)
+
+        def _parse_table(self, *args: Any, **kwargs: Any) -> exp.Expr | None:
+            curr, after = self._curr, self._next
+            if (curr is not None and after is not None and curr.text.upper() == "STREAM"
+                    and curr.token_type == TokenType.VAR
+                    and after.token_type in (TokenType.VAR, TokenType.IDENTIFIER)):
+                self._advance()
+                table = super()._parse_table(*args, **kwargs)
+                if isinstance(table, exp.Table):
+                    table.set(STREAM_ARG, True)
+                return table
+            return super()._parse_table(*args, **kwargs)
+
+
+@functools.lru_cache(maxsize=256)
+def _parsed(text: str) -> tuple[exp.Expr | None, ...] | SqlglotError:
+    logger = logging.getLogger("sqlglot")
+    quiet = logger.disabled
+    logger.disabled = True  # "falling back to parsing as a Command": a note says so instead
+    try:
+        return tuple(StreamingSpark().parse(text))
+    except (SqlglotError, RecursionError) as err:
+        return err if isinstance(err, SqlglotError) else ParseError(str(err))
+    finally:
+        logger.disabled = quiet
+
+
+def parse_statements(text: str) -> list[exp.Expr | None]:
+    """Every statement of `text`; raises sqlglot's errors (callers turn them into notes).
+
+    Parsed once per text: the old and the new version of a job mostly hold the same SQL.
+    The trees are shared, so callers read them and never change them."""
+    parsed = _parsed(text)
+    if isinstance(parsed, SqlglotError):
+        raise parsed
+    return list(parsed)
+
+
+def parse_expr(text: str) -> exp.Expr:
+    """One expression (a select item with its alias, a condition); raises on anything else."""
+    statements = StreamingSpark().parse(f"SELECT {text}")
+    select = statements[0] if len(statements) == 1 else None
+    if not isinstance(select, exp.Select) or len(select.expressions) != 1 or any(
+            select.args.get(k) for k in ("from_", "from", "where", "group", "joins", "having",
+                                         "order", "limit", "distinct", "with_", "with")):
+        raise ValueError(f"not one expression: {text}")
+    return select.expressions[0]

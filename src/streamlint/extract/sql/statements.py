@@ -1,0 +1,344 @@
+"""Spark SQL statements lowered to the operators DataFrame code produces.
+
+A SELECT is read as the DataFrame chain a job would write for it, driving the same method
+handlers on the symbolic plan: FROM is a temp view's plan or a table read (`STREAM(t)` and
+`STREAM t` are `spark.readStream.table(t)`, a plain name `spark.read.table(t)`), each JOIN
+is `join`, WHERE `filter`, GROUP BY with aggregates `groupBy().agg()`, HAVING a `filter`
+after it, the select list `select`, DISTINCT `dropDuplicates()`. A DataFrame ↔ SQL rewrite
+of one query therefore gives equal operators. What is not lowered stays a note on the plan
+(a "review" naming the line), never a crash and never silently equal.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+import libcst as cst
+from sqlglot import exp
+from sqlglot.errors import SqlglotError
+
+from streamlint.extract import pyspark_api as api
+from streamlint.extract.sql.bridge import output_column, to_col
+from streamlint.extract.sql.canon import has_aggregate
+from streamlint.extract.sql.dialect import STREAM_ARG, StreamingSpark, parse_statements
+from streamlint.extract.sql.expressions import lower
+from streamlint.extract.sql.rewrite import substitute
+from streamlint.extract.values import Grouped, Plan, Reader
+from streamlint.model import Loc, Unknown
+from streamlint.model.expr import Alias, Column, Expr, Literal, Star, output_name, unaliased
+from streamlint.records import replace
+
+if TYPE_CHECKING:
+    from streamlint.extract.interpreter import Interpreter
+
+# Select clauses lowered here (sqlglot 30 names FROM and WITH `from_`, `with_`).
+_LOWERED = {"expressions", "from_", "from", "joins", "where", "group", "having", "distinct",
+            "order", "limit", "with_", "with", "hint", "kind",
+            # repartition / sortWithinPartitions, which DataFrame code passes through too
+            "cluster", "distribute", "sort"}
+# Select clauses not lowered, as SQL spells them (for the note).
+_CLAUSES = {"laterals": "LATERAL VIEW", "windows": "WINDOW", "qualify": "QUALIFY",
+            "pivots": "PIVOT", "offset": "OFFSET", "sample": "TABLESAMPLE", "into": "INTO"}
+# A tree of a shape the lowering did not expect (sqlglot's trees vary by version).
+SHAPE_ERRORS = (AttributeError, TypeError, ValueError, KeyError, IndexError)
+# Statements that change nothing a query restarts with: read as nothing.
+INERT = (exp.Describe, exp.Show, exp.Use, exp.Cache, exp.Uncache, exp.Drop)
+
+
+@dataclass
+class Scope:
+    interp: Interpreter
+    node: cst.Call
+    loc: Loc
+    ctes: dict[str, Plan] = field(default_factory=dict)
+
+    def call(self, plan: Plan, method: str, *args: Any) -> Any:
+        return api.dataframe_call(self.interp, plan, method, list(args), {}, self.node, self.loc)
+
+    def note(self, plan: Plan, what: str) -> Plan:
+        note = (f"the SQL {what} is not analysed by streamlint", self.loc)
+        return replace(plan, unresolved=(*plan.unresolved, note))
+
+
+def canonical_sql(text: str) -> str:
+    """SQL in one spelling (keywords, spacing, quoting): for messages and notes."""
+    try:
+        statements = parse_statements(text)
+        return "; ".join(s.sql(dialect=StreamingSpark) for s in statements if s is not None)
+    except (SqlglotError, RecursionError):
+        return " ".join(text.split())
+
+
+def run_sql(interp: Interpreter, text: str, node: cst.Call, loc: Loc) -> Any:
+    """`spark.sql(text)`: a DataFrame plan for a query, a temp view registered for
+    `CREATE TEMP VIEW ... AS`, an unknown value for anything else."""
+    scope = Scope(interp, node, loc)
+    try:
+        statements = [s for s in parse_statements(text) if s is not None]
+        result: Any = Unknown(f"spark.sql({text!r})")
+        for statement in statements:
+            result = _statement(scope, statement, text)
+    except (SqlglotError, RecursionError) + SHAPE_ERRORS:
+        return unparsed(scope, text)
+    return result
+
+
+def settings(statement: exp.Expr) -> list[tuple[str, str]] | None:
+    """`SET key = value, ...` as (key, value) pairs, as Spark keeps them (text); None for
+    anything else (`SET key` alone shows a value and sets nothing)."""
+    if not isinstance(statement, exp.Set) or statement.args.get("unset"):
+        return None
+    pairs = []
+    for item in statement.expressions:
+        pair = item.this if isinstance(item, exp.SetItem) else None
+        if not isinstance(pair, exp.EQ) or not isinstance(pair.expression,
+                                                          exp.Literal | exp.Boolean):
+            return None
+        value = pair.expression
+        text = (str(value.this).lower() if isinstance(value, exp.Boolean) else str(value.this))
+        pairs.append((pair.this.sql(dialect=StreamingSpark), text))
+    return pairs
+
+
+def _created_view(text: str) -> str | None:
+    """The view a `CREATE ... VIEW name` statement sqlglot could not read creates."""
+    from sqlglot.tokens import Tokenizer, TokenType
+
+    try:
+        tokens = Tokenizer().tokenize(text)
+    except (SqlglotError, RecursionError):
+        return None
+    kinds = [t.token_type for t in tokens]
+    if not kinds or kinds[0] != TokenType.CREATE or TokenType.VIEW not in kinds:
+        return None
+    at = kinds.index(TokenType.VIEW) + 1
+    while at < len(tokens) and tokens[at].text.upper() in ("IF", "NOT", "EXISTS"):
+        at += 1
+    return tokens[at].text.strip("`").lower() if at < len(tokens) else None
+
+
+def _statement(scope: Scope, statement: exp.Expr, text: str) -> Any:
+    if isinstance(statement, exp.Query):
+        return query(scope, statement)
+    if isinstance(statement, exp.Create) and str(statement.args.get("kind")).upper() == "VIEW" \
+            and isinstance(statement.expression, exp.Query):
+        name = _table_name(statement.this)
+        scope.interp.views[name.lower()] = query(scope, statement.expression)
+        return None
+    pairs = settings(statement)
+    if pairs is not None:  # SET key = value: a session setting, as spark.conf.set
+        for key, value in pairs:
+            api.record_settings(scope.interp, [key, value], {}, scope.loc)
+        return None
+    if isinstance(statement, exp.Command):  # sqlglot read only its first word
+        return unparsed(scope, text)
+    if isinstance(statement, INERT):
+        return None
+    # INSERT, MERGE (sink logic in a foreachBatch body), other DDL: not a DataFrame.
+    return Unknown(f"spark.sql({text!r})")
+
+
+def unparsed(scope: Scope, text: str) -> Any:
+    """SQL sqlglot cannot read: the temp views it names still count, with a note; a view it
+    creates is that (a DataFrame with a note), never a table of the same name."""
+    view = _created_view(text)
+    if view is not None:
+        plan = _read_anyway(scope, text)
+        if not isinstance(plan, Plan):
+            plan = Plan(sources=(), operators=(), streaming=True, columns=None)
+            plan = scope.note(plan, f"`{' '.join(text.split())}` (it could not be parsed)")
+        scope.interp.views[view] = plan
+        return None
+    return _read_anyway(scope, text)
+
+
+def _read_anyway(scope: Scope, text: str) -> Any:
+    from sqlglot.tokens import Tokenizer, TokenType
+
+    try:
+        tokens = Tokenizer().tokenize(text)
+    except (SqlglotError, RecursionError):
+        tokens = []
+    names = [b.text.lower() for a, b in zip(tokens, tokens[1:], strict=False)
+             if a.token_type in (TokenType.FROM, TokenType.JOIN)]
+    plans = [scope.interp.views[n] for n in names if n in scope.interp.views]
+    if not plans:
+        return Unknown(f"spark.sql({text!r})")
+    plan = plans[0]
+    for other in plans[1:]:
+        plan = replace(plan, sources=plan.sources + other.sources,
+                       operators=plan.operators + other.operators,
+                       unresolved=plan.unresolved + other.unresolved)
+    return scope.note(replace(plan, columns=None), f"`{' '.join(text.split())}` (it could not "
+                      "be parsed)")
+
+
+def query(scope: Scope, node: exp.Expr) -> Plan:
+    """A query expression (SELECT, UNION, a parenthesized subquery) as a plan."""
+    if isinstance(node, exp.Subquery):
+        return query(scope, node.this)
+    if isinstance(node, exp.Union):
+        left, right = query(scope, node.this), query(scope, node.expression)
+        plan = scope.call(left, "union", right)
+        return scope.call(plan, "dropDuplicates") if node.args.get("distinct") else plan
+    if isinstance(node, exp.Select):
+        return select(scope, node)
+    return _unread(scope, node)
+
+
+def select(scope: Scope, node: exp.Select) -> Plan:
+    with_ = node.args.get("with_") or node.args.get("with")
+    if with_ is not None:
+        scope = Scope(scope.interp, scope.node, scope.loc, dict(scope.ctes))
+        for cte in with_.expressions:
+            scope.ctes[cte.alias.lower()] = query(scope, cte.this)
+    from_ = node.args.get("from_") or node.args.get("from")
+    if from_ is None:  # `SELECT current_user()`: one static row
+        return Plan(sources=(), operators=(), streaming=False, columns=None)
+    plan = relation(scope, from_.this)
+    for join in node.args.get("joins") or ():
+        plan = _join(scope, plan, join)
+    where = node.args.get("where")
+    if where is not None:
+        plan = scope.call(plan, "filter", to_col(lower(where.this)))
+    items = [lower(e) for e in node.expressions]
+    group = node.args.get("group")
+    if group is not None or any(has_aggregate(i) for i in items):
+        plan = _aggregate(scope, plan, items, group, node.args.get("having"))
+    elif items != [Star()]:  # `SELECT *` is the relation itself
+        plan = scope.call(plan, "select", *(to_col(i) for i in items))
+    if node.args.get("distinct") is not None:
+        plan = scope.call(plan, "dropDuplicates")
+    order = node.args.get("order")
+    if order is not None:
+        plan = scope.call(plan, "orderBy", *(to_col(lower(o)) for o in order.expressions))
+    limit = node.args.get("limit")
+    if limit is not None:
+        plan = scope.call(plan, "limit", to_col(lower(limit.expression)))
+    unread = sorted(k for k, v in node.args.items() if v and k not in _LOWERED)
+    if unread:
+        clauses = ", ".join(_CLAUSES.get(k, k.upper()) for k in unread)
+        plan = scope.note(plan, f"{clauses} in `{_sql(node)}`")
+    return plan
+
+
+def relation(scope: Scope, node: exp.Expr) -> Plan:
+    """A FROM or JOIN item: a CTE, a temp view, a table, or a subquery."""
+    if isinstance(node, exp.Subquery):
+        return query(scope, node.this)
+    if not isinstance(node, exp.Table):
+        return _unread(scope, node)
+    streaming = bool(node.args.get(STREAM_ARG))
+    target: exp.Expr = node
+    if isinstance(node.this, exp.Anonymous) and str(node.this.this).upper() == "STREAM" \
+            and len(node.this.expressions) == 1:
+        streaming, target = True, node.this.expressions[0]
+    elif isinstance(node.this, exp.Func | exp.Anonymous):  # read_files(...), range(...)
+        return _unread(scope, node)
+    name = _table_name(target)
+    if name.lower() in scope.ctes:
+        return scope.ctes[name.lower()]
+    if name.lower() in scope.interp.views:
+        return scope.interp.views[name.lower()]
+    reader = Reader(streaming=streaming, loc=scope.loc)
+    plan = api.reader_call(scope.interp, reader, "table", [name], {}, scope.loc)
+    return plan if isinstance(plan, Plan) else _unread(scope, node)
+
+
+def _join(scope: Scope, left: Plan, join: exp.Join) -> Plan:
+    right = relation(scope, join.this)
+    if join.args.get("method"):  # NATURAL JOIN: its keys are the columns both sides share
+        return scope.note(scope.call(left, "join", right, None, "inner"), f"`{_sql(join)}`")
+    how = " ".join(str(join.args.get(k) or "") for k in ("side", "kind")).strip() or "inner"
+    on: Any = None
+    if join.args.get("on") is not None:
+        on = to_col(lower(join.args["on"]))
+    elif join.args.get("using"):
+        on = tuple(i.name for i in join.args["using"])
+    elif how == "inner":
+        how = "cross"
+    return scope.call(left, "join", right, on, how)
+
+
+def _aggregate(scope: Scope, plan: Plan, items: list[Expr], group: exp.Group | None,
+               having: exp.Having | None) -> Plan:
+    """GROUP BY (ordinals, select-list aliases, window()) with the select list's aggregates
+    as `groupBy(keys).agg(aggregates)`; a `select` after it only when the list is not
+    the keys then the aggregates, as `agg` already outputs them."""
+    aliases = {i.name: i for i in items if isinstance(i, Alias)}
+    keys: list[Expr] = []
+    method = "groupBy"
+    nodes: list[exp.Expr] = list(group.expressions) if group is not None else []
+    if len(nodes) == 1 and isinstance(nodes[0], exp.Rollup | exp.Cube):  # = df.rollup(...)
+        method, nodes = type(nodes[0]).__name__.lower(), list(nodes[0].expressions)
+    if group is not None and group.args.get("all"):  # GROUP BY ALL: every non-aggregate
+        keys = [i for i in items if not has_aggregate(i)]
+    for node in nodes:
+        keys.append(_key(lower(node), items, aliases, plan))
+    aggregates = [i for i in items if has_aggregate(i)]
+    grouped = scope.call(plan, method, *(to_col(k) for k in keys))
+    if not isinstance(grouped, Grouped):
+        return _unread(scope, group)
+    plan = api.grouped_call(scope.interp, grouped, "agg", [to_col(a) for a in aggregates], {},
+                            scope.node, scope.loc)
+    unlowered = [n for n in nodes if isinstance(n, exp.Rollup | exp.Cube | exp.GroupingSets)]
+    if unlowered or any(group.args.get(k) for k in ("rollup", "cube", "grouping_sets")
+                        if group is not None):
+        plan = scope.note(plan, f"grouping `{_sql(group)}`")
+    outputs = {unaliased(e): Column(_output(e)) for e in (*keys, *aggregates)}
+    if having is not None:
+        condition = substitute(lower(having.this), outputs)
+        plan = scope.call(plan, "filter", to_col(condition))
+    if items != [*keys, *aggregates]:
+        projected = [_projected(i, outputs) for i in items]
+        plan = scope.call(plan, "select", *(to_col(i) for i in projected))
+    return plan
+
+
+def _key(key: Expr, items: list[Expr], aliases: dict[str, Expr], plan: Plan) -> Expr:
+    """A GROUP BY key: an ordinal or a select-list alias is that select item; an expression
+    the select list names is that item, alias included (its output column's name)."""
+    if isinstance(key, Literal) and isinstance(key.value, int) and 1 <= key.value <= len(items):
+        return items[key.value - 1]
+    if isinstance(key, Column) and key.qualifier is None and key.name in aliases and (
+            plan.columns is None or key.name not in plan.columns):
+        return aliases[key.name]
+    return next((i for i in items if unaliased(i) == key and i != key), key)
+
+
+def _output(expr: Expr) -> str:
+    """The column `agg` names an output (as `finish_aggregation` does)."""
+    return output_column(expr)
+
+
+def _projected(item: Expr, outputs: dict[Expr, Expr]) -> Expr:
+    """A select item after the aggregation: keys and aggregates read as their outputs."""
+    inner = unaliased(item)
+    if inner in outputs:
+        column = outputs[inner]
+        name = output_name(item)
+        return column if name in (None, getattr(column, "name", None)) else Alias(column, name)
+    return substitute(item, outputs)
+
+
+def _table_name(node: exp.Expr) -> str:
+    if isinstance(node, exp.Table):
+        return ".".join(p.name for p in node.parts)
+    if isinstance(node, exp.Column):
+        return ".".join(p.name for p in node.parts)
+    return node.name if isinstance(node, exp.Expr) else str(node)
+
+
+def _sql(node: exp.Expr) -> str:
+    try:
+        return node.sql(dialect=StreamingSpark)
+    except SqlglotError:
+        return type(node).__name__
+
+
+def _unread(scope: Scope, node: exp.Expr | None) -> Plan:
+    """A relation or query form not lowered: no sources known, and a note saying so."""
+    text = _sql(node) if node is not None else "SQL"
+    plan = Plan(sources=(), operators=(), streaming=True, columns=None)
+    return scope.note(plan, f"`{text}`")
