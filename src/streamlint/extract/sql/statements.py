@@ -4,7 +4,10 @@ A SELECT is read as the DataFrame chain a job would write for it, driving the sa
 handlers on the symbolic plan: FROM is a temp view's plan or a table read (`STREAM(t)` and
 `STREAM t` are `spark.readStream.table(t)`, a plain name `spark.read.table(t)`), each JOIN
 is `join`, WHERE `filter`, GROUP BY with aggregates `groupBy().agg()`, HAVING a `filter`
-after it, the select list `select`, DISTINCT `dropDuplicates()`. A DataFrame ↔ SQL rewrite
+after it, the select list `select`, DISTINCT an aggregation over every selected column (Spark
+plans SQL's DISTINCT as an Aggregate, ReplaceDistinctWithAggregate, not as the Deduplicate of
+`dropDuplicates()`: a restart from one to the other is refused, measured in
+tests/spark_cases/sql_dropduplicates_to_select_distinct). A DataFrame ↔ SQL rewrite
 of one query therefore gives equal operators. What is not lowered stays a note on the plan
 (a "review" naming the line), never a crash and never silently equal.
 """
@@ -24,7 +27,7 @@ from streamlint.extract.sql.canon import has_aggregate
 from streamlint.extract.sql.dialect import STREAM_ARG, StreamingSpark, parse_statements
 from streamlint.extract.sql.expressions import lower
 from streamlint.extract.sql.rewrite import substitute
-from streamlint.extract.values import Grouped, Plan, Reader
+from streamlint.extract.values import Grouped, Plan, Reader, column
 from streamlint.model import Loc, Unknown
 from streamlint.model.expr import Alias, Column, Expr, Literal, Star, output_name, unaliased
 from streamlint.records import replace
@@ -181,7 +184,7 @@ def query(scope: Scope, node: exp.Expr) -> Plan:
     if isinstance(node, exp.Union):
         left, right = query(scope, node.this), query(scope, node.expression)
         plan = scope.call(left, "union", right)
-        return scope.call(plan, "dropDuplicates") if node.args.get("distinct") else plan
+        return _distinct(scope, plan) if node.args.get("distinct") else plan
     if isinstance(node, exp.Select):
         return select(scope, node)
     return _unread(scope, node)
@@ -209,7 +212,7 @@ def select(scope: Scope, node: exp.Select) -> Plan:
     elif items != [Star()]:  # `SELECT *` is the relation itself
         plan = scope.call(plan, "select", *(to_col(i) for i in items))
     if node.args.get("distinct") is not None:
-        plan = scope.call(plan, "dropDuplicates")
+        plan = _distinct(scope, plan)
     order = node.args.get("order")
     if order is not None:
         plan = scope.call(plan, "orderBy", *(to_col(lower(o)) for o in order.expressions))
@@ -221,6 +224,17 @@ def select(scope: Scope, node: exp.Select) -> Plan:
         clauses = ", ".join(_CLAUSES.get(k, k.upper()) for k in unread)
         plan = scope.note(plan, f"{clauses} in `{_sql(node)}`")
     return plan
+
+
+def _distinct(scope: Scope, plan: Plan) -> Plan:
+    """`SELECT DISTINCT a, b` as Spark plans it: an aggregation keyed by every selected
+    column, with no aggregate functions."""
+    names = plan.columns if plan.columns is not None and "*" not in plan.columns else None
+    keys = [column(name) for name in names] if names else [to_col(Star())]
+    grouped = scope.call(plan, "groupBy", *keys)
+    if not isinstance(grouped, Grouped):
+        return scope.note(plan, "a DISTINCT it could not key")
+    return api.grouped_call(scope.interp, grouped, "agg", [], {}, scope.node, scope.loc)
 
 
 def relation(scope: Scope, node: exp.Expr) -> Plan:
