@@ -23,6 +23,9 @@ else:  # pragma: no cover
 
 CORPUS = Path(__file__).parent / "corpus"
 CASES = sorted(p for p in CORPUS.iterdir() if (p / "case.toml").is_file())
+# A case.toml may say `known_gap = "why"`: streamlint does not give the expected answer yet
+# (never one that fails open: a gap is an under-call, checked below). Strict: the day it
+# passes, the test says so and the gap is removed.
 VERDICTS = {"compatible", "review", "incompatible"}
 
 
@@ -31,7 +34,13 @@ def load_case(folder: Path) -> dict[str, Any]:
         return tomllib.load(handle)
 
 
-@pytest.mark.parametrize("folder", CASES, ids=[p.name for p in CASES])
+def _param(folder: Path) -> Any:
+    gap = load_case(folder).get("known_gap")
+    marks = [pytest.mark.xfail(reason=gap, strict=True)] if gap else []
+    return pytest.param(folder, id=folder.name, marks=marks)
+
+
+@pytest.mark.parametrize("folder", [_param(p) for p in CASES])
 def test_corpus_case(folder: Path) -> None:
     case = load_case(folder)
     old = extract_file(str(folder / "old.py"))
@@ -46,6 +55,20 @@ def test_corpus_case(folder: Path) -> None:
     assert report.verdict == case["verdict"], details
     assert [c for c in case["codes"] if c not in found] == [], details
     assert [c for c in case.get("absent", []) if c in found] == [], details
+
+
+def test_a_known_gap_never_fails_open() -> None:
+    """Where streamlint's answer is not the expected one yet, it is still not "compatible"
+    for a change that is not."""
+    for folder in CASES:
+        case = load_case(folder)
+        if not case.get("known_gap"):
+            continue
+        report = diff_jobs(extract_file(str(folder / "old.py")),
+                           extract_file(str(folder / "new.py")),
+                           case.get("spark", DEFAULT_SPARK_VERSION))
+        if case["verdict"] != "compatible":
+            assert report.verdict != "compatible", folder.name
 
 
 def test_corpus_cases_are_well_formed() -> None:

@@ -37,13 +37,24 @@ from streamlint.model.expr import (
 Add = Callable[..., None]
 
 
-def redefined(old: tuple[Definition, ...], new: tuple[Definition, ...]
-              ) -> list[tuple[Definition, Definition]]:
-    """Input columns present in both versions but computed by a different expression."""
+def redefined(old: tuple[Definition, ...], new: tuple[Definition, ...],
+              keys: frozenset[str] = frozenset()) -> list[tuple[Definition, Definition]]:
+    """Input columns computed by a different expression in each version. A key (one of
+    `keys`, the same in both versions) with no definition on one side is the input column
+    itself, as read: `merchant_id` replaced upstream by `substring(merchant_id, 1, 6) AS
+    merchant_id` is a key computed differently."""
     before = {d.name: d for d in old}
     after = {d.name: d for d in new}
-    return [(before[n], after[n]) for n in sorted(before.keys() & after.keys())
-            if before[n].expr != after[n].expr]
+    # A key whose definition one side keeps under another name (renamed upstream: the
+    # operator reads `uid`, the key resolves to `user_id`) is the same computation.
+    moved = ({n for n in keys & before.keys() - after.keys()
+              if any(d.expr == before[n].expr for d in new)}
+             | {n for n in keys & after.keys() - before.keys()
+                if any(d.expr == after[n].expr for d in old)})
+    names = (before.keys() & after.keys()) | (keys & (before.keys() | after.keys())) - moved
+    pairs = [(before.get(n, Definition(n, Column(n))), after.get(n, Definition(n, Column(n))))
+             for n in sorted(names)]
+    return [(b, a) for b, a in pairs if b.expr != a.expr]
 
 
 def key_refs(keys: tuple[Expr, ...]) -> frozenset[str]:
@@ -98,7 +109,7 @@ def aggregation(add: Add, a: Aggregation, b: Aggregation) -> None:
     if a.keys != b.keys:
         return
     keys = key_refs(a.keys)
-    for before, after in redefined(a.inputs, b.inputs):
+    for before, after in redefined(a.inputs, b.inputs, keys):
         old_text, new_text = definitions_text((before,)), definitions_text((after,))
         if before.name in keys:  # a grouping key computed differently is another key
             add("agg.keys", f"how the grouping key `{before.name}` is computed", old_text,
@@ -119,7 +130,8 @@ def deduplication(add: Add, a: Deduplication, b: Deduplication) -> None:
     elif a.keys != b.keys:
         add("dedup.keys", "the deduplication keys", names_text(a.keys), names_text(b.keys),
             a.loc, b.loc)
-    changed = redefined(a.inputs, b.inputs)
+    changed = redefined(a.inputs, b.inputs, frozenset(a.keys or ()) if a.keys == b.keys
+                        else frozenset())
     if changed and a.keys == b.keys:
         # Same key names, other values: new rows are compared with keys kept the old way.
         add("dedup.keys", "how the deduplication keys are computed",

@@ -14,7 +14,7 @@ from streamlint.model import (
     StreamJoin,
     show,
 )
-from streamlint.model.expr import Binary, Call, Definition, Expr, is_known, render
+from streamlint.model.expr import Binary, Call, Column, Definition, Expr, is_known, render
 
 
 class Code(str):
@@ -55,7 +55,8 @@ def aggs_text(calls: tuple[Any, ...]) -> Code:
 
 
 def definitions_text(items: tuple[Definition, ...]) -> Code:
-    return code("; ".join(f"{d.name} = {render(d.expr)}" for d in items),
+    return code("; ".join(f"{d.name} as read" if d.expr == Column(d.name)
+                          else f"{d.name} = {render(d.expr)}" for d in items),
                 *(d.expr for d in items))
 
 

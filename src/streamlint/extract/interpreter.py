@@ -762,9 +762,10 @@ class Interpreter:
                 if _is_data(value):
                     inputs[current.value] = repr(value)
                 elif isinstance(value, Unknown | Template) and _text(value) != current.value:
-                    inputs[current.value] = f"⟨{_text(value)}⟩"  # where it came from
+                    inputs[current.value] = f"<unresolved: {_text(value)}>"  # where it came from
                 elif isinstance(value, BoundMethod) and isinstance(value.target, Unknown):
-                    inputs[current.value] = f"⟨{value.target.text}.{value.name}⟩"  # uuid4().hex
+                    # `uuid4().hex`: an attribute of a value known only at run time
+                    inputs[current.value] = f"<unresolved: {value.target.text}.{value.name}>"
             else:
                 pending.extend(current.children)
         text = self.code(node)

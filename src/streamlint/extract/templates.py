@@ -16,6 +16,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from streamlint.extract.budget import MAX_VALUE
+from streamlint.extract.values import EnvDefault
 from streamlint.model import Template, Unknown
 from streamlint.model.values import STARRED
 
@@ -31,7 +32,17 @@ def is_piece(value: Any) -> bool:
 
 
 def build(pieces: Iterable[Piece]) -> str | Unknown | Template:
-    """The string of `pieces` laid end to end, in the simplest form that holds it."""
+    """The string of `pieces` laid end to end, in the simplest form that holds it. A known
+    string with a deployment default in it (a widget's, an environment variable's) is itself
+    such a default: another deployment may give it other text."""
+    pieces = list(pieces)
+    built = _build(pieces)
+    if isinstance(built, str) and any(isinstance(p, EnvDefault) for p in pieces):
+        return EnvDefault(built)
+    return built
+
+
+def _build(pieces: list[Piece]) -> str | Unknown | Template:
     parts: list[str | Unknown] = [""]
     for piece in pieces:
         for part in piece.parts if isinstance(piece, Template) else (piece,):
@@ -59,6 +70,8 @@ def build(pieces: Iterable[Piece]) -> str | Unknown | Template:
 def formatted(value: Any, plain: bool, code: Callable[[], str]) -> Piece:
     """One `{...}` of an f-string: its text, or the unresolved value; with a format spec or
     a conversion, the part as written (`{n:03d}` is not `{n:04d}`)."""
+    if plain and isinstance(value, EnvDefault):
+        return value  # still a deployment's default: `build` keeps it one
     if plain and isinstance(value, str | int | float):
         return str(value)
     if plain and is_piece(value):

@@ -5,6 +5,8 @@
   followed by `(` is the `window()` function, as Spark reads it.
 - `FROM STREAM t` (Databricks): a streaming read of `t`, not a table named `stream` aliased
   `t`. `FROM STREAM(t)` parses as a table-valued call and is read as the same thing.
+- `FROM t WATERMARK ts DELAY OF INTERVAL 10 MINUTES` (Spark 4's watermark clause): kept on the
+  table as `(column, delay)` in WATERMARK_ARG, not read as the alias `WATERMARK`.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from sqlglot.errors import ParseError, SqlglotError
 from sqlglot.tokens import TokenType
 
 STREAM_ARG = "streamlint_stream"  # set on an exp.Table read with `STREAM t`
+WATERMARK_ARG = "streamlint_watermark"  # (column, delay) of `t WATERMARK c DELAY OF d`
 
 
 class StreamingSpark(Spark):
@@ -47,15 +50,33 @@ class StreamingSpark(Spark):
 
         def _parse_table(self, *args: Any, **kwargs: Any) -> exp.Expr | None:
             curr, after = self._curr, self._next
-            if (curr is not None and after is not None and curr.text.upper() == "STREAM"
-                    and curr.token_type == TokenType.VAR
+            stream = (curr is not None and after is not None and curr.text.upper() == "STREAM"
+                      and curr.token_type == TokenType.VAR
+                      and after.token_type in (TokenType.VAR, TokenType.IDENTIFIER))
+            if stream:
+                self._advance()
+            self._streamlint_watermark: tuple[exp.Expr, exp.Expr] | None = None
+            table = super()._parse_table(*args, **kwargs)
+            if isinstance(table, exp.Table):
+                if stream:
+                    table.set(STREAM_ARG, True)
+                if self._streamlint_watermark is not None:
+                    table.set(WATERMARK_ARG, self._streamlint_watermark)
+            return table
+
+        def _parse_table_alias(self, *args: Any, **kwargs: Any) -> exp.TableAlias | None:
+            curr, after = self._curr, self._next
+            if (curr is not None and after is not None and curr.text.upper() == "WATERMARK"
                     and after.token_type in (TokenType.VAR, TokenType.IDENTIFIER)):
                 self._advance()
-                table = super()._parse_table(*args, **kwargs)
-                if isinstance(table, exp.Table):
-                    table.set(STREAM_ARG, True)
-                return table
-            return super()._parse_table(*args, **kwargs)
+                column = self._parse_column()
+                if not (self._match_text_seq("DELAY", "OF") and column is not None):
+                    self.raise_error("expected WATERMARK column DELAY OF interval")
+                delay = self._parse_bitwise()
+                if delay is None:
+                    self.raise_error("expected the watermark's delay")
+                self._streamlint_watermark = (column, delay)
+            return super()._parse_table_alias(*args, **kwargs)
 
 
 @functools.lru_cache(maxsize=256)

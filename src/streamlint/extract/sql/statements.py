@@ -24,12 +24,27 @@ from sqlglot.errors import SqlglotError
 from streamlint.extract import pyspark_api as api
 from streamlint.extract.sql.bridge import output_column, to_col
 from streamlint.extract.sql.canon import has_aggregate
-from streamlint.extract.sql.dialect import STREAM_ARG, StreamingSpark, parse_statements
+from streamlint.extract.sql.dialect import (
+    STREAM_ARG,
+    WATERMARK_ARG,
+    StreamingSpark,
+    parse_statements,
+)
 from streamlint.extract.sql.expressions import lower
 from streamlint.extract.sql.rewrite import substitute
-from streamlint.extract.values import Grouped, Plan, Reader, column
+from streamlint.extract.values import EnvDefault, Grouped, Plan, Reader, column
 from streamlint.model import Loc, Unknown
-from streamlint.model.expr import Alias, Column, Expr, Literal, Star, output_name, unaliased
+from streamlint.model.expr import (
+    Alias,
+    Column,
+    Expr,
+    Interval,
+    Literal,
+    Star,
+    output_name,
+    render_interval,
+    unaliased,
+)
 from streamlint.records import replace
 
 if TYPE_CHECKING:
@@ -77,6 +92,7 @@ def run_sql(interp: Interpreter, text: str, node: cst.Call, loc: Loc) -> Any:
     """`spark.sql(text)`: a DataFrame plan for a query, a temp view registered for
     `CREATE TEMP VIEW ... AS`, an unknown value for anything else."""
     scope = Scope(interp, node, loc)
+    views = dict(interp.views)
     try:
         statements = [s for s in parse_statements(text) if s is not None]
         result: Any = Unknown(f"spark.sql({text!r})")
@@ -84,6 +100,16 @@ def run_sql(interp: Interpreter, text: str, node: cst.Call, loc: Loc) -> Any:
             result = _statement(scope, statement, text)
     except (SqlglotError, RecursionError) + SHAPE_ERRORS:
         return unparsed(scope, text)
+    if isinstance(text, EnvDefault):
+        # Text pasted in from a widget or an environment variable: its default was read, but
+        # a deployment's own value can change the statement itself.
+        what = (f"`{' '.join(text.split())}` (built with a value read at run time; its "
+                "default was read)")
+        for name, plan in interp.views.items():
+            if views.get(name) is not plan:
+                interp.views[name] = scope.note(plan, what)
+        if isinstance(result, Plan):
+            result = scope.note(result, what)
     return result
 
 
@@ -238,7 +264,19 @@ def _distinct(scope: Scope, plan: Plan) -> Plan:
 
 
 def relation(scope: Scope, node: exp.Expr) -> Plan:
-    """A FROM or JOIN item: a CTE, a temp view, a table, or a subquery."""
+    """A FROM or JOIN item: a CTE, a temp view, a table, or a subquery; with Spark 4's
+    `WATERMARK c DELAY OF d` clause, `withWatermark(c, d)` on it."""
+    plan = _relation(scope, node)
+    watermark = node.args.get(WATERMARK_ARG) if isinstance(node, exp.Table) else None
+    if watermark is None:
+        return plan
+    column, delay = (lower(part) for part in watermark)
+    if not isinstance(column, Column) or not isinstance(delay, Interval):
+        return scope.note(plan, f"the watermark clause of `{_sql(node)}`")
+    return scope.call(plan, "withWatermark", column.name, render_interval(delay.micros))
+
+
+def _relation(scope: Scope, node: exp.Expr) -> Plan:
     if isinstance(node, exp.Subquery):
         return query(scope, node.this)
     if not isinstance(node, exp.Table):
