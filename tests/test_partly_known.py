@@ -164,3 +164,24 @@ def test_two_queries_on_one_partly_known_checkpoint_share_it() -> None:
 def test_a_volatile_partly_known_checkpoint_is_still_volatile() -> None:
     report = diff('"/chk/orders"', 'f"/chk/orders/{uuid.uuid4()}"', extra="import uuid\n")
     assert "QY13" in [f.code for f in report.findings]
+
+
+BQ_JOB = '''
+import sys
+project = {project!r}
+dataset = sys.argv[1]
+df = spark.readStream.format("kafka").option("subscribe", "events").load()
+(df.writeStream.format("bigquery").option("table", project + ":" + dataset + ".events")
+ .option("checkpointLocation", "gs://bucket/chk/events").start())
+'''
+
+
+def test_a_sink_table_given_only_as_an_option_is_where_it_writes() -> None:
+    """A BigQuery sink names its table in option("table"), partly known: another project is
+    another table (SK08, review), never a silent "compatible" (the real-world corpus's
+    dataproc-templates kafka_to_bq.py, edit bq-template-project-changed)."""
+    old = extract_text(BQ_JOB.format(project="sandbox"), "job.py")
+    new = extract_text(BQ_JOB.format(project="analytics-prod"), "job.py")
+    report = diff_jobs(old, new, DEFAULT_SPARK_VERSION)
+    assert report.verdict == "review"
+    assert [f.code for f in report.findings] == ["SK08"]

@@ -349,10 +349,16 @@ class _Differ:
                      new.foreach.loc)
         if old.format == new.format:
             for key in _keys_of(old.options, new.options):
-                if key.lower() in ("path", "topic", "table"):
-                    continue
+                target = key.lower() in ("path", "topic", "table")
+                if target and (old.target is not None or new.target is not None):
+                    continue  # compared as the target, above
                 a, b = option(old.options, key), option(new.options, key)
-                if a != b:
+                if a != b and target:  # where it writes, though not read as the target
+                    kind = {"file": "sink.path", "kafka": "sink.topic"}.get(new_kind,
+                                                                           "sink.table")
+                    self.add(kind, f"where the {new.format} sink writes (`{key}`)", a, b,
+                             old.loc, new.loc, sink=new_kind)
+                elif a != b:
                     self.add("sink.option", f"the sink option `{key}`", a, b, old.loc, new.loc)
             if old.partition_by != new.partition_by:
                 self.add("sink.partition_by", "the sink's partition columns", old.partition_by,
