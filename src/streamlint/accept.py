@@ -136,7 +136,7 @@ def in_effect(head: tuple[Acceptance, ...], base: tuple[Acceptance, ...]
 
 
 def _checkpoints(report: Any, finding: Finding) -> set[str]:
-    from streamlint.labels import pair_labels
+    from streamlint.model.labels import pair_labels
     from streamlint.report import belongs
 
     found: set[str] = set()
@@ -147,7 +147,7 @@ def _checkpoints(report: Any, finding: Finding) -> set[str]:
 
 
 def _names(report: Any, finding: Finding) -> set[str]:
-    from streamlint.labels import pair_labels
+    from streamlint.model.labels import pair_labels
     from streamlint.report import belongs
 
     names = set(str(finding.query).split(", ")) | {str(finding.query)}

@@ -25,6 +25,7 @@ from streamlint.git import changed_files, repo_root, show_many, tree_files, veri
 from streamlint.model import JobFile
 from streamlint.records import record, replace
 from streamlint.rules import DEFAULT_SPARK_VERSION, parse_version, worst
+from streamlint.settle import settle
 
 # Below this many files a pool costs more to start than it saves.
 POOL_THRESHOLD = 8
@@ -59,29 +60,6 @@ class Outcome:
     errors: tuple[FileError, ...]
     verdict: str
     warnings: tuple[str, ...] = ()
-
-
-def settle(report: Report, config: Config, accepted: tuple[Acceptance, ...] = ()) -> Report:
-    """The report as the team configured it: suppressions and acceptances, codes selected,
-    severities, and the next step for what stays incompatible."""
-    from streamlint.accept import apply
-    from streamlint.remedy import with_remedies
-    from streamlint.suppress import apply_suppressions
-
-    findings, suppressed = report.findings, ()
-    if report.new.text:
-        # Before the configuration, so that a comment for a code the team ignores is not
-        # "unused", and so that SL01/SL02 themselves can be ignored or re-graded.
-        findings, suppressed = apply_suppressions(findings, report.new.text, report.new.path,
-                                                  report.old.text or None)
-    if accepted:
-        findings, by_file = apply(findings, report, accepted)
-        suppressed = (*suppressed, *by_file)
-    findings = tuple(replace(f, verdict=config.verdict_for(f.code, f.verdict))
-                     for f in findings if config.wants_code(f.code))
-    findings = with_remedies(findings, report)
-    return replace(report, findings=findings, suppressed=tuple(suppressed),
-                   verdict=worst([f.verdict for f in findings]))
 
 
 def diff_pair(pair: Pair) -> Report | FileError:

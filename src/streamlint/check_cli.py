@@ -83,10 +83,10 @@ def diff_report(old: str, new: str, spark_version: str | None) -> Report:
     import os
     from pathlib import Path
 
-    from streamlint.check import settle
     from streamlint.config import load_config
     from streamlint.diff import diff_files
     from streamlint.rules import DEFAULT_SPARK_VERSION, parse_version
+    from streamlint.settle import settle
 
     config = load_config(Path(new).parent)
     if config.root is not None:

@@ -43,7 +43,7 @@ def across_files(reports: list[Report], configs: dict[str, Config],
     `configs` gives each changed file's configuration (by its path), `others` the job files
     at the head that did not change.
     """
-    from streamlint.check import settle
+    from streamlint.settle import settle
 
     moves = find_moves(reports)
     shared = shared_checkpoints(reports, others)

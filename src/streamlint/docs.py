@@ -6,6 +6,14 @@ import json
 
 from streamlint.rules import Rule
 
+FOLDER = "docs/rules"  # the generated pages (streamlint.rule_pages)
+
+
+def page(code: str) -> str:
+    """Where a code's page is, relative to the repository root."""
+    return f"{FOLDER}/{code}.md"
+
+
 FAMILIES = {
     "sources": "Sources", "sinks": "Sinks", "query": "Query, trigger and output mode",
     "projection": "Projections, filters and watermarks", "aggregation": "Aggregation",
@@ -67,7 +75,5 @@ def explain(rule: Rule) -> str:
         parts += ["", f"Example ({example.name}, {example.verdict}):", "  old:",
                   *("    " + line for line in example.old.strip().splitlines()), "  new:",
                   *("    " + line for line in example.new.strip().splitlines())]
-    from streamlint.rule_pages import page
-
     parts += ["", f"Docs: {page(rule.code)}" + (f" and {rule.docs}" if rule.docs else ""), ""]
     return "\n".join(parts)

@@ -114,7 +114,7 @@ def fit_fix(fix: str, kinds: list[str]) -> str:
 
 def with_remedies(findings: tuple[Finding, ...], report: Any) -> tuple[Finding, ...]:
     """Findings whose fix fits their sources, incompatible ones with their next step."""
-    from streamlint.labels import pair_labels
+    from streamlint.model.labels import pair_labels
     from streamlint.report import belongs
 
     pairs = list(zip(report.pairs, pair_labels(report.pairs), strict=True))

@@ -15,8 +15,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from streamlint.diff import DEFAULT_SPARK_VERSION as DEFAULT_SPARK_VERSION
-from streamlint.diff.compare import CHANGE_KINDS, Change, Code
+from streamlint.core import CHANGE_KINDS, Change, Code
 from streamlint.errors import UsageError
 from streamlint.model import Loc, show
 from streamlint.records import record
@@ -204,8 +203,6 @@ def judge(change: Change, version: tuple[int, ...]) -> Finding:
     message = _NOTHING.sub("", message)
     fix = rule.fix
     if "pipeline" in change.facts:  # a pipeline's flow: the remedy is a full refresh
-        from streamlint.diff.pipelines import pipeline_fix
-
         fix = pipeline_fix(fix, rule.verdict, rule.family, change.facts)
     return Finding(rule.code, rule.name, rule.verdict, message, fix, rule.docs,
                    change.query, change.old_loc, change.new_loc)
@@ -236,3 +233,27 @@ def _render(value: Any) -> str:
 
 def worst(verdicts: list[str]) -> str:
     return max(verdicts, key=VERDICTS.index, default="compatible")
+
+
+# -- pipelines: their remedy -----------------------------------------------------------------
+
+
+@cache
+def _remedies() -> dict[str, str]:
+    for family, data in _read_tables(rules_dir()):
+        if family == "pipelines":
+            return {k: " ".join(str(v).split()) for k, v in data.get("full_refresh", {}).items()}
+    return {}
+
+
+def pipeline_fix(fix: str, verdict: str, family: str, facts: dict[str, str]) -> str:
+    """The fix for a change to a pipeline flow: a pipeline has no checkpoint to move, so an
+    incompatible change is fixed by keeping the old shape or fully refreshing the table."""
+    remedy = _remedies().get(facts.get("pipeline", "sdp"), "")
+    if family != "pipelines":
+        if verdict != "incompatible":
+            return fix
+        fix = "Keep the old shape, or {full_refresh}"
+    table = facts.get("pipeline_table", "TABLE")
+    return fix.replace("{full_refresh}", remedy).replace("{table}", table).replace(
+        "{old_table}", facts.get("old_table", "the old table"))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from streamlint.core import DEFAULT_SPARK_VERSION
 from streamlint.diff import pipelines
 from streamlint.diff.compare import (
     Change,
@@ -12,11 +13,9 @@ from streamlint.diff.compare import (
     query_removed,
     unseen_changes,
 )
-from streamlint.labels import pair_labels
 from streamlint.model import JobFile, Query, show
+from streamlint.model.labels import pair_labels
 from streamlint.records import record, replace
-
-DEFAULT_SPARK_VERSION = "3.5"  # the rules' default; streamlint.rules re-exports it
 
 
 @record

@@ -11,7 +11,6 @@ which table to fully refresh, and how.
 from __future__ import annotations
 
 import re
-from functools import cache
 from typing import Any
 
 from streamlint.diff.compare import Change, Code, compare_queries
@@ -171,29 +170,3 @@ def _code(value: Any) -> Any:
     if isinstance(value, tuple):
         return names_text(value)
     return Code(value) if isinstance(value, str) else value
-
-
-# -- the remedy ---------------------------------------------------------------------------------
-
-
-@cache
-def _remedies() -> dict[str, str]:
-    from streamlint.rules import _read_tables, rules_dir
-
-    for family, data in _read_tables(rules_dir()):
-        if family == "pipelines":
-            return {k: " ".join(str(v).split()) for k, v in data.get("full_refresh", {}).items()}
-    return {}
-
-
-def pipeline_fix(fix: str, verdict: str, family: str, facts: dict[str, str]) -> str:
-    """The fix for a change to a pipeline flow: a pipeline has no checkpoint to move, so an
-    incompatible change is fixed by keeping the old shape or fully refreshing the table."""
-    remedy = _remedies().get(facts.get("pipeline", "sdp"), "")
-    if family != "pipelines":
-        if verdict != "incompatible":
-            return fix
-        fix = "Keep the old shape, or {full_refresh}"
-    table = facts.get("pipeline_table", "TABLE")
-    return fix.replace("{full_refresh}", remedy).replace("{table}", table).replace(
-        "{old_table}", facts.get("old_table", "the old table"))

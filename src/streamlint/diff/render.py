@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from streamlint.core import Code
 from streamlint.model import (
     Aggregation,
     ArbitraryState,
@@ -15,14 +16,6 @@ from streamlint.model import (
     show,
 )
 from streamlint.model.expr import Binary, Call, Column, Definition, Expr, is_known, render
-
-
-class Code(str):
-    """Text rendered from the job's code (keys, aggregates, conditions): shown as is, where
-    a plain string value (a topic, a path) is shown quoted. `known` is False when a part of
-    what it shows could not be resolved (the diff then asks instead of judging)."""
-
-    known: bool = True
 
 
 def code(text: str, *exprs: Expr | None) -> Code:

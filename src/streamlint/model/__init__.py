@@ -306,9 +306,9 @@ class Query:
 
     @property
     def label(self) -> str:
-        """Its name in reports (`streamlint.labels`: queryName, checkpoint, target, else
+        """Its name in reports (`streamlint.model.labels`: queryName, checkpoint, target, else
         where it is written); reports make the labels of a file's queries unique."""
-        from streamlint.labels import query_label
+        from streamlint.model.labels import query_label
 
         return query_label(self)
 

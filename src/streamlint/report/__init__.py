@@ -27,7 +27,7 @@ def plural(n: int, word: str, many: str | None = None) -> str:
 
 def see(finding: object) -> str:
     """Where a finding's rule is explained: the command, its page, the upstream docs."""
-    from streamlint.rule_pages import page
+    from streamlint.docs import page
 
     code = str(getattr(finding, "code", ""))
     docs = str(getattr(finding, "docs", "") or "")
@@ -43,7 +43,7 @@ def belongs(finding: object, label: str) -> bool:
 
 def query_verdicts(report: Report) -> list[str]:
     """Each compared query's verdict: the worst of its findings."""
-    from streamlint.labels import pair_labels
+    from streamlint.model.labels import pair_labels
     from streamlint.rules import worst
 
     return [worst([f.verdict for f in report.findings if belongs(f, label)])

@@ -7,8 +7,8 @@ from typing import Any
 
 from streamlint.diff import Report
 from streamlint.errors import FileError
-from streamlint.labels import pair_labels
 from streamlint.model import Loc, Query
+from streamlint.model.labels import pair_labels
 
 
 def _loc(loc: Loc | None) -> dict[str, Any] | None:

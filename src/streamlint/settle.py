@@ -1,0 +1,34 @@
+"""A report as the team configured it: what `diff`, `check` and the cross-file pass all do
+to a report before it is shown (suppressions and acceptances, selected codes, severities,
+the next step for what stays incompatible)."""
+
+from __future__ import annotations
+
+from streamlint.accept import Acceptance
+from streamlint.config import Config
+from streamlint.diff import Report
+from streamlint.records import replace
+from streamlint.rules import worst
+
+
+def settle(report: Report, config: Config, accepted: tuple[Acceptance, ...] = ()) -> Report:
+    """The report as the team configured it: suppressions and acceptances, codes selected,
+    severities, and the next step for what stays incompatible."""
+    from streamlint.accept import apply
+    from streamlint.remedy import with_remedies
+    from streamlint.suppress import apply_suppressions
+
+    findings, suppressed = report.findings, ()
+    if report.new.text:
+        # Before the configuration, so that a comment for a code the team ignores is not
+        # "unused", and so that SL01/SL02 themselves can be ignored or re-graded.
+        findings, suppressed = apply_suppressions(findings, report.new.text, report.new.path,
+                                                  report.old.text or None)
+    if accepted:
+        findings, by_file = apply(findings, report, accepted)
+        suppressed = (*suppressed, *by_file)
+    findings = tuple(replace(f, verdict=config.verdict_for(f.code, f.verdict))
+                     for f in findings if config.wants_code(f.code))
+    findings = with_remedies(findings, report)
+    return replace(report, findings=findings, suppressed=tuple(suppressed),
+                   verdict=worst([f.verdict for f in findings]))

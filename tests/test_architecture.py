@@ -1,0 +1,64 @@
+"""Import contracts: the architecture as the imports really are (grimp reads them statically).
+
+The parts of streamlint import each other in one direction only, the model is a leaf, and each
+heavy or optional library is imported by the one part whose job it is: pyspark by spark/ (the
+static path never loads it), libcst and nbformat by the Python front end, sqlglot by the SQL
+front end, fsspec by checkpoint storage. Imports under `if TYPE_CHECKING:` are not imports at
+run time and are not counted.
+"""
+
+from __future__ import annotations
+
+import grimp
+import pytest
+
+GRAPH = grimp.build_graph("streamlint", include_external_packages=True,
+                          exclude_type_checking_imports=True)
+OURS = sorted(m for m in GRAPH.modules if m.startswith("streamlint"))
+
+# library -> the modules allowed to import it (a prefix ending in "." is a package)
+OWNERS = {
+    "pyspark": ("streamlint.spark.",),
+    "libcst": ("streamlint.extract.", "streamlint.extract"),
+    "nbformat": ("streamlint.extract.", "streamlint.extract"),
+    "sqlglot": ("streamlint.extract.sql.", "streamlint.extract.sql"),
+    "fsspec": ("streamlint.checkpoint.fs",),
+}
+
+
+def _part(module: str) -> str:
+    return ".".join(module.split(".")[:2])
+
+
+def _owned(module: str, owners: tuple[str, ...]) -> bool:
+    return any(module.startswith(o) if o.endswith(".") else module == o for o in owners)
+
+
+@pytest.mark.parametrize("library", sorted(OWNERS))
+def test_each_library_is_imported_by_its_owner_only(library: str) -> None:
+    if library not in GRAPH.modules:
+        return  # nothing imports it: nothing to police
+    importers = GRAPH.find_modules_that_directly_import(library)
+    assert sorted(m for m in importers if not _owned(m, OWNERS[library])) == []
+
+
+def test_no_cycles_between_parts() -> None:
+    edges = {(_part(m), _part(i)) for m in OURS for i in GRAPH.find_modules_directly_imported_by(m)
+             if i.startswith("streamlint") and _part(m) != _part(i)}
+    assert sorted((a, b) for a, b in edges if (b, a) in edges and a < b) == []
+
+
+def test_the_model_is_a_leaf() -> None:
+    allowed = {"streamlint.records"}
+    for module in (m for m in OURS if _part(m) == "streamlint.model"):
+        imported = {i for i in GRAPH.find_modules_directly_imported_by(module)
+                    if i.startswith("streamlint") and _part(i) != "streamlint.model"}
+        assert imported <= allowed, module
+
+
+def test_the_contracts_see_the_code() -> None:
+    """The graph is of this source tree: it knows the modules the contracts speak of."""
+    assert {"streamlint.spark.sandbox", "streamlint.extract.interpreter",
+            "streamlint.model.expr", "streamlint.checkpoint.fs"} <= set(OURS)
+    assert "streamlint.spark.sandbox" in GRAPH.find_modules_that_directly_import("pyspark") or \
+        "pyspark" in GRAPH.find_modules_directly_imported_by("streamlint.spark.runtime")
