@@ -133,9 +133,10 @@ def test_table_without_schema_cannot_be_confirmed(spark: SparkSession) -> None:
 @pytest.mark.spark
 def test_spark_sees_what_static_analysis_cannot(
         spark: SparkSession, capsys: pytest.CaptureFixture[str]) -> None:
-    """A grouping key added inside a SQL string: static says review at most, Spark refuses the
-    restart; the report names the disagreement and exits with the stricter verdict."""
-    case = JOBS / "sql_grouping_key_added"
+    """A grouping key added in SQL the job reads from a file at run time: static says review
+    at most (it reads no files), Spark refuses the restart; the report names the disagreement
+    and exits with the stricter verdict."""
+    case = JOBS / "sql_file_grouping_key_added"
     static = diff_files(str(case / "old.py"), str(case / "new.py"), "4.3")
     assert static.verdict != "incompatible"
 
@@ -403,7 +404,7 @@ def test_a_job_that_checks_its_arguments_and_exits_its_notebook_runs(
     (query,) = confirmation.queries
     assert query.outcome == "same-results", query
     warnings = "\n".join(confirmation.warnings)
-    assert "2 command-line argument(s)" in warnings
+    assert "sys.argv[1] to sys.argv[2] were given" in warnings
     assert "dbutils.notebook.exit() ended the notebook" in warnings
 
 

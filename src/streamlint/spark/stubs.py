@@ -198,8 +198,9 @@ def platform_stubs(job: Path) -> Iterator[dict[str, Any]]:
     sys.modules.update(fake_delta)
     needed = _arguments_needed(job)
     if needed:
-        current().warn(f"the job reads {needed} command-line argument(s): each was given "
-                       f"'{STUB}'")
+        which = "sys.argv[1]" if needed == 1 else f"sys.argv[1] to sys.argv[{needed}]"
+        current().warn(f"command-line arguments {which} were given '{STUB}' (the job reads "
+                       "them)")
     sys.argv = _StubArgv([str(job), *[STUB] * needed])
     # Replaced, not cleared: the stub reads through to the real environment.
     os.environ = _StubEnviron(saved_environ, job.parent)  # type: ignore[assignment]  # noqa: B003
