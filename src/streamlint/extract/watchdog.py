@@ -30,6 +30,10 @@ def watchdog(path: str, limits: Limits) -> Iterator[None]:
         return
     reason: list[tuple[str, str]] = []  # (what happened, the setting that bounds it)
     done = threading.Event()
+    # Whichever comes first, the block's end or the watcher's decision, holds this: the
+    # watcher never interrupts a block that has ended, and the block's end is not kept
+    # waiting for the watcher to wake up and exit (no join).
+    decided = threading.Lock()
     start_mb = rss_mb()
 
     def watch() -> None:
@@ -37,15 +41,18 @@ def watchdog(path: str, limits: Limits) -> Iterator[None]:
         while not done.wait(_POLL_SECONDS):
             now_mb = rss_mb()
             if time.monotonic() > deadline:
-                reason.append((f"the analysis took more than {limits.max_seconds} s",
-                               "STREAMLINT_MAX_SECONDS"))
+                found = (f"the analysis took more than {limits.max_seconds} s",
+                         "STREAMLINT_MAX_SECONDS")
             elif now_mb is not None and start_mb is not None and (
                     now_mb - start_mb > limits.max_memory_mb):
-                reason.append((f"the analysis took more than {limits.max_memory_mb} MB of "
-                               "memory", "STREAMLINT_MAX_MEMORY_MB"))
+                found = (f"the analysis took more than {limits.max_memory_mb} MB of memory",
+                         "STREAMLINT_MAX_MEMORY_MB")
             else:
                 continue
-            _thread.interrupt_main()
+            with decided:
+                if not done.is_set():
+                    reason.append(found)
+                    _thread.interrupt_main()
             return
 
     watcher = threading.Thread(target=watch, name="streamlint-watchdog", daemon=True)
@@ -57,8 +64,8 @@ def watchdog(path: str, limits: Limits) -> Iterator[None]:
             raise  # the user's Ctrl-C
         raise refuse(path, 1, 0, *reason[0]) from None
     finally:
-        done.set()
-        watcher.join()
+        with decided:
+            done.set()
     if reason:
         # It fired as the block ended: the interrupt is pending, let it land here.
         with contextlib.suppress(KeyboardInterrupt):
