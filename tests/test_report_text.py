@@ -169,6 +169,7 @@ def test_colours_only_on_a_terminal_without_no_color(tmp_path, capsys, monkeypat
     _, piped = run(args, capsys)  # capsys: not a terminal
     assert "\x1b[" not in piped
     monkeypatch.setattr(sys.stdout, "isatty", lambda: True)
+    monkeypatch.setenv("COLUMNS", "1000")  # a terminal wide enough that nothing wraps
     _, coloured = run(args, capsys)
     assert "\x1b[1;31merror[" in coloured and "\x1b[1;31mincompatible\x1b[0m:" in coloured
     assert re.sub(r"\x1b\[[0-9;]*m", "", coloured) == piped  # the same text underneath
@@ -208,3 +209,54 @@ def test_colours_in_a_real_terminal(tmp_path) -> None:  # type: ignore[no-untype
     piped = subprocess.run([sys.executable, "-m", "streamlint", "diff", "--exit-zero", *args],
                            capture_output=True, env=env, check=False).stdout
     assert b"\x1b[" not in piped
+
+
+def test_long_lines_fit_the_terminal() -> None:
+    from streamlint.report.colour import fit
+
+    report = ("job.py:3:1: error[AG01] grouping-keys-changed: the grouping keys changed from "
+              "(customer_id, window(ts, INTERVAL 10 minutes)) to (customer_id, region, "
+              "window(ts, INTERVAL 10 minutes))\n    | out = df.groupBy(" + "x, " * 40 + ")\n")
+    lines = fit(report, 60).split("\n")
+    assert all(len(line) <= 60 for line in lines if not line.startswith("    | "))
+    assert lines[1].startswith("  ") and "region" in " ".join(lines)
+    assert any(line.startswith("    | out = df.groupBy(") and len(line) > 60 for line in lines)
+    assert fit(report, 200) == report
+
+
+def test_a_terminal_80_columns_wide_gets_lines_of_80(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    import fcntl
+    import os
+    import pty
+    import re
+    import struct
+    import subprocess
+    import sys
+    import termios
+
+    args = files(tmp_path, TWO, TWO_BROKEN)
+    env = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "COLUMNS", "LINES")}
+    env["PYTHONPATH"] = str(Path(__file__).resolve().parents[1] / "src")
+    primary, secondary = pty.openpty()
+    fcntl.ioctl(secondary, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 80, 0, 0))
+    try:
+        child = subprocess.Popen([sys.executable, "-m", "streamlint", "diff", "--exit-zero",
+                                  *args], stdout=secondary, stderr=subprocess.DEVNULL, env=env)
+        os.close(secondary)
+        chunks = []
+        while True:
+            try:
+                chunk = os.read(primary, 65536)
+            except OSError:
+                break
+            if not chunk:
+                break
+            chunks.append(chunk)
+    finally:
+        os.close(primary)
+    assert child.wait() == 0
+    text = re.sub(r"\x1b\[[0-9;]*m", "", b"".join(chunks).decode()).replace("\r\n", "\n")
+    # Quoted source and patches stay as written; a single word (a URL) cannot be broken.
+    long = [line for line in text.split("\n") if len(line) > 80
+            and not line.lstrip().startswith(("| ", "+ ", "- ")) and " " in line.strip()]
+    assert long == [] and "error[" in text

@@ -103,8 +103,12 @@ def diff_report(old: str, new: str, spark_version: str | None) -> Report:
 def write_report(fmt: str, text: str) -> None:
     """The report on stdout; a text report in colour when a person reads it there."""
     if fmt == "text":
-        from streamlint.report.colour import colourise, wanted
+        import shutil
 
+        from streamlint.report.colour import colourise, fit, on_terminal, wanted
+
+        if on_terminal(sys.stdout):  # a person reads it: lines fit the terminal's width
+            text = fit(text, shutil.get_terminal_size().columns)
         if wanted(sys.stdout):
             text = colourise(text)
     sys.stdout.write(text)

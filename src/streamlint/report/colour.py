@@ -19,14 +19,16 @@ SEVERITY = re.compile(r"^(.*?)\b(error|warning|note)(\[[A-Z]+\d+\])")
 VERDICT = re.compile(r"^(incompatible|review|compatible|no verdict)(:)")
 
 
-def wanted(stream: TextIO) -> bool:
-    """Colours for this stream: a terminal, and NO_COLOR unset or empty."""
-    if os.environ.get("NO_COLOR"):
-        return False
+def on_terminal(stream: TextIO) -> bool:
     try:
         return stream.isatty()
     except (AttributeError, ValueError):
         return False
+
+
+def wanted(stream: TextIO) -> bool:
+    """Colours for this stream: a terminal, and NO_COLOR unset or empty."""
+    return not os.environ.get("NO_COLOR") and on_terminal(stream)
 
 
 def _paint(text: str, style: str) -> str:
@@ -52,4 +54,23 @@ def colourise(report: str) -> str:
         elif line.startswith(("    | ", "  see: ")):
             line = _paint(line, "dim")
         out.append(line)
+    return "\n".join(out)
+
+
+def fit(report: str, width: int) -> str:
+    """Lines longer than the terminal wrapped at word boundaries, the continuation indented
+    under the line's own text; quoted source (`    | `) and patches stay as written."""
+    import textwrap
+
+    if width < 40:
+        return report
+    out = []
+    for line in report.split("\n"):
+        if len(line) <= width or line.lstrip().startswith(("| ", "+ ", "- ")):
+            out.append(line)
+            continue
+        indent = " " * (len(line) - len(line.lstrip()))
+        out.extend(textwrap.wrap(line, width=width, initial_indent="",
+                                 subsequent_indent=indent + "  ", break_long_words=False,
+                                 break_on_hyphens=False) or [line])
     return "\n".join(out)
