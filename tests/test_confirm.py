@@ -445,3 +445,22 @@ def test_a_job_that_parses_strings_is_confirmed(spark: SparkSession, tmp_path: P
     assert query.outcome == "same-results", query
     assert query.restarted_rows > 0
     assert "spark.sql.ansi.enabled=false" in "\n".join(confirmation.warnings)
+
+
+def test_a_long_state_schema_is_shown_around_what_changed() -> None:
+    """approx_count_distinct keeps 52 fields: the report shows the changed field and its
+    neighbours, once per side, not 52 fields four times."""
+    from streamlint.spark.confirm import QueryConfirmation
+    from streamlint.spark.report import _state_lines
+    from streamlint.spark.state_schema import StoreSchema
+
+    value = "struct<" + ",".join(f"MS[{i}]:bigint" for i in range(52)) + ">"
+    changed = value.replace("MS[30]:bigint", "MS[30]:int")
+    confirmed = QueryConfirmation(
+        "k", "q", "restart-fails",
+        old_state=(StoreSchema(0, "default", "struct<k:string>", value),),
+        new_state=(StoreSchema(0, "default", "struct<k:string>", changed),))
+    text = "\n".join(_state_lines(confirmed))
+    assert "MS[30]:bigint" in text and "MS[30]:int" in text and "MS[5]:" not in text
+    assert text.count("(52 fields)") == 2 and "key: struct<k:string> (unchanged)" in text
+    assert len(text) < 600

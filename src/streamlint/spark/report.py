@@ -129,11 +129,53 @@ def _state_lines(confirmed: QueryConfirmation) -> list[str]:
         for part in ("key", "value"):
             was = getattr(before, part) if before else "-"
             now = getattr(after, part) if after else "-"
-            mark = ("" if was == now else "   <- changed" if _types(was) != _types(now)
+            if was == now:
+                lines.append(f"      {part}: {_abbreviated(was, was)[0]} (unchanged)")
+                continue
+            mark = ("   <- changed" if _types(was) != _types(now)
                     else "   (field names only: Spark compares types)")
-            lines.append(f"      {part}: old {was}")
-            lines.append(f"      {' ' * len(part)}  new {now}{mark}")
+            shown_was, shown_now = _abbreviated(was, now)
+            lines.append(f"      {part}: old {shown_was}")
+            lines.append(f"      {' ' * len(part)}  new {shown_now}{mark}")
     return lines
+
+
+_MANY_FIELDS = 8
+
+
+def _abbreviated(was: str, now: str) -> tuple[str, str]:
+    """Two struct schemas with the fields both share in place collapsed, so a schema of 52
+    fields shows the fields that changed and their neighbours, not 52 fields twice."""
+    from streamlint.extract.schema_text import split_top_level
+
+    def fields(schema: str) -> list[str] | None:
+        if not (schema.startswith("struct<") and schema.endswith(">")):
+            return None
+        return split_top_level(schema[len("struct<"):-1])
+
+    old, new = fields(was), fields(now)
+    if old is None or new is None or max(len(old), len(new)) <= _MANY_FIELDS:
+        return was, now
+    differ = {i for i in range(max(len(old), len(new)))
+              if i >= len(old) or i >= len(new) or old[i] != new[i]}
+    keep = {j for i in differ for j in (i - 1, i, i + 1)} if differ else {0, 1}
+
+    def shown(items: list[str]) -> str:
+        out: list[str] = []
+        hidden = 0
+        for i, item in enumerate(items):
+            if i in keep:
+                if hidden:
+                    out.append(f"...{hidden} more...")
+                    hidden = 0
+                out.append(item)
+            else:
+                hidden += 1
+        if hidden:
+            out.append(f"...{hidden} more...")
+        return f"struct<{','.join(out)}> ({len(items)} fields)"
+
+    return shown(old), shown(new)
 
 
 def _types(schema: str) -> str:
