@@ -104,6 +104,10 @@ def test_a_stateful_or_source_change_is_caught(name: str, old: str, new: str, co
         exit_code, report = diff(capsys, fixture / "checkpoint", job)
         assert code in codes(report), (fixture_id(fixture), report["findings"])
         assert (exit_code, report["verdict"]) == (1, "incompatible")
+        # Every incompatible finding ends with the command to run next.
+        for finding in report["findings"]:
+            if finding["verdict"] == "incompatible":
+                assert finding["next"].startswith("next: streamlint checkpoint offsets"), finding
 
 
 def test_a_pinned_setting_changed_in_code_is_kept_from_the_checkpoint(

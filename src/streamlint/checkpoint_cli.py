@@ -59,6 +59,8 @@ def run_checkpoint_diff(path: str, new_path: str, output_format: str,
     from streamlint.diff import Report
     from streamlint.extract import extract_file
     from streamlint.model import JobFile
+    from streamlint.records import replace
+    from streamlint.remedy import with_remedies
     from streamlint.rules import DEFAULT_SPARK_VERSION, parse_version, worst
 
     version_text = (spark_version or load_config(Path(new_path).parent).spark_version
@@ -78,6 +80,8 @@ def run_checkpoint_diff(path: str, new_path: str, output_format: str,
     verdict = worst([f.verdict for f in findings])
     report = Report(JobFile(path, "", ()), job, ((None, query),), findings, verdict,
                     version_text)
+    # Each incompatible finding ends with the next step, as `diff` and `check` give it.
+    report = replace(report, findings=with_remedies(findings, report))
     if output_format == "json":
         from streamlint.report.json import render
     else:
