@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from streamlint.core import CHANGE_KINDS, Change, Code
+from streamlint.core import DEFAULT_SPARK_VERSION as DEFAULT_SPARK_VERSION
 from streamlint.errors import UsageError
 from streamlint.model import Loc, show
 from streamlint.records import record
