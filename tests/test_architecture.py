@@ -62,3 +62,27 @@ def test_the_contracts_see_the_code() -> None:
             "streamlint.model.expr", "streamlint.checkpoint.fs"} <= set(OURS)
     assert "streamlint.spark.sandbox" in GRAPH.find_modules_that_directly_import("pyspark") or \
         "pyspark" in GRAPH.find_modules_directly_imported_by("streamlint.spark.runtime")
+
+
+def test_the_interpreter_knows_no_library() -> None:
+    """The symbolic interpreter dispatches to what libraries do through `extract.registry`:
+    neither it nor the libraries' knowledge imports the other (issue 11)."""
+    pairs = [("streamlint.extract.pyspark_api", "streamlint.extract.interpreter"),
+             ("streamlint.extract.interpreter", "streamlint.extract.pyspark_api"),
+             ("streamlint.extract.interpreter", "streamlint.extract.python_api"),
+             ("streamlint.extract.interpreter", "streamlint.extract.pipelines")]
+    assert [p for p in pairs if GRAPH.find_shortest_chain(importer=p[0], imported=p[1])] == []
+
+
+def test_the_interpreter_and_pyspark_api_are_modules_of_one_job() -> None:
+    """Split by job (statements, expressions, calls) and by receiver (session, reader,
+    DataFrame, grouped data, writer): none grows back into a thousand-line module."""
+    import importlib
+    from pathlib import Path
+
+    names = ["interpreter", "statements", "expressions", "calls", "symbolic", "bindings",
+             "registry", "python_api", *(f"pyspark_api.{m}" for m in (
+                 "session", "reader", "dataframe", "grouped", "writer"))]
+    sizes = {name: len(Path(importlib.import_module(f"streamlint.extract.{name}").__file__ or "")
+                       .read_text().splitlines()) for name in names}
+    assert {name: size for name, size in sizes.items() if size > 400} == {}

@@ -27,27 +27,14 @@ from streamlint.extract.frames import (
     project,
     unresolved_plan,
 )
-from streamlint.extract.values import (
-    BoundMethod,
-    Col,
-    Grouped,
-    Plan,
-)
-from streamlint.model import (
-    Deduplication,
-    Filter,
-    Loc,
-    Union_,
-    Unknown,
-    Watermark,
-)
+from streamlint.extract.pyspark_api.writer import new_writer
+from streamlint.extract.values import BoundMethod, Col, Grouped, Plan
+from streamlint.model import Deduplication, Filter, Loc, Union_, Unknown, Watermark
 from streamlint.model.expr import render
 from streamlint.records import replace
 
 if TYPE_CHECKING:
     from streamlint.extract.interpreter import Interpreter
-
-from streamlint.extract.pyspark_api.writer import new_writer
 
 PROJECTIONS = {
     "select", "selectExpr", "withColumn", "withColumns", "withColumnRenamed",

@@ -9,11 +9,7 @@ from typing import TYPE_CHECKING, Any
 import libcst as cst
 
 from streamlint.extract import registry
-from streamlint.extract.columns import (
-    literal,
-    literal_expr,
-    plain,
-)
+from streamlint.extract.columns import literal, literal_expr, plain
 from streamlint.extract.frames import (
     aggregate,
     aggregate_method,
@@ -21,24 +17,9 @@ from streamlint.extract.frames import (
     pivot_key,
     resolved_key,
 )
-from streamlint.extract.schemas import (
-    schema_of,
-)
-from streamlint.extract.values import (
-    Function,
-    Grouped,
-    Instance,
-    Lambda,
-    Plan,
-    StateHandle,
-)
-from streamlint.model import (
-    ArbitraryState,
-    Loc,
-    Projection,
-    Unknown,
-    show,
-)
+from streamlint.extract.schemas import schema_of
+from streamlint.extract.values import Function, Grouped, Instance, Lambda, Plan, StateHandle
+from streamlint.model import ArbitraryState, Loc, Projection, Unknown, show
 from streamlint.records import replace
 
 if TYPE_CHECKING:

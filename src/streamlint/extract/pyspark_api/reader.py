@@ -9,26 +9,10 @@ from typing import TYPE_CHECKING, Any
 import libcst as cst
 
 from streamlint.extract import pipelines, registry
-from streamlint.extract.columns import (
-    last_wins,
-    option_value,
-    plain,
-)
-from streamlint.extract.schemas import (
-    FIXED_COLUMNS,
-    schema_columns,
-    schema_of,
-)
-from streamlint.extract.values import (
-    Plan,
-    Reader,
-)
-from streamlint.model import (
-    Loc,
-    Source,
-    Unknown,
-    option,
-)
+from streamlint.extract.columns import last_wins, option_value, plain
+from streamlint.extract.schemas import FIXED_COLUMNS, schema_columns, schema_of
+from streamlint.extract.values import Plan, Reader
+from streamlint.model import Loc, Source, Unknown, option
 from streamlint.records import replace
 
 if TYPE_CHECKING:

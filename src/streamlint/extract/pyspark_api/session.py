@@ -10,21 +10,19 @@ from typing import TYPE_CHECKING, Any
 import libcst as cst
 
 from streamlint.extract import pipelines, pyspark_names, registry
-from streamlint.extract.columns import (
-    col_sql,
-    function_of,
-    is_unknown,
-    literal,
-    option_value,
+from streamlint.extract.columns import col_sql, function_of, is_unknown, literal, option_value
+from streamlint.extract.frames import unresolved_plan
+from streamlint.extract.pyspark_api.dataframe import (
+    ACTIONS,
+    COLUMN_METHODS,
+    DF_METHODS,
+    dataframe_call,
+    mark_reached,
 )
-from streamlint.extract.frames import (
-    unresolved_plan,
-)
+from streamlint.extract.pyspark_api.reader import static_source
+from streamlint.extract.pyspark_api.writer import new_writer
 from streamlint.extract.schema_text import TYPE_CLASSES
-from streamlint.extract.schemas import (
-    schema_add,
-    schema_type,
-)
+from streamlint.extract.schemas import schema_add, schema_type
 from streamlint.extract.values import (
     BoundMethod,
     Builder,
@@ -36,24 +34,10 @@ from streamlint.extract.values import (
     Spark,
     column,
 )
-from streamlint.model import (
-    Loc,
-    Setting,
-    Unknown,
-)
+from streamlint.model import Loc, Setting, Unknown
 
 if TYPE_CHECKING:
     from streamlint.extract.interpreter import Interpreter
-
-from streamlint.extract.pyspark_api.dataframe import (
-    ACTIONS,
-    COLUMN_METHODS,
-    DF_METHODS,
-    dataframe_call,
-    mark_reached,
-)
-from streamlint.extract.pyspark_api.reader import static_source
-from streamlint.extract.pyspark_api.writer import new_writer
 
 # pyspark.sql.functions spellings of `count(DISTINCT x)`; `model.expr.call` folds the rest.
 FUNCTION_ALIASES = {

@@ -10,27 +10,14 @@ import libcst as cst
 
 from streamlint.extract import registry
 from streamlint.extract.coverage import fingerprint
-from streamlint.extract.frames import (
-    flatten,
-)
-from streamlint.extract.values import (
-    Function,
-    Instance,
-    Lambda,
-    Plan,
-    StartedQuery,
-    Writer,
-)
-from streamlint.model import (
-    ForeachCode,
-    Loc,
-)
+from streamlint.extract.frames import flatten
+from streamlint.extract.pyspark_api.grouped import function_label
+from streamlint.extract.values import Function, Instance, Lambda, Plan, StartedQuery, Writer
+from streamlint.model import ForeachCode, Loc
 from streamlint.records import replace
 
 if TYPE_CHECKING:
     from streamlint.extract.interpreter import Interpreter
-
-from streamlint.extract.pyspark_api.grouped import function_label
 
 # A writer's methods return it configured; it is followed through one branch of a run-time
 # choice, with a note on its DataFrame that the other may run instead.
