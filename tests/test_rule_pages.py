@@ -9,8 +9,9 @@ import pytest
 
 from streamlint.cli import main
 from streamlint.config import OWN_CODES
+from streamlint.docs import page
 from streamlint.own_rules import OWN_RULES, all_rules
-from streamlint.rule_pages import FOLDER, HEADER, page, stale
+from streamlint.rule_pages import FOLDER, HEADER, stale
 from streamlint.rules import load_rules
 
 ROOT = Path(__file__).resolve().parents[1]

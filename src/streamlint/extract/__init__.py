@@ -140,6 +140,9 @@ def _interpret(text: str, path: str, prepare: Callable[[Interpreter], None] | No
         check_syntax(text, path)
     import libcst as cst
 
+    # The libraries' knowledge is registered before the interpreter looks it up.
+    import streamlint.extract.pyspark_api
+    import streamlint.extract.python_api  # noqa: F401
     from streamlint.extract.interpreter import Interpreter
     from streamlint.extract.positions import index_module
 
@@ -276,6 +279,8 @@ def preload(notebooks: bool = False) -> None:
 
     import streamlint.extract.interpreter
     import streamlint.extract.positions  # noqa: F401
+    import streamlint.extract.pyspark_api
+    import streamlint.extract.python_api  # noqa: F401
 
     if notebooks:
         import nbformat  # noqa: F401

@@ -13,9 +13,13 @@ Three checks, each cheap because the run already recorded what it met:
 
 from __future__ import annotations
 
+import ast
 import binascii
 import re
+import textwrap
 from typing import TYPE_CHECKING, Any
+
+import libcst as cst
 
 from streamlint.model import Query, Source, Unseen, is_known, show
 
@@ -113,7 +117,6 @@ def _streaming_sources(value: Any, depth: int) -> list[Source]:
 def _value(interp: Interpreter, value: Any, depth: int) -> Any:
     """What a value handed to unfollowed code is, in plain, location-free terms: a DataFrame's
     sources and operators, an unknown's code, a function's normalised code."""
-    from streamlint.extract.pyspark_api import fingerprint
     from streamlint.extract.values import Function, Grouped, Instance, Lambda, Plan, Writer
 
     if depth > 4:
@@ -138,3 +141,21 @@ def _value(interp: Interpreter, value: Any, depth: int) -> Any:
         return ("instance", fingerprint(interp, value.cls.node),
                 _value(interp, dict(value.attributes), depth + 1))
     return repr(value)
+
+
+def fingerprint(interp: Interpreter, node: cst.CSTNode) -> str:
+    """A function's code without comments or formatting, so only a real edit changes it.
+
+    The standard library's own parser drops comments, blank lines, line breaks inside
+    brackets and quote styles; its unparsed text is the canonical form.
+    """
+    code = interp.module.code_for_node(node)
+    if isinstance(node, cst.FunctionDef | cst.ClassDef):
+        # libcst keeps the comment lines written above a definition with it.
+        code = interp.module.code_for_node(node.with_changes(leading_lines=()))
+    try:
+        tree = ast.parse(textwrap.dedent(code).strip(), mode="eval" if isinstance(
+            node, cst.Lambda) else "exec")
+    except SyntaxError:  # libcst reads syntax this Python cannot: fall back to the text
+        return " ".join(code.split())
+    return ast.unparse(tree)

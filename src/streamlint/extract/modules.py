@@ -248,7 +248,7 @@ class Loader:
         return True
 
     def _import(self, interp: Interpreter, stmt: cst.Import, env: Env) -> bool:
-        from streamlint.extract.interpreter import _module_ref
+        from streamlint.extract.bindings import module_ref
 
         loc = interp.loc(stmt)
         handled = False
@@ -258,9 +258,9 @@ class Loader:
             top = full.split(".")[0]
             if found is None:  # as the interpreter binds it
                 if alias.asname is not None:
-                    env.names[alias.asname.name.value] = _module_ref(full)  # type: ignore[union-attr]
+                    env.names[alias.asname.name.value] = module_ref(full)  # type: ignore[union-attr]
                 else:
-                    env.names[top] = _module_ref(top)
+                    env.names[top] = module_ref(top)
                 continue
             handled = True
             value = self.module_value(interp, found[0], full, loc)

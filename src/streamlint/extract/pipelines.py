@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 import libcst as cst
 
+from streamlint.extract import registry
 from streamlint.extract.columns import as_col, col_sql, literal_expr, plain
 from streamlint.extract.values import Function, FunctionRef, Plan, Writer
 from streamlint.model import ChangeFlow, Expectation, Filter, Loc, Unknown, Unseen, show
@@ -39,6 +40,7 @@ DECORATORS = TABLES | VIEWS | {"append_flow"} | set(EXPECTATIONS) | set(EXPECT_A
 # What `from dlt import *` binds that streamlint knows the meaning of.
 STAR_NAMES = (*sorted(DECORATORS | STREAMING_TABLES | CDC), "read", "read_stream",
               "create_sink")
+registry.star_names(STAR_NAMES, *MODULES)
 CDC_ARGS = ("target", "source", "keys", "sequence_by")  # positional in both APIs
 CDC_OTHER = ("where", "ignore_null_updates", "apply_as_deletes", "apply_as_truncates",
              "column_list", "except_column_list", "track_history_column_list",
@@ -128,6 +130,7 @@ def call(interp: Interpreter, func: FunctionRef, args: list[Any], kwargs: dict[s
     return Unknown(interp.code(node))
 
 
+@registry.hook("decorated")
 def decorated(interp: Interpreter, stmt: cst.FunctionDef, function: Function) -> None:
     """A `def` with decorators: register it if one of them is a pipeline's."""
     decorators: list[Decorator] = []
@@ -253,6 +256,7 @@ def _expect(interp: Interpreter, plan: Plan, decorators: list[Decorator]) -> Pla
 # -- after the module ran: the flows ------------------------------------------------------------
 
 
+@registry.hook("module_end")
 def run(interp: Interpreter) -> None:
     """Call every table and flow function the way the pipeline runtime would."""
     pipeline = interp.pipeline

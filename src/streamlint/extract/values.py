@@ -334,5 +334,11 @@ class Effects:
     escaped_writers: dict[Loc, tuple[str, str]] = factory(dict)  # likewise, for writers
     reached: set[int] = factory(set)
 
+    def set_aside(self, writer: Writer) -> None:
+        """A query started in a run-time branch not kept: the kept one's alternative, its
+        sources consumed and its writer seen (not lost, not reported as unread)."""
+        self.consumed.update(source.loc for source in writer.plan.sources)
+        self.alternatives.add(writer.loc)
+
 
 __all__ = ["Unknown"]

@@ -1,0 +1,60 @@
+"""What an import statement or a builtin name binds: the modules streamlint knows by name.
+
+A module it knows is a `ModuleRef` whose members are `FunctionRef`s (their calls are looked
+up in `registry`); any other module is unknown, and so is every name bound from it.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from streamlint.extract import registry
+from streamlint.extract.values import Env, FunctionRef, ModuleRef
+from streamlint.model import Unknown
+
+KNOWN_MODULES = {
+    "os", "os.environ", "os.path", "posixpath", "sys", "pyspark", "pyspark.sql",
+    "pyspark.sql.functions", "pyspark.sql.types", "pyspark.sql.streaming", "pyspark.sql.connect",
+    "pyspark.sql.connect.functions", "pyspark.sql.streaming.state", "datetime", "dataclasses",
+    "functools", "dlt", "pyspark.pipelines",
+}
+ENV_LOOKUP_RE = re.compile(r"^(?:os\.)?(?:environ\.get|getenv)\(")
+FUNCTIONS_MODULES = {"pyspark.sql.functions", "pyspark.sql.connect.functions"}
+
+
+def module_ref(name: str) -> Any:
+    if name.startswith("pyspark.sql.connect.functions"):
+        name = "pyspark.sql.functions"
+    return ModuleRef(name) if name in KNOWN_MODULES else Unknown(name)
+
+
+def member(module: str, name: str) -> Any:
+    full = f"{module}.{name}"
+    if full in KNOWN_MODULES:
+        return module_ref(full)
+    if module in FUNCTIONS_MODULES:
+        return FunctionRef("pyspark.sql.functions", name)
+    if module in KNOWN_MODULES or module.startswith("pyspark"):
+        return FunctionRef(module, name)
+    return Unknown(name)
+
+
+def import_star(module: str, env: Env) -> None:
+    """`from pyspark.sql.functions import *` binds PySpark's own list of names, no others.
+
+    Any other module's star import binds nothing we can know; its names stay unknown.
+    """
+    known = registry.star_import(module)  # PySpark's lists: `pyspark_api`, `pipelines`
+    if known is None:
+        return
+    module, names = known
+    for name in names:
+        env.names[name] = FunctionRef(module, name)
+
+
+def builtin_value(name: str) -> Any:
+    if name in ("str", "int", "float", "dict", "list", "tuple", "len", "bool", "sorted", "set",
+                "enumerate", "zip", "range", "super", "getattr", "display"):
+        return FunctionRef("builtins", name)
+    return Unknown(name)

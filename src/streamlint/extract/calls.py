@@ -1,0 +1,217 @@
+"""The interpreter's calls: functions, lambdas, classes and their instances, attributes.
+
+A call or an attribute on an object the interpreter does not define itself (a library's) is
+looked up in `registry`. A mixin of `Interpreter` (extract/interpreter.py).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import libcst as cst
+
+from streamlint.extract import registry, templates
+from streamlint.extract.bindings import member
+from streamlint.extract.coverage import escaped
+from streamlint.extract.symbolic import Return, classes_of
+from streamlint.extract.values import (
+    BoundMethod,
+    Class,
+    Env,
+    Function,
+    FunctionRef,
+    Instance,
+    Lambda,
+    ModuleRef,
+    Native,
+    Partial,
+    RepoModule,
+)
+from streamlint.model import Unknown
+
+MAX_DEPTH = 40
+
+
+class Calls:
+    def call(self, func: Any, args: list[Any], kwargs: dict[str, Any], node: cst.Call) -> Any:
+        if isinstance(func, Function):
+            return self.call_function(func, args, kwargs, node)
+        if isinstance(func, Lambda):
+            env = Env(func.env)
+            for i, param in enumerate(func.node.params.params):
+                name = param.name.value
+                env.names[name] = (args[i] if i < len(args) else kwargs.get(
+                    name, func.defaults.get(name, Unknown(name))))
+            return self.ev(func.node.body, env)
+        if isinstance(func, Native):
+            return func.call(self, args, kwargs, node)
+        if isinstance(func, Partial):
+            return self.call(func.func, [*func.args, *args], {**func.kwargs, **kwargs}, node)
+        if isinstance(func, Class):
+            return self.instantiate(func, args, kwargs, node)
+        if isinstance(func, BoundMethod):
+            return registry.call_method(self, func.target, func.name, args, kwargs, node)
+        if isinstance(func, FunctionRef):  # builtins and libraries: `python_api`, `pyspark_api`
+            return registry.call_library(self, func, args, kwargs, node)
+        return Unknown(self.code(node))
+
+    def call_function(
+        self, func: Function, args: list[Any], kwargs: dict[str, Any], node: cst.CSTNode
+    ) -> Any:
+        if self.depth >= MAX_DEPTH:
+            return Unknown(self.code(node))
+        self.executed.add(id(func.node))
+        env = Env(func.env)
+        defaults = func.defaults
+        if defaults is None:
+            defaults = self.defaults(func.node.params, func.env)
+        params = func.node.params
+        positional = list(params.posonly_params) + list(params.params)
+        values = list(args)
+        decorators = {self.code(d.decorator) for d in func.node.decorators}
+        if func.owner is not None and "staticmethod" not in decorators:
+            owner: Any = func.owner.cls if "classmethod" in decorators else func.owner
+            values.insert(0, owner)
+        for i, param in enumerate(positional):
+            name = param.name.value
+            if i < len(values):
+                env.names[name] = values[i]
+            elif name in kwargs:
+                env.names[name] = kwargs.pop(name)
+            elif name in defaults:
+                env.names[name] = defaults[name]
+            else:
+                env.names[name] = Unknown(name)
+        if isinstance(params.star_arg, cst.Param):
+            env.names[params.star_arg.name.value] = tuple(values[len(positional) :])
+        for param in params.kwonly_params:
+            name = param.name.value
+            env.names[name] = kwargs.pop(name, defaults.get(name, Unknown(name)))
+        if params.star_kwarg is not None:
+            env.names[params.star_kwarg.name.value] = dict(kwargs)
+        self.depth += 1
+        self.frames.append(func)
+        caller = self.context
+        if func.context is not None:
+            self.context = func.context
+        try:
+            body = func.node.body
+            if isinstance(body, cst.IndentedBlock):
+                self.run_block(body.body, env)
+            else:
+                for small in body.body:
+                    self.run_small(small, env)
+        except Return as ret:
+            return ret.value
+        finally:
+            self.depth -= 1
+            self.frames.pop()
+            self.context = caller
+        return None
+
+    def defaults(self, params: cst.Parameters, env: Env) -> dict[str, Any]:
+        """Default argument values, evaluated once where the def (or lambda) runs."""
+        return {param.name.value: self.ev(param.default, env)
+                for param in (*params.posonly_params, *params.params, *params.kwonly_params)
+                if param.default is not None}
+
+    def method(self, cls: Class, name: str, owner: Instance | None) -> Function:
+        return Function(cls.methods[name], cls.env, owner, defaults=cls.method_defaults.get(name),
+                        context=cls.context)
+
+    def super_object(self) -> Any:
+        """`super()` in a method: the same object, seen through the defining class's parent."""
+        frame = self.frames[-1] if self.frames else None
+        if frame is None or frame.owner is None:
+            return Unknown("super()")
+        defining = next((c for c in classes_of(frame.owner.cls)
+                         if any(stmt is frame.node for stmt in c.node.body.body)), None)
+        if defining is None or not defining.bases:
+            return Unknown("super()")
+        return Instance(defining.bases[0], frame.owner.attributes)
+
+    def entry_instance(self, cls: Class, node: cst.CSTNode) -> Instance:
+        """An instance built by code this file does not show: every argument of `__init__` is
+        unknown, its defaults included (the caller may well pass `trigger_type=...`)."""
+        init = cls.methods.get("__init__")
+        if init is None:
+            return self.instantiate(cls, [], {}, node)
+        params = init.params
+        args = [Unknown(p.name.value) for p in (*params.posonly_params, *params.params)[1:]]
+        kwargs = {p.name.value: Unknown(p.name.value) for p in params.kwonly_params}
+        return self.instantiate(cls, args, kwargs, node)
+
+    def instantiate(
+        self, cls: Class, args: list[Any], kwargs: dict[str, Any], node: cst.CSTNode
+    ) -> Instance:
+        instance = Instance(cls, {})
+        if "__init__" in cls.methods:
+            self.call_function(self.method(cls, "__init__", instance), args, kwargs, node)
+        else:  # a dataclass or a plain record: fields by position, then by keyword
+            fields = cls.attributes.get("__fields__", ())
+            for name, value in zip(fields, args, strict=False):
+                instance.attributes[name] = value
+            for name, value in kwargs.items():
+                instance.attributes[name] = value
+            if "__post_init__" in cls.methods:
+                self.call_function(self.method(cls, "__post_init__", instance), [], {}, node)
+        return instance
+
+    # -- expressions --------------------------------------------------------------------
+
+    def ev_call(self, node: cst.Call, env: Env) -> Any:
+        func = self.ev(node.func, env)
+        args: list[Any] = []
+        kwargs: dict[str, Any] = {}
+        for arg in node.args:
+            value = self.ev(arg.value, env)
+            if arg.star == "*":
+                args.extend(value if isinstance(value, tuple) else [templates.starred(value)])
+            elif arg.star == "**":
+                if isinstance(value, dict):
+                    kwargs.update({str(k): v for k, v in value.items()})
+                else:
+                    kwargs[f"**{self.code(arg.value)}"] = (
+                        value if isinstance(value, Unknown) else Unknown(self.code(arg.value)))
+            elif arg.keyword is not None:
+                kwargs[arg.keyword.value] = value
+            else:
+                args.append(value)
+        result = self.call(func, args, kwargs, node)
+        if isinstance(result, Unknown):
+            target = func.target if isinstance(func, BoundMethod) else None
+            escaped(self, (target, *args, *kwargs.values()), self.code(node.func))
+        if isinstance(result, Unknown) and result.text == self.code(node):
+            return self.opaque(node, env)  # an unknown callee: remember what it was given
+        return result
+
+    def attribute(self, target: Any, name: str, node: cst.CSTNode) -> Any:
+        if isinstance(target, ModuleRef):
+            return member(target.name, name)
+        if isinstance(target, RepoModule):
+            return self.loader.member(self, target, name, node)
+        if isinstance(target, Instance):
+            if name in target.attributes:
+                return target.attributes[name]
+            if name in target.cls.methods:
+                method = target.cls.methods[name]
+                func = self.method(target.cls, name, target)
+                decorators = {self.code(d.decorator) for d in method.decorators}
+                if "property" in decorators or "cached_property" in decorators:
+                    return self.call_function(func, [], {}, node)
+                return func
+            if name in target.cls.attributes:
+                return target.cls.attributes[name]
+            return Unknown(self.code(node))
+        if isinstance(target, Class):
+            if name in target.attributes:
+                return target.attributes[name]
+            if name in target.methods:
+                decorators = {self.code(d.decorator) for d in target.methods[name].decorators}
+                # `Job.start()` on a @classmethod still gets the class as `cls`.
+                owner = Instance(target, target.attributes) if "classmethod" in decorators else None
+                return self.method(target, name, owner)
+            return Unknown(self.code(node))
+        if isinstance(target, dict) and name in ("get", "items", "keys", "values"):
+            return BoundMethod(target, name)
+        return registry.get_attribute(self, target, name, node)

@@ -1,0 +1,292 @@
+"""The interpreter's expressions: literals, names, containers, operators, comprehensions.
+
+An operand type with operators of its own (a column) is looked up in `registry`. A mixin of
+`Interpreter` (extract/interpreter.py).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import libcst as cst
+
+from streamlint.extract import registry, templates
+from streamlint.extract.bindings import ENV_LOOKUP_RE, builtin_value
+from streamlint.extract.budget import power_too_big, too_big
+from streamlint.extract.symbolic import choose, is_data, is_plain, text_of
+from streamlint.extract.values import BoundMethod, Env, EnvDefault, Lambda
+from streamlint.model import Template, Unknown
+
+
+class Expressions:
+    def ev(self, node: cst.CSTNode, env: Env) -> Any:  # noqa: C901 - one dispatch table
+        self.budget.step(self, node)
+        if isinstance(node, cst.SimpleString):
+            return node.evaluated_value
+        if isinstance(node, cst.Integer | cst.Float):
+            return node.evaluated_value
+        if isinstance(node, cst.ConcatenatedString):
+            return self.binary("Add", self.ev(node.left, env), self.ev(node.right, env), node)
+        if isinstance(node, cst.FormattedString):
+            return self.fstring(node, env)
+        if isinstance(node, cst.Name):
+            if node.value in ("True", "False", "None"):
+                return {"True": True, "False": False, "None": None}[node.value]
+            try:
+                return env.lookup(node.value)
+            except KeyError:
+                return builtin_value(node.value)
+        if isinstance(node, cst.Attribute):
+            return self.attribute(self.ev(node.value, env), node.attr.value, node)
+        if isinstance(node, cst.Call):
+            return self.ev_call(node, env)
+        if isinstance(node, cst.Tuple | cst.List | cst.Set):
+            items: list[Any] = []
+            for element in node.elements:
+                value = self.ev(element.value, env)
+                if isinstance(element, cst.StarredElement):
+                    items.extend(value if isinstance(value, tuple) else [templates.starred(value)])
+                else:
+                    items.append(value)
+            return tuple(items)
+        if isinstance(node, cst.Dict):
+            result: dict[Any, Any] = {}
+            for element in node.elements:
+                if isinstance(element, cst.StarredDictElement):
+                    value = self.ev(element.value, env)
+                    if isinstance(value, dict):
+                        result.update(value)
+                    else:
+                        result[f"**{self.code(element.value)}"] = Unknown(self.code(element.value))
+                else:
+                    key = self.ev(element.key, env)
+                    result[key if isinstance(key, str | int) else self.code(element.key)] = (
+                        self.ev(element.value, env))
+            return result
+        if isinstance(node, cst.Subscript):
+            return self.subscript(node, env)
+        if isinstance(node, cst.BinaryOperation):
+            left, right = self.ev(node.left, env), self.ev(node.right, env)
+            result = self.binary(type(node.operator).__name__, left, right, node)
+            if isinstance(result, Unknown) and result.text == self.code(node):
+                return self.opaque(node, env)  # `"/chk/" % stamp` names where stamp came from
+            return result
+        if isinstance(node, cst.UnaryOperation):
+            value = self.ev(node.expression, env)
+            op = type(node.operator).__name__
+            operators = registry.operators_of(value)
+            if operators is not None:
+                return operators[1](op, value)
+            if op == "Not" and is_plain(value):
+                return not value
+            if op == "Minus" and isinstance(value, int | float):
+                return -value
+            return Unknown(self.code(node))
+        if isinstance(node, cst.Comparison):
+            return self.compare(node, env)
+        if isinstance(node, cst.BooleanOperation):
+            left = self.ev(node.left, env)
+            operators = registry.operators_of(left)
+            if operators is not None:
+                return operators[0](type(node.operator).__name__, left, self.ev(node.right, env))
+            if is_plain(left):
+                is_and = isinstance(node.operator, cst.And)
+                if (is_and and not left) or (not is_and and left):
+                    return left
+                return self.ev(node.right, env)
+            right = self.ev(node.right, env)
+            if isinstance(node.operator, cst.Or) and is_plain(right) and right:
+                # `os.environ.get(K) or "default"` (or getenv): the default is the static
+                # answer, as for os.environ.get(K, "default").
+                if isinstance(left, Unknown) and ENV_LOOKUP_RE.match(left.text):
+                    return right
+                return Unknown(self.code(node))
+            return Unknown(self.code(node))
+        if isinstance(node, cst.IfExp):
+            test = self.ev(node.test, env)
+            if is_plain(test) and not isinstance(test, EnvDefault):
+                return self.ev(node.body if test else node.orelse, env)
+            return choose(self.ev(node.body, env), self.ev(node.orelse, env),
+                           self.code(node.test), self.loc(node))
+        if isinstance(node, cst.Lambda):
+            return Lambda(node, env, self.defaults(node.params, env))
+        if isinstance(node, cst.Await):
+            return self.ev(node.expression, env)
+        if isinstance(node, cst.ListComp | cst.GeneratorExp | cst.SetComp | cst.DictComp):
+            return self.comprehension(node, env)
+        if isinstance(node, cst.NamedExpr):
+            value = self.ev(node.value, env)
+            self.assign(node.target, value, env)
+            return value
+        return self.opaque(node, env)
+
+    def comprehension(self, node: cst.ListComp | cst.GeneratorExp | cst.SetComp | cst.DictComp,
+                      env: Env) -> Any:
+        """`[F.sum(c) for c in METRICS]` over a known list: the list of its results."""
+        results: list[Any] = []
+
+        def run(clause: cst.CompFor | None, scope: Env) -> bool:
+            if clause is None:
+                if isinstance(node, cst.DictComp):
+                    results.append((self.ev(node.key, scope), self.ev(node.value, scope)))
+                else:
+                    results.append(self.ev(node.elt, scope))
+                return len(results) <= 200
+            items = self.ev(clause.iter, scope)
+            if isinstance(items, dict):
+                items = tuple(items)
+            if not isinstance(items, tuple):
+                return False
+            for item in items:
+                inner = Env(scope)
+                self.assign(clause.target, item, inner)
+                tests = [self.ev(test.test, inner) for test in clause.ifs]
+                if not all(is_plain(t) for t in tests):
+                    return False
+                if all(tests) and not run(clause.inner_for_in, inner):
+                    return False
+            return True
+
+        if run(node.for_in, env):
+            if isinstance(node, cst.DictComp):
+                if all(isinstance(k, str | int) for k, _ in results):
+                    return dict(results)
+                return self.opaque(node, env)
+            return tuple(results)
+        return self.opaque(node, env)
+
+    def opaque(self, node: cst.CSTNode, env: Env) -> Unknown:
+        """An expression streamlint cannot evaluate, with the known values it reads.
+
+        Naming the inputs keeps "unchanged code" honest: if `COLS` changes between versions,
+        `[... for c in COLS]` must not compare equal just because its text did not change.
+        """
+        inputs: dict[str, str] = {}
+        pending = [node]
+        while pending and len(inputs) < 20:
+            current = pending.pop()
+            self.budget.step(self, current)  # a walk over the code: work like evaluating it
+            if isinstance(current, cst.Name):
+                try:
+                    value = env.lookup(current.value)
+                except KeyError:
+                    continue
+                if is_data(value):
+                    inputs[current.value] = repr(value)
+                elif isinstance(value, Unknown | Template) and text_of(value) != current.value:
+                    inputs[current.value] = f"<unresolved: {text_of(value)}>"  # where it came from
+                elif isinstance(value, BoundMethod) and isinstance(value.target, Unknown):
+                    # `uuid4().hex`: an attribute of a value known only at run time
+                    inputs[current.value] = f"<unresolved: {value.target.text}.{value.name}>"
+            else:
+                pending.extend(current.children)
+        text = self.code(node)
+        if inputs:
+            text += " where " + ", ".join(f"{k} = {v}" for k, v in sorted(inputs.items()))
+        return Unknown(text)
+
+
+    def subscript(self, node: cst.Subscript, env: Env) -> Any:
+        target = self.ev(node.value, env)
+        element = node.slice[0].slice if len(node.slice) == 1 else None
+        if isinstance(element, cst.Slice) and isinstance(target, tuple | str):
+            bounds = [None if part is None else self.ev(part, env)
+                      for part in (element.lower, element.upper, element.step)]
+            if all(b is None or isinstance(b, int) for b in bounds):
+                return target[slice(*bounds)]
+        if not isinstance(element, cst.Index):
+            return self.opaque(node, env)
+        key = self.ev(element.value, env)
+        if isinstance(target, dict) and isinstance(key, str | int) and key in target:
+            return target[key]
+        if isinstance(target, tuple) and isinstance(key, int) and -len(target) <= key < len(target):
+            return target[key]
+        item = registry.get_item(target, key)  # a DataFrame's column, a column's field
+        if item is not registry.NEXT:
+            return item
+        # Anything else, an unknown config dict as much as a DataFrame from another module, is
+        # not guessed to be a column: it stays unknown, naming what it read.
+        return self.opaque(node, env)
+
+    def compare(self, node: cst.Comparison, env: Env) -> Any:
+        left = self.ev(node.left, env)
+        result: Any = True
+        for target in node.comparisons:
+            right = self.ev(target.comparator, env)
+            op = type(target.operator).__name__
+            operators = registry.operators_of(left, right)
+            if operators is not None:
+                return operators[0](op, left, right)
+            if not (is_plain(left) and is_plain(right)) or isinstance(
+                    left, EnvDefault) or isinstance(right, EnvDefault):
+                return Unknown(self.code(node))  # known only at run time
+            try:
+                ok = {
+                    "Equal": lambda a, b: a == b, "NotEqual": lambda a, b: a != b,
+                    "LessThan": lambda a, b: a < b, "GreaterThan": lambda a, b: a > b,
+                    "LessThanEqual": lambda a, b: a <= b, "GreaterThanEqual": lambda a, b: a >= b,
+                    "In": lambda a, b: a in b, "NotIn": lambda a, b: a not in b,
+                    "Is": lambda a, b: a is b, "IsNot": lambda a, b: a is not b,
+                }[op](left, right)
+            except (KeyError, TypeError):
+                return Unknown(self.code(node))
+            result = result and ok
+            left = right
+        return result
+
+    def binary(self, op: str, left: Any, right: Any, node: cst.CSTNode) -> Any:
+        # A value grown past the bounds (a string doubled sixty times) is not built.
+        if op == "Power" and power_too_big(left, right):
+            return Unknown(self.code(node))
+        value = self._binary(op, left, right, node)
+        return Unknown(self.code(node)) if too_big(value) else value
+
+    def _binary(self, op: str, left: Any, right: Any, node: cst.CSTNode) -> Any:
+        operators = registry.operators_of(left, right)
+        if operators is not None:
+            return operators[0](op, left, right)
+        if op == "Add":
+            if isinstance(left, str) and isinstance(right, str):
+                return left + right
+            if isinstance(left, int | float) and isinstance(right, int | float):
+                return left + right
+            if isinstance(left, tuple) and isinstance(right, tuple):
+                return left + right
+            # Built like an f-string's parts, so `a + "/x"` and f"{a}/x" are one value.
+            joined = templates.concat(left, right)
+            if joined is not None:
+                return joined
+        if op == "Modulo" and isinstance(left, str) and is_plain(right):
+            try:
+                return left % right
+            except (TypeError, ValueError):
+                pass
+        if op == "Modulo" and isinstance(left, str):
+            formatted = templates.percent_format(left, right)
+            if formatted is not None:
+                return formatted
+        if op == "BitOr" and isinstance(left, dict) and isinstance(right, dict):
+            return {**left, **right}
+        if isinstance(left, int | float) and isinstance(right, int | float):
+            try:
+                return {
+                    "Multiply": lambda: left * right, "Subtract": lambda: left - right,
+                    "FloorDivide": lambda: left // right, "Divide": lambda: left / right,
+                    "Power": lambda: left**right,
+                }[op]()
+            except (KeyError, ZeroDivisionError):
+                pass
+        return Unknown(self.code(node))
+
+    def fstring(self, node: cst.FormattedString, env: Env) -> Any:
+        """A known string, or a `Template` keeping the known text around unresolved parts."""
+        value = templates.build([
+            part.value if isinstance(part, cst.FormattedStringText) else templates.formatted(
+                self.ev(part.expression, env), part.format_spec is None
+                and part.conversion is None, lambda part=part: self.code(part)[1:-1])
+            for part in node.parts])
+        return Unknown(self.code(node)) if too_big(value) else value
+
+
+# -- helpers ------------------------------------------------------------------------------
+

@@ -1,0 +1,157 @@
+"""PySpark's GroupedData: aggregations, pivots and the arbitrary stateful operators
+(applyInPandasWithState, transformWithState) with the state they declare.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import libcst as cst
+
+from streamlint.extract import registry
+from streamlint.extract.columns import literal, literal_expr, plain
+from streamlint.extract.frames import (
+    aggregate,
+    aggregate_method,
+    inputs_of,
+    pivot_key,
+    resolved_key,
+)
+from streamlint.extract.schemas import schema_of
+from streamlint.extract.values import Function, Grouped, Instance, Lambda, Plan, StateHandle
+from streamlint.model import ArbitraryState, Loc, Projection, Unknown, show
+from streamlint.records import replace
+
+if TYPE_CHECKING:
+    from streamlint.extract.interpreter import Interpreter
+
+
+# StatefulProcessorHandle getters and how many schemas follow the state's name.
+STATE_GETTERS = {"getValueState": 1, "getListState": 1, "getMapState": 2}
+
+
+TIME_MODES = {"none": "None", "processingtime": "ProcessingTime", "eventtime": "EventTime"}
+
+
+AGG_METHODS = ("count", "sum", "avg", "mean", "max", "min")
+
+
+# A grouping is followed through one branch of a run-time choice, as its DataFrame is.
+registry.followed(
+    Grouped,
+    lambda grouped, note: replace(grouped, plan=replace(
+        grouped.plan, unresolved=(*grouped.plan.unresolved, note))),
+    lambda value: (value.plan.sources, value.plan.operators, value.method, value.keys))
+
+
+@registry.method(Grouped)
+def grouped_method(interp: Interpreter, grouped: Grouped, name: str, args: list[Any],
+                   kwargs: dict[str, Any], node: cst.Call) -> Any:
+    return grouped_call(interp, grouped, name, args, kwargs, node, interp.loc(node))
+
+
+@registry.method(StateHandle)
+def state_handle_method(interp: Interpreter, handle: StateHandle, name: str, args: list[Any],
+                        kwargs: dict[str, Any], node: cst.Call) -> Any:
+    declare_state(handle, name, args, kwargs)
+    return Unknown(interp.code(node))
+
+
+def grouped_call(
+    interp: Interpreter, grouped: Grouped, name: str, args: list[Any], kwargs: dict[str, Any],
+    node: cst.Call, loc: Loc,
+) -> Any:
+    if name == "agg":
+        return aggregate(grouped, args, loc)
+    if name in AGG_METHODS:
+        return aggregate_method(grouped, name, args, loc)
+    if name == "pivot":
+        pivot = args[0] if args else kwargs.get("pivot_col")
+        return replace(grouped, keys=(*grouped.keys, pivot_key(pivot)))
+    if name in ("applyInPandasWithState", "transformWithStateInPandas", "transformWithState",
+                "flatMapGroupsWithState", "mapGroupsWithState"):
+        return arbitrary_state(interp, grouped, name, args, kwargs, node, loc)
+    if name in ("applyInPandas", "applyInArrow", "cogroup"):
+        return grouped.plan.then(Projection(name, tuple(literal_expr(a) for a in args), None,
+                                            loc), columns=None)
+    return Unknown(interp.code(node))
+
+
+def arbitrary_state(
+    interp: Interpreter, grouped: Grouped, name: str, args: list[Any], kwargs: dict[str, Any],
+    node: cst.Call, loc: Loc,
+) -> Plan:
+    def arg(position: int, *keywords: str) -> Any:
+        if len(args) > position:
+            return args[position]
+        for keyword in keywords:
+            if keyword in kwargs:
+                return kwargs[keyword]
+        return None
+
+    function = arg(0, "func", "statefulProcessor")
+    function_name = function_label(interp, function)
+    if name.startswith("transformWithState"):
+        output_schema = arg(1, "outputStructType")
+        output_mode = arg(2, "outputMode")
+        timeout = arg(3, "timeMode")
+        if isinstance(timeout, str):  # Spark reads the time mode case-insensitively
+            timeout = TIME_MODES.get(timeout.lower(), timeout)
+        state_schema: Any = state_variables(interp, function)
+    else:
+        output_schema = arg(1, "outputStructType")
+        state_schema = arg(2, "stateStructType")
+        output_mode = arg(3, "outputMode")
+        timeout = arg(4, "timeoutConf")
+    op = ArbitraryState(
+        api=name, keys=tuple(resolved_key(grouped.plan, k) for k in grouped.keys),
+        function=function_name, inputs=inputs_of(grouped.plan, list(grouped.keys)),
+        output_schema=schema_of(output_schema), state_schema=schema_of(state_schema)
+        if not isinstance(state_schema, tuple) else state_schema,
+        # Spark parses the output mode case-insensitively: "Update" is "update".
+        output_mode=output_mode.lower() if isinstance(output_mode, str) else plain(output_mode),
+        timeout=plain(timeout), loc=grouped.loc,
+    )
+    return grouped.plan.then(op, columns=None, definitions=())
+
+
+def function_label(interp: Interpreter, function: Any) -> str:
+    if isinstance(function, Function):
+        return function.node.name.value
+    if isinstance(function, Instance):
+        return function.cls.node.name.value
+    if isinstance(function, Lambda):
+        return interp.code(function.node)
+    return function.text if isinstance(function, Unknown) else literal(function)
+
+
+def state_variables(interp: Interpreter, processor: Any) -> Any:
+    """The state a transformWithState processor declares in `init`, in canonical text.
+
+    `init` runs with a symbolic handle, so a schema held in a module constant or built in a
+    local is read as its value: editing the constant changes the state, renaming it does not.
+    """
+    if not isinstance(processor, Instance):
+        return Unknown(function_label(interp, processor))
+    init = processor.cls.methods.get("init")
+    if init is None:
+        return ()
+    handle = StateHandle()
+    interp.call_function(Function(init, processor.cls.env, processor), [handle], {}, init)
+    return tuple(handle.declared)
+
+
+def declare_state(handle: StateHandle, name: str, args: list[Any],
+                  kwargs: dict[str, Any]) -> None:
+    """Record `handle.getValueState("count", "count LONG")` as `getValueState('count', ...)`."""
+    schemas = STATE_GETTERS.get(name)
+    if schemas is None:
+        return
+    parts: list[str] = []
+    for i, value in enumerate(args):
+        parts.append(str(schema_of(value)) if 1 <= i <= schemas else show(plain(value)))
+    for key in sorted(kwargs):
+        value = kwargs[key]
+        text = str(schema_of(value)) if "schema" in key.lower() else show(plain(value))
+        parts.append(f"{key}={text}")
+    handle.declared.append(f"{name}({', '.join(parts)})")

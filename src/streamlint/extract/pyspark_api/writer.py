@@ -1,0 +1,149 @@
+"""PySpark's DataStreamWriter: `df.writeStream....start()` as the query it starts, with the
+code of a `foreachBatch` function as its fingerprint.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import libcst as cst
+
+from streamlint.extract import registry
+from streamlint.extract.coverage import fingerprint
+from streamlint.extract.frames import flatten
+from streamlint.extract.pyspark_api.grouped import function_label
+from streamlint.extract.values import Function, Instance, Lambda, Plan, StartedQuery, Writer
+from streamlint.model import ForeachCode, Loc
+from streamlint.records import replace
+
+if TYPE_CHECKING:
+    from streamlint.extract.interpreter import Interpreter
+
+# A writer's methods return it configured; it is followed through one branch of a run-time
+# choice, with a note on its DataFrame that the other may run instead.
+registry.builder(Writer)
+
+
+def _note(writer: Writer, note: tuple[str, Loc]) -> Writer:
+    return replace(writer, plan=replace(writer.plan, unresolved=(*writer.plan.unresolved, note)))
+
+
+registry.followed(Writer, _note, lambda value: (
+    value.plan.sources, value.plan.operators, value.format, value.options, value.output_mode,
+    value.trigger))
+
+
+def new_writer(interp: Interpreter, plan: Plan, node: cst.CSTNode) -> Writer:
+    loc = interp.loc(node)
+    interp.effects.writers.setdefault(loc, interp.code(node))
+    return Writer(plan, loc)
+
+
+@registry.method(Writer)
+def writer_method(interp: Interpreter, writer: Writer, name: str, args: list[Any],
+                  kwargs: dict[str, Any], node: cst.Call) -> Any:
+    return writer_call(interp, writer, name, args, kwargs, node, interp.loc(node))
+
+
+@registry.method(StartedQuery)
+def started_method(interp: Interpreter, query: StartedQuery, name: str, args: list[Any],
+                   kwargs: dict[str, Any], node: cst.Call) -> Any:
+    return None  # awaitTermination(), stop(): nothing the checkpoint sees
+
+
+def writer_call(  # noqa: C901 - one branch per DataStreamWriter method
+    interp: Interpreter, writer: Writer, name: str, args: list[Any], kwargs: dict[str, Any],
+    node: cst.Call, loc: Loc,
+) -> Any:
+    if name == "format":
+        return writer.copy(format=args[0] if args else kwargs.get("source"))
+    if name == "option":
+        key = args[0] if args else kwargs.get("key")
+        value = args[1] if len(args) > 1 else kwargs.get("value")
+        changes: dict[str, Any] = {"options": (*writer.options, (key, value))}
+        if isinstance(key, str) and key.lower() == "checkpointlocation":
+            changes["checkpoint_loc"] = loc
+        return writer.copy(**changes)
+    if name == "options":
+        items = list(kwargs.items())
+        if args and isinstance(args[0], dict):
+            items = list(args[0].items()) + items
+        changes = {"options": (*writer.options, *items)}
+        if any(str(k).lower() == "checkpointlocation" for k, _ in items):
+            changes["checkpoint_loc"] = loc
+        return writer.copy(**changes)
+    if name == "outputMode":
+        return writer.copy(output_mode=args[0] if args else kwargs.get("outputMode"),
+                           output_mode_loc=loc)
+    if name == "trigger":
+        return writer.copy(trigger=trigger_of(args, kwargs), trigger_loc=loc)
+    if name == "queryName":
+        return writer.copy(query_name=args[0] if args else kwargs.get("queryName"))
+    if name in ("partitionBy", "clusterBy"):
+        return writer.copy(partition_by=tuple(flatten(args)))
+    if name in ("foreach", "foreachBatch"):
+        function = args[0] if args else kwargs.get("f", kwargs.get("func"))
+        return writer.copy(format=name, foreach=(name, function, loc))
+    if name in ("start", "toTable", "table"):
+        # `table(name)` is the Databricks Runtime's spelling of `toTable(name)`.
+        return start(interp, writer, "toTable" if name == "table" else name, args, kwargs,
+                     node, loc)
+    return writer
+
+
+def trigger_of(args: list[Any], kwargs: dict[str, Any]) -> tuple[str, Any]:
+    for key in ("processingTime", "once", "availableNow", "continuous", "realTime"):
+        if key in kwargs:
+            value = kwargs[key]
+            return (key, True if key in ("once", "availableNow") and value is True else value)
+    if args:
+        return ("processingTime", args[0])
+    return ("default", None)
+
+
+def start(
+    interp: Interpreter, writer: Writer, name: str, args: list[Any], kwargs: dict[str, Any],
+    node: cst.Call, loc: Loc,
+) -> StartedQuery:
+    options = list(writer.options)
+    fmt = writer.format
+    if name == "toTable":
+        table = args[0] if args else kwargs.pop("tableName", None)
+        options.append(("__table__", table))
+        # toTable() uses format() only to create a missing table; a restart finds it made,
+        # so `format("delta").toTable(t)` and `toTable(t)` write the same way.
+        fmt = "table"
+    elif args or "path" in kwargs:
+        options.append(("path", args[0] if args else kwargs.pop("path")))
+    for key in ("format", "outputMode", "queryName", "partitionBy"):
+        if key in kwargs:
+            value = kwargs.pop(key)
+            if key == "format" and name != "toTable":
+                fmt = value
+            elif key == "outputMode":
+                writer = writer.copy(output_mode=value, output_mode_loc=loc)
+            elif key == "queryName":
+                writer = writer.copy(query_name=value)
+            else:
+                writer = writer.copy(partition_by=value if isinstance(value, tuple) else (value,))
+    for key, value in kwargs.items():
+        options.append((key, value))
+        if key.lower() == "checkpointlocation":
+            writer = writer.copy(checkpoint_loc=loc)
+    writer = writer.copy(options=tuple(options), format=fmt)
+    interp.effects.queries.append(writer)
+    return StartedQuery(len(interp.effects.queries) - 1)
+
+
+def foreach_code(interp: Interpreter, foreach: tuple[str, Any, Loc]) -> ForeachCode:
+    method, function, loc = foreach
+    if isinstance(function, Function):
+        code = fingerprint(interp, function.node)
+        return ForeachCode(method, function.node.name.value, code, loc)
+    if isinstance(function, Instance):
+        return ForeachCode(method, function.cls.node.name.value,
+                           fingerprint(interp, function.cls.node), loc)
+    if isinstance(function, Lambda):
+        return ForeachCode(method, "lambda", fingerprint(interp, function.node), loc)
+    label = function_label(interp, function)
+    return ForeachCode(method, label, label, loc)

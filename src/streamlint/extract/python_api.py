@@ -1,0 +1,174 @@
+"""What Python's builtins and standard library do, for the interpreter (via `registry`):
+`str`, `len`, `zip`, `functools.reduce`, `os.getenv`, `os.path.join`, a string's and a
+dict's methods. Each is computed only when its arguments are known; otherwise the call is an
+`Unknown` naming its code.
+"""
+
+from __future__ import annotations
+
+import posixpath
+from typing import TYPE_CHECKING, Any
+
+import libcst as cst
+
+from streamlint.extract import registry, templates
+from streamlint.extract.budget import MAX_VALUE
+from streamlint.extract.values import EnvDefault, FunctionRef, Partial
+from streamlint.model import Unknown
+
+if TYPE_CHECKING:
+    from streamlint.extract.interpreter import Interpreter
+
+
+@registry.library("builtins", "functools")
+def call_builtins(interp: Interpreter, func: FunctionRef, args: list[Any],
+                  kwargs: dict[str, Any], node: cst.Call) -> Any:
+    # These need the interpreter itself: the method's class, an attribute, a call.
+    if func.name == "super":
+        return interp.super_object()
+    if func.name == "getattr" and len(args) >= 2 and isinstance(args[1], str):
+        return interp.attribute(args[0], args[1], node)
+    if func.name == "partial" and args:
+        return Partial(args[0], tuple(args[1:]), dict(kwargs))
+    if func.name == "reduce" and len(args) >= 2 and isinstance(args[1], tuple):
+        items = list(args[1]) if len(args) == 2 else [args[2], *args[1]]
+        if not items:
+            return Unknown(interp.code(node))
+        result = items[0]
+        for item in items[1:]:
+            result = interp.call(args[0], [result, item], {}, node)
+        return result
+    if func.module == "builtins":
+        return call_builtin(interp, func.name, args, kwargs, node)
+    return registry.NEXT
+
+
+@registry.library("os", "os.environ")
+def call_os(interp: Interpreter, func: FunctionRef, args: list[Any], kwargs: dict[str, Any],
+            node: cst.Call) -> Any:
+    if func.name in ("getenv", "get"):
+        default = args[1] if len(args) > 1 else kwargs.get("default")
+        if isinstance(default, str):
+            return EnvDefault(default)
+        if default is not None:
+            return default
+        return Unknown(interp.code(node))
+    return registry.NEXT
+
+
+@registry.library("os.path", "posixpath")
+def call_path(interp: Interpreter, func: FunctionRef, args: list[Any], kwargs: dict[str, Any],
+              node: cst.Call) -> Any:
+    if func.name == "join" and args:
+        if all(isinstance(a, str) for a in args):
+            return posixpath.join(*args)  # jobs run on POSIX clusters, whatever the laptop is
+        joined = templates.path_join(args)
+        if joined is not None:
+            return joined
+    return registry.NEXT
+
+
+@registry.library("dataclasses")
+def call_dataclasses(interp: Interpreter, func: FunctionRef, args: list[Any],
+                     kwargs: dict[str, Any], node: cst.Call) -> Any:
+    if func.name == "field":
+        # A dataclass field's default is what an instance built without it holds.
+        if "default" in kwargs:
+            return kwargs["default"]
+        if "default_factory" in kwargs:
+            return interp.call(kwargs["default_factory"], [], {}, node)
+    return registry.NEXT
+
+
+def call_builtin(
+    interp: Interpreter, name: str, args: list[Any], kwargs: dict[str, Any], node: cst.Call
+) -> Any:
+    value = args[0] if args else None
+    if name == "display":
+        from streamlint.extract.platform import display
+
+        return display(interp, args, kwargs, node)
+    if name == "str" and isinstance(value, str | int | float | bool | tuple):
+        return str(value)
+    if name == "int" and isinstance(value, str | int | float):
+        try:
+            return int(value)
+        except ValueError:
+            pass
+    if name == "dict":
+        result = dict(value) if isinstance(value, dict) else {}
+        result.update(kwargs)
+        return result
+    if name in ("list", "tuple") and isinstance(value, tuple):
+        return value
+    if name == "sorted" and isinstance(value, tuple):
+        try:
+            return tuple(sorted(value))
+        except TypeError:
+            pass
+    if name == "len" and isinstance(value, tuple | str | dict):
+        return len(value)
+    # Loops over `enumerate(TOPICS)` or `zip(TOPICS, PATHS)` start one query per item.
+    if name == "enumerate" and isinstance(value, tuple | dict):
+        start = args[1] if len(args) > 1 else kwargs.get("start", 0)
+        if isinstance(start, int):
+            return tuple((start + i, item) for i, item in enumerate(tuple(value)))
+    if name == "zip" and args and all(isinstance(a, tuple | dict) for a in args):
+        return tuple(zip(*(tuple(a) for a in args), strict=False))
+    if name == "range" and 1 <= len(args) <= 3 and all(
+            isinstance(a, int) and not isinstance(a, bool) for a in args):
+        numbers = range(*args)
+        if len(numbers) <= 1000:
+            return tuple(numbers)
+    return Unknown(interp.code(node))
+
+
+@registry.method(str)
+def string_call(interp: Interpreter, target: str, name: str, args: list[Any],
+                kwargs: dict[str, Any], node: cst.Call) -> Any:
+    if name == "format" and all(isinstance(a, str | int | float)
+                                for a in (*args, *kwargs.values())):
+        try:
+            return target.format(*args, **kwargs)
+        except (IndexError, KeyError, ValueError):
+            pass
+    if name == "format":
+        formatted = templates.str_format(target, args, kwargs)
+        if formatted is not None:
+            return formatted
+    if name == "join" and args and isinstance(args[0], tuple) and all(
+            isinstance(a, str) for a in args[0]):
+        joined = target.join(args[0])
+        return joined if len(joined) <= MAX_VALUE else Unknown(interp.code(node))
+    if name == "join" and args and not kwargs:
+        built = templates.sep_join(target, args[0])
+        if built is not None:
+            return built
+    if name in ("upper", "lower", "strip") and not args:
+        return getattr(target, name)()
+    if name == "replace" and len(args) == 2 and all(isinstance(a, str) for a in args):
+        replaced = target.replace(args[0], args[1])
+        return replaced if len(replaced) <= MAX_VALUE else Unknown(interp.code(node))
+    return Unknown(interp.code(node))
+
+
+@registry.method(dict, "get", "items", "keys", "values")
+def dict_call(interp: Interpreter, target: dict, name: str, args: list[Any],
+              kwargs: dict[str, Any], node: cst.Call) -> Any:
+    if name == "get":
+        key = args[0] if args else None
+        return target.get(key, args[1] if len(args) > 1 else None)
+    if name == "items":
+        return tuple(target.items())
+    if name == "keys":
+        return tuple(target)
+    return tuple(target.values())
+
+
+@registry.attribute(str, int)
+def enum_value(interp: Interpreter, target: Any, name: str, node: cst.CSTNode) -> Any:
+    if name == "value":
+        # A plain string has no `.value`: this is an Enum member (`Topic.ORDERS.value`), whose
+        # class body assigned it the value itself.
+        return target
+    return registry.NEXT

@@ -1,0 +1,213 @@
+"""What libraries' objects do, as tables the interpreter consults: the interpreter knows
+Python's statements and expressions, and nothing of PySpark or of the builtins' behaviour.
+
+Knowledge is registered by receiver type (and method name) or by module, the way a linter
+registers rules: `pyspark_api` and `python_api` fill these tables when imported, and
+`streamlint.extract` imports them before it runs the interpreter. A handler may answer `NEXT`
+to hand the value on to the handler of a more general type (the receiver's MRO, then the
+fallback), so the order of the old `isinstance` ladders is kept exactly.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+import libcst as cst
+
+from streamlint.model import Loc, Unknown
+
+if TYPE_CHECKING:
+    from streamlint.extract.interpreter import Interpreter
+
+# A handler's "not mine": the next, more general handler decides.
+NEXT: Any = object()
+
+Handler = Callable[..., Any]
+
+_attributes: dict[type, Handler] = {}
+_methods: dict[tuple[type, str | None], Handler] = {}
+_libraries: dict[str, Handler] = {}
+_subscripts: dict[type, Handler] = {}
+_operators: dict[type, tuple[Handler, Handler]] = {}
+_builders: set[type] = set()
+_kept: set[type] = set()
+_followed: dict[type, tuple[Handler, Handler]] = {}
+
+
+def _walk(value: Any) -> tuple[type, ...]:
+    return type(value).__mro__
+
+
+# -- registering ----------------------------------------------------------------------------
+
+
+def attribute(*receivers: type) -> Callable[[Handler], Handler]:
+    """`handler(interp, target, name, node)` for `target.name` on these receivers."""
+    def add(handler: Handler) -> Handler:
+        for receiver in receivers:
+            _attributes[receiver] = handler
+        return handler
+    return add
+
+
+def method(receiver: type, *names: str) -> Callable[[Handler], Handler]:
+    """`handler(interp, target, name, args, kwargs, node)` for `target.name(...)`; no names:
+    any method of the receiver not registered by name."""
+    def add(handler: Handler) -> Handler:
+        for name in names or (None,):
+            _methods[(receiver, name)] = handler
+        return handler
+    return add
+
+
+def library(*modules: str) -> Callable[[Handler], Handler]:
+    """`handler(interp, func, args, kwargs, node)` for a call of `module.name(...)`."""
+    def add(handler: Handler) -> Handler:
+        for module in modules:
+            _libraries[module] = handler
+        return handler
+    return add
+
+
+def subscript(receiver: type) -> Callable[[Handler], Handler]:
+    """`handler(target, key)` for `target[key]` the interpreter cannot answer itself."""
+    def add(handler: Handler) -> Handler:
+        _subscripts[receiver] = handler
+        return handler
+    return add
+
+
+def operators(receiver: type, binary: Handler, unary: Handler) -> None:
+    """An operand type with its own operators (a column: `col("a") + 1` is an expression)."""
+    _operators[receiver] = (binary, unary)
+
+
+def builder(*receivers: type) -> None:
+    """Objects whose methods change them in place and return them (a writer's `option`)."""
+    _builders.update(receivers)
+
+
+def kept(*receivers: type) -> None:
+    """Objects that a run-time choice keeps as the first branch's (a reader)."""
+    _kept.update(receivers)
+
+
+def followed(receiver: type, note: Handler, digest: Handler) -> None:
+    """Objects followed through one branch of a run-time choice, with `note(value, note)`
+    recording that the other may run instead, and `digest(value)` their shape's parts."""
+    _followed[receiver] = (note, digest)
+
+
+# -- dispatching ----------------------------------------------------------------------------
+
+
+def get_attribute(interp: Interpreter, target: Any, name: str, node: cst.CSTNode) -> Any:
+    for cls in _walk(target):
+        handler = _attributes.get(cls)
+        if handler is not None:
+            result = handler(interp, target, name, node)
+            if result is not NEXT:
+                return result
+    return Unknown(interp.code(node))
+
+
+def call_method(interp: Interpreter, target: Any, name: str, args: list[Any],
+                kwargs: dict[str, Any], node: cst.Call) -> Any:
+    for cls in _walk(target):
+        for key in ((cls, name), (cls, None)):
+            handler = _methods.get(key)
+            if handler is not None:
+                result = handler(interp, target, name, args, kwargs, node)
+                if result is not NEXT:
+                    return result
+    return Unknown(interp.code(node))
+
+
+def call_library(interp: Interpreter, func: Any, args: list[Any], kwargs: dict[str, Any],
+                 node: cst.Call) -> Any:
+    handler = _libraries.get(func.module)
+    if handler is not None:
+        result = handler(interp, func, args, kwargs, node)
+        if result is not NEXT:
+            return result
+    return Unknown(interp.code(node))
+
+
+def get_item(target: Any, key: Any) -> Any:
+    for cls in _walk(target):
+        handler = _subscripts.get(cls)
+        if handler is not None:
+            result = handler(target, key)
+            if result is not NEXT:
+                return result
+    return NEXT
+
+
+def operators_of(*values: Any) -> tuple[Handler, Handler] | None:
+    for value in values:
+        for cls in _walk(value):
+            if cls in _operators:
+                return _operators[cls]
+    return None
+
+
+def is_builder(value: Any) -> bool:
+    return isinstance(value, tuple(_builders))
+
+
+def is_kept(value: Any) -> bool:
+    return isinstance(value, tuple(_kept))
+
+
+def _followed_of(value: Any) -> tuple[Handler, Handler] | None:
+    for cls in _walk(value):
+        if cls in _followed:
+            return _followed[cls]
+    return None
+
+
+def is_followed(value: Any) -> bool:
+    return _followed_of(value) is not None
+
+
+def note(value: Any, text: str, loc: Loc) -> Any:
+    found = _followed_of(value)
+    return value if found is None else found[0](value, (text, loc))
+
+
+def digest_parts(value: Any) -> Any:
+    """The parts of a followed object's shape, or NEXT for any other value."""
+    found = _followed_of(value)
+    return NEXT if found is None else found[1](value)
+
+
+# -- what a library adds to a run: star imports and the interpreter's events ---------------
+
+_star_names: dict[str, tuple[str, tuple[str, ...]]] = {}
+_hooks: dict[str, list[Handler]] = {}
+
+
+def star_names(names: tuple[str, ...], *modules: str, bound_to: str | None = None) -> None:
+    """The names `from <module> import *` binds, as members of `bound_to` (the module itself
+    if None); a module not registered binds nothing we can know."""
+    for module in modules:
+        _star_names[module] = (bound_to or module, tuple(names))
+
+
+def star_import(module: str) -> tuple[str, tuple[str, ...]] | None:
+    return _star_names.get(module)
+
+
+def hook(event: str) -> Callable[[Handler], Handler]:
+    """A library's part of the run: "decorated" (`handler(interp, stmt, function)`, a `def`
+    with decorators) and "module_end" (`handler(interp)`, after the module's body ran)."""
+    def add(handler: Handler) -> Handler:
+        _hooks.setdefault(event, []).append(handler)
+        return handler
+    return add
+
+
+def fire(event: str, *args: Any) -> None:
+    for handler in _hooks.get(event, ()):
+        handler(*args)

@@ -1,0 +1,311 @@
+"""The interpreter's statements: blocks, assignments, branches, loops, imports, classes.
+
+A mixin of `Interpreter` (extract/interpreter.py), which holds the state these methods use.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import libcst as cst
+
+from streamlint.extract import registry
+from streamlint.extract.bindings import import_star, member, module_ref
+from streamlint.extract.symbolic import (
+    MUTATORS,
+    Return,
+    choose,
+    is_plain,
+    started_in_branches,
+    text_of,
+)
+from streamlint.extract.values import Class, Env, EnvDefault, Function, Instance
+from streamlint.model import Loc, Unknown
+
+
+class Statements:
+    def run_block(self, body: Sequence[cst.CSTNode], env: Env) -> None:
+        for stmt in body:
+            self.run_statement(stmt, env)
+
+    def run_statement(self, stmt: cst.CSTNode, env: Env) -> None:
+        self.budget.step(self, stmt)
+        if isinstance(stmt, cst.SimpleStatementLine):
+            for small in stmt.body:
+                self.run_small(small, env)
+        elif isinstance(stmt, cst.FunctionDef):
+            env.names[stmt.name.value] = Function(stmt, env, defaults=self.defaults(
+                stmt.params, env), context=self.context)
+            if stmt.decorators:  # a pipeline's table or flow: the runtime calls it
+                registry.fire("decorated", self, stmt, env.names[stmt.name.value])
+        elif isinstance(stmt, cst.ClassDef):
+            env.names[stmt.name.value] = self.define_class(stmt, env)
+        elif isinstance(stmt, cst.If):
+            self.run_if(stmt, env)
+        elif isinstance(stmt, cst.For):
+            self.run_for(stmt, env)
+        elif isinstance(stmt, cst.While):
+            self.run_block(stmt.body.body, env)
+            if stmt.orelse is not None:
+                self.run_block(stmt.orelse.body.body, env)
+        elif isinstance(stmt, cst.Match):
+            arms = [lambda scope, case=case: self.run_block(case.body.body, scope)
+                    for case in stmt.cases]
+            self.run_alternatives(env, arms, f"the case of `{self.code(stmt.subject)}`",
+                                  self.loc(stmt))
+        elif isinstance(stmt, cst.With):
+            for item in stmt.items:
+                value = self.ev(item.item, env)
+                if item.asname is not None:
+                    self.assign(item.asname.name, value, env)
+            self.run_block(stmt.body.body, env)
+        elif isinstance(stmt, cst.Try):
+            # The try block and each handler are alternatives only the run decides between.
+            def attempt(scope: Env) -> None:
+                self.run_block(stmt.body.body, scope)
+                if stmt.orelse is not None:
+                    self.run_block(stmt.orelse.body.body, scope)
+
+            handlers = [lambda scope, h=h: self.run_block(h.body.body, scope)
+                        for h in stmt.handlers]
+            labels = ", ".join(self.code(h.type) if h.type else "any error"
+                               for h in stmt.handlers)
+            self.run_alternatives(env, [attempt, *handlers], f"no {labels} is raised",
+                                  self.loc(stmt))
+            if stmt.finalbody is not None:
+                self.run_block(stmt.finalbody.body.body, env)
+        elif isinstance(stmt, cst.IndentedBlock):
+            self.run_block(stmt.body, env)
+
+    def run_small(self, small: cst.CSTNode, env: Env) -> None:
+        if isinstance(small, cst.Assign):
+            value = self.ev(small.value, env)
+            for target in small.targets:
+                self.assign(target.target, value, env)
+        elif isinstance(small, cst.AnnAssign):
+            if small.value is not None:
+                self.assign(small.target, self.ev(small.value, env), env)
+        elif isinstance(small, cst.AugAssign):
+            current = self.ev(small.target, env)
+            operand = self.ev(small.value, env)
+            op = type(small.operator).__name__.replace("Assign", "")
+            self.assign(small.target, self.binary(op, current, operand, small), env)
+        elif isinstance(small, cst.Expr):
+            if not self.mutate(small.value, env):
+                self.ev(small.value, env)
+        elif isinstance(small, cst.Return):
+            raise Return(None if small.value is None else self.ev(small.value, env))
+        elif isinstance(small, cst.Import | cst.ImportFrom) and self.loader is not None and (
+                self.loader.run_import(self, small, env)):
+            return  # a module of the repository, followed (`modules.py`)
+        elif isinstance(small, cst.Import):
+            for alias in small.names:
+                full = self.code(alias.name)
+                if alias.asname is not None:
+                    env.names[alias.asname.name.value] = module_ref(full)
+                else:
+                    top = full.split(".")[0]
+                    env.names[top] = module_ref(top)
+        elif isinstance(small, cst.ImportFrom):
+            if small.module is None:
+                return
+            module = self.code(small.module)
+            if isinstance(small.names, cst.ImportStar):
+                import_star(module, env)
+                return
+            for alias in small.names:
+                name = self.code(alias.name)
+                bound = alias.asname.name.value if alias.asname else name
+                env.names[bound] = member(module, name)
+        elif isinstance(small, cst.Global):
+            env.global_names.update(name.name.value for name in small.names)
+        elif isinstance(small, cst.Nonlocal | cst.Pass | cst.Break | cst.Continue):
+            return
+
+    def mutate(self, expr: cst.BaseExpression, env: Env) -> bool:
+        """`aggs.append(...)`, `opts.update(...)`: the name now holds the changed value.
+
+        Lists are tuples here (values never change under a reader's feet), so a mutating
+        call rebinds the name. One we cannot compute makes the name unknown rather than
+        leaving the old value looking current.
+        """
+        if not (isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute)):
+            return False
+        method = expr.func.attr.value
+        if method not in MUTATORS:
+            return self.configure(expr, env)
+        current = self.ev(expr.func.value, env)
+        if not isinstance(current, tuple | dict):
+            return False
+        args = [self.ev(arg.value, env) for arg in expr.args if arg.keyword is None
+                and not arg.star]
+        kwargs = {arg.keyword.value: self.ev(arg.value, env) for arg in expr.args
+                  if arg.keyword is not None}
+        updated: Any = None
+        if isinstance(current, tuple):
+            if method == "append" and len(args) == 1:
+                updated = (*current, args[0])
+            elif method == "extend" and len(args) == 1 and isinstance(args[0], tuple):
+                updated = (*current, *args[0])
+            elif method == "insert" and len(args) == 2 and isinstance(args[0], int):
+                items = list(current)
+                items.insert(args[0], args[1])
+                updated = tuple(items)
+            elif method == "remove" and len(args) == 1 and args[0] in current:
+                items = list(current)
+                items.remove(args[0])
+                updated = tuple(items)
+        elif method == "update" and (not args or isinstance(args[0], dict)):
+            updated = {**current, **(args[0] if args else {}), **kwargs}
+        elif method == "setdefault" and args:
+            updated = {args[0]: args[1] if len(args) > 1 else None, **current}
+        elif method == "pop" and args and args[0] in current:
+            updated = {k: v for k, v in current.items() if k != args[0]}
+        if updated is None:
+            updated = self.opaque(expr, env)
+        self.assign(expr.func.value, updated, env)
+        return True
+
+    def configure(self, expr: cst.Call, env: Env) -> bool:
+        """`writer.format("csv").option(...)` or `stream.foreachBatch(f)` as a statement:
+        PySpark's DataStreamWriter and DataStreamReader methods change the object itself (and
+        return it), so the name (or attribute) now holds the configured builder, as in a
+        helper that configures the writer it is given (`registry.builder` names them)."""
+        root: cst.BaseExpression = expr
+        while isinstance(root, cst.Call) and isinstance(root.func, cst.Attribute):
+            root = root.func.value
+        if isinstance(root, cst.Name):
+            current = env.names.get(root.value)
+        elif isinstance(root, cst.Attribute):
+            current = self.ev(root, env)
+        else:
+            return False
+        if not registry.is_builder(current):
+            return False
+        result = self.ev(expr, env)
+        if registry.is_builder(result):
+            self.assign(root, result, env)
+        return True
+
+    def run_if(self, stmt: cst.If, env: Env) -> None:
+        test = self.ev(stmt.test, env)
+        orelse = stmt.orelse
+        if is_plain(test) and not isinstance(test, EnvDefault):
+            if test:
+                self.run_block(stmt.body.body, env)
+            elif isinstance(orelse, cst.If):
+                self.run_if(orelse, env)
+            elif isinstance(orelse, cst.Else):
+                self.run_block(orelse.body.body, env)
+            return
+        # The condition is only known at run time: read both branches, and mark what differs.
+        def otherwise(scope: Env) -> None:
+            if isinstance(orelse, cst.If):
+                self.run_if(orelse, scope)
+            elif isinstance(orelse, cst.Else):
+                self.run_block(orelse.body.body, scope)
+
+        self.run_alternatives(env, [lambda scope: self.run_block(stmt.body.body, scope),
+                                    otherwise], self.code(stmt.test), self.loc(stmt))
+
+    def run_alternatives(self, env: Env, branches: list[Any], condition: str, loc: Loc) -> None:
+        """Run each branch from the same state; a name they leave different is a choice."""
+        before = dict(env.names)
+        outcomes: list[dict[str, Any]] = []
+        returned: Return | None = None
+        started: list[list[Any]] = []
+        for branch in branches:
+            env.names = dict(before)
+            mark = len(self.effects.queries)
+            try:
+                branch(env)
+            except Return as ret:
+                returned = returned or ret
+            outcomes.append(dict(env.names))
+            started.append(self.effects.queries[mark:])
+            del self.effects.queries[mark:]
+        kept = started_in_branches(started, condition, loc)
+        for writer in (w for writers in started for w in writers):
+            # A branch's query not kept is the kept one's alternative: seen, not lost.
+            self.effects.set_aside(writer)
+        self.effects.queries.extend(kept)
+        env.names = dict(outcomes[0])
+        for name in set().union(*outcomes):
+            values = [outcome.get(name, before.get(name)) for outcome in outcomes]
+            merged = values[0]
+            for other in values[1:]:
+                if other is not merged and other != merged:
+                    merged = choose(merged, other, condition, loc)
+            env.names[name] = merged
+        if returned is not None:
+            raise Return(choose(returned.value, returned.value, condition, loc))
+
+    def run_for(self, stmt: cst.For, env: Env) -> None:
+        items = self.ev(stmt.iter, env)
+        if isinstance(items, dict):
+            items = tuple(items)
+        if isinstance(items, tuple) and 0 < len(items) <= 50:
+            for item in items:
+                self.assign(stmt.target, item, env)
+                self.run_block(stmt.body.body, env)
+        else:
+            self.assign(stmt.target, Unknown(self.code(stmt.target)), env)
+            self.run_block(stmt.body.body, env)
+        if stmt.orelse is not None:
+            self.run_block(stmt.orelse.body.body, env)
+
+    def assign(self, target: cst.CSTNode, value: Any, env: Env) -> None:
+        if isinstance(target, cst.Name):
+            if target.value in env.global_names:
+                env = self.context.globals
+            env.names[target.value] = value
+        elif isinstance(target, cst.Tuple | cst.List):
+            elements = [e.value for e in target.elements]
+            if isinstance(value, tuple) and len(value) == len(elements):
+                for element, item in zip(elements, value, strict=True):
+                    self.assign(element, item, env)
+            else:
+                for i, element in enumerate(elements):
+                    self.assign(element, Unknown(f"{text_of(value)}[{i}]"), env)
+        elif isinstance(target, cst.Attribute):
+            owner = self.ev(target.value, env)
+            if isinstance(owner, Instance | Class):
+                owner.attributes[target.attr.value] = value
+        elif isinstance(target, cst.Subscript):
+            owner = self.ev(target.value, env)
+            key = self.ev(target.slice[0].slice.value, env) if target.slice and isinstance(
+                target.slice[0].slice, cst.Index) else None
+            if isinstance(owner, dict) and isinstance(key, str | int):
+                owner[key] = value
+            elif isinstance(owner, Unknown) and isinstance(target.value, cst.Name | cst.Attribute):
+                # `opts["checkpointLocation"] = path` on options streamlint cannot see: they
+                # stay unknown, but what was put in them is part of what they are now.
+                self.assign(target.value, Unknown(
+                    f"{owner.text} with [{text_of(key)}] = {text_of(value)}"), env)
+
+    def define_class(self, node: cst.ClassDef, env: Env) -> Class:
+        cls = Class(node, env, context=self.context)
+        for base in node.bases:
+            parent = self.ev(base.value, env)
+            if isinstance(parent, Class):
+                cls.bases.append(parent)
+                cls.attributes.update(parent.attributes)
+                cls.methods.update(parent.methods)
+                cls.method_defaults.update(parent.method_defaults)
+        body_env = Env(env)
+        for stmt in node.body.body:
+            if isinstance(stmt, cst.FunctionDef):
+                cls.methods[stmt.name.value] = stmt
+                cls.method_defaults[stmt.name.value] = self.defaults(stmt.params, body_env)
+            elif isinstance(stmt, cst.SimpleStatementLine):
+                for small in stmt.body:
+                    if isinstance(small, cst.AnnAssign) and isinstance(small.target, cst.Name):
+                        cls.attributes.setdefault("__fields__", ())
+                        cls.attributes["__fields__"] += (small.target.value,)
+                    self.run_small(small, body_env)
+        for name, value in body_env.names.items():
+            cls.attributes[name] = value
+        return cls
+
+    # -- calls --------------------------------------------------------------------------

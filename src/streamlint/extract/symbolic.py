@@ -1,0 +1,129 @@
+"""Helpers of the interpreter over plain values and run-time choices: what is a plain value,
+how a value is shown in an unknown's text, and how the branches of a condition only the run
+decides between are merged (one followed, the other noted, never a silent guess).
+"""
+
+from __future__ import annotations
+
+import binascii
+import re
+from typing import Any
+
+import libcst as cst
+
+from streamlint.extract import registry
+from streamlint.extract.values import Class, Function, Instance
+from streamlint.model import Loc, Template, Unknown
+
+
+class Return(Exception):
+    """A `return` statement unwinding to the function call that runs it."""
+
+    def __init__(self, value: Any) -> None:
+        self.value = value
+
+
+def is_plain(value: Any) -> bool:
+    return isinstance(value, str | int | float | bool | tuple) or value is None
+
+
+def text_of(value: Any) -> str:
+    if isinstance(value, Unknown):
+        return value.text
+    if isinstance(value, Template):
+        return str(value)
+    if isinstance(value, str):
+        return value
+    return repr(value)
+
+
+LOC_RE = re.compile(r"Loc\(path='[^']*', line=\d+, column=\d+\)")
+
+
+def digest(value: Any) -> str:
+    """A short, location-free fingerprint of a followed object's shape (for a DataFrame: its
+    sources and operators, with what a grouping or a writer adds); only plain records go in,
+    so it is stable."""
+    parts = registry.digest_parts(value)
+    if parts is registry.NEXT:
+        parts = value if is_data(value) else type(value).__name__
+    return f"{binascii.crc32(LOC_RE.sub('', repr(parts)).encode()):08x}"
+
+
+def choose(first: Any, second: Any, condition: str, loc: Loc) -> Any:
+    """The value of a name that a run-time condition chooses between.
+
+    A DataFrame (or its grouping, or its writer: what `registry.followed` names) is followed
+    through one branch, and the query carries a note that the other branch may run instead:
+    never a silent guess.
+    """
+    chosen = first if registry.is_followed(first) else second
+    if registry.is_followed(chosen):
+        which = "first" if chosen is first else "other"
+        other = second if chosen is first else first
+        # The branch not read still counts: its shape, as a short digest, is part of the note,
+        # so a change there makes the note differ between versions (and the diff ask).
+        return registry.note(chosen, f"the DataFrame depends on the run-time condition "
+                             f"`{condition}` (streamlint read the {which} branch; the other is "
+                             f"#{digest(other)})", loc)
+    if registry.is_kept(first) or isinstance(first, Function | Instance):
+        return first
+    if first == second:
+        return first
+    return Unknown(f"{text_of(first)} if {condition} else {text_of(second)}")
+
+
+def started_in_branches(started: list[list[Any]], condition: str, loc: Loc) -> list[Any]:
+    """The queries the branches of a run-time condition start. Only one branch runs, so
+    when several start queries (`if not partition_keys: ...toTable(t) else:
+    ...partitionBy(k).toTable(t)`), the first branch's are the query and carry a note with
+    the others' shape, which makes a change there a finding (as `choose` does for values)."""
+    starting = [writers for writers in started if writers]
+    if len(starting) <= 1:
+        return [w for writers in started for w in writers]
+    others = tuple(w for writers in starting[1:] for w in writers)
+    text = (f"the query depends on the run-time condition `{condition}` (streamlint read the "
+            f"first branch that starts one; the others are "
+            f"#{digest(tuple(digest(w) for w in others))})")
+    return [registry.note(w, text, loc) for w in starting[0]]
+
+
+def first_name(node: cst.CSTNode) -> cst.Name | None:
+    """The first name written inside a statement or expression (only names have positions).
+
+    Depth-first in source order: a statement's first child is often whitespace (`if` is
+    followed by a space before its test), so taking the first child alone finds nothing.
+    """
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        if isinstance(current, cst.Name):
+            return current
+        children = [c for c in current.children if not isinstance(c, cst.Decorator)]
+        stack.extend(reversed(children))
+    return None
+
+
+MUTATORS = {"append", "extend", "insert", "remove", "update", "setdefault", "pop"}
+
+
+def is_data(value: Any) -> bool:
+    """Plain data worth naming in an unknown's text (never a symbolic object)."""
+    if isinstance(value, str | int | float | bool) or value is None:
+        return True
+    if isinstance(value, tuple):
+        return all(is_data(v) for v in value)
+    if isinstance(value, dict):
+        return all(is_data(k) and is_data(v) for k, v in value.items())
+    return False
+
+
+def classes_of(cls: Class) -> list[Class]:
+    """A class and its ancestors defined in the file, nearest first."""
+    order, pending = [], [cls]
+    while pending:
+        current = pending.pop(0)
+        if all(current is not seen for seen in order):
+            order.append(current)
+            pending.extend(current.bases)
+    return order
