@@ -71,6 +71,8 @@ def diff(tmp_path: Path, old_line: str, new_line: str, *extra: str) -> tuple[int
     "out = df.withColumnsRenamed(unknown_map)",       # a map not known statically
     'out = df.groupBy("key").pivot().count()',        # pivot() without its column
     'out = df.groupBy("key").pivot(pivot_col="k").count()',
+    'out = df.groupBy("key").agg("")',               # a column named "": static fuzz, seed 5
+    'out = df.groupBy("key").agg("", "amount")',
 ])
 def test_calls_spark_would_refuse_are_no_crash(tmp_path: Path, line: str) -> None:
     code, _, err = diff(tmp_path, line, line)

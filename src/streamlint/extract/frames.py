@@ -287,7 +287,9 @@ def agg_call(col: Col) -> AggCall:
     bare = col.bare
     if isinstance(bare, Call):
         return AggCall(bare.function, bare.args, alias, bare.distinct)
-    if not is_known(bare):  # no function name to compare: the code that built it is the value
+    if not is_known(bare) or not render(bare):
+        # No function name to compare (unresolved, or a column named ""): the expression
+        # that built it is the value.
         return AggCall("", (bare,), alias)
     return AggCall(render(bare), (), alias)
 
@@ -320,8 +322,8 @@ def finish_aggregation(grouped: Grouped, calls: tuple[AggCall, ...], cols: list[
     op = Aggregation(grouped.method, tuple(resolved_key(plan, k) for k in grouped.keys), calls,
                      inputs_of(plan, cols), grouped.loc)
     names = [k.name or render(k.bare) for k in grouped.keys]
-    names += [c.alias or render(Call(c.function, c.args, c.distinct) if c.function
-                                else c.args[0]) for c in calls]
+    names += [c.alias or (render(Call(c.function, c.args, c.distinct)) if c.function
+                          else render(c.args[0]) if c.args else "") for c in calls]
     return plan.then(op, columns=tuple(names), definitions=())
 
 
