@@ -260,3 +260,22 @@ def test_a_terminal_80_columns_wide_gets_lines_of_80(tmp_path) -> None:  # type:
     long = [line for line in text.split("\n") if len(line) > 80
             and not line.lstrip().startswith(("| ", "+ ", "- ")) and " " in line.strip()]
     assert long == [] and "error[" in text
+
+
+def test_the_readme_sample_report_is_what_streamlint_prints(capsys) -> None:  # type: ignore[no-untyped-def]
+    """The README's sample text report is the first finding of examples/orders, as printed."""
+    root = Path(__file__).resolve().parents[1]
+    readme = (root / "README.md").read_text(encoding="utf-8")
+    sample = readme.split("A text report looks like this:", 1)[1].split("```text\n", 1)[1]
+    sample = sample.split("```", 1)[0]
+    old, new = "examples/orders/old.py", "examples/orders/new.py"
+    import os
+
+    here = os.getcwd()
+    os.chdir(root)  # the sample shows paths as typed from the repository's root
+    try:
+        main(["diff", "--exit-zero", old, new])
+    finally:
+        os.chdir(here)
+    printed = capsys.readouterr().out
+    assert printed.startswith(sample)
