@@ -73,6 +73,8 @@ def diff(tmp_path: Path, old_line: str, new_line: str, *extra: str) -> tuple[int
     'out = df.groupBy("key").pivot(pivot_col="k").count()',
     'out = df.groupBy("key").agg("")',               # a column named "": static fuzz, seed 5
     'out = df.groupBy("key").agg("", "amount")',
+    'out = df.dropDuplicates(subset=df.value.cast)',   # static fuzz, seed 7, input 3526
+    'out = df.dropDuplicates(subset="key")',
 ])
 def test_calls_spark_would_refuse_are_no_crash(tmp_path: Path, line: str) -> None:
     code, _, err = diff(tmp_path, line, line)

@@ -335,6 +335,8 @@ def dedup_keys(plan: Plan, subset: Any) -> tuple[tuple[str, ...] | None, tuple[D
     """dropDuplicates' key names (through renames) and how they were computed upstream."""
     if isinstance(subset, tuple):
         subset = list(subset)
+    elif subset is not None and not isinstance(subset, list):
+        subset = [subset]  # one name, or a value streamlint cannot read: a key all the same
     if not subset and plan.columns is not None and "*" not in plan.columns:
         # No subset: every column is the key, so a column added upstream changes it.
         subset = list(plan.columns)
