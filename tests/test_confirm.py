@@ -464,3 +464,43 @@ def test_a_long_state_schema_is_shown_around_what_changed() -> None:
     assert "MS[30]:bigint" in text and "MS[30]:int" in text and "MS[5]:" not in text
     assert text.count("(52 fields)") == 2 and "key: struct<k:string> (unchanged)" in text
     assert len(text) < 600
+
+
+def test_a_table_schema_is_inferred_from_how_the_job_uses_it() -> None:
+    from streamlint.extract import extract_text
+    from streamlint.spark.inferred_schemas import inferred_schemas
+
+    job = extract_text(_TABLE_JOB.replace("{function}", "sum"), "job.py")
+    (guess,) = inferred_schemas(job.queries, {})
+    assert (guess.name, guess.ddl) == (
+        "bronze.orders", "amount DOUBLE, customer_id STRING, order_ts TIMESTAMP, status STRING")
+    assert inferred_schemas(job.queries, {"bronze.orders": "x STRING"}) == []  # config wins
+
+
+_TABLE_JOB = '''from pyspark.sql import SparkSession
+from pyspark.sql import functions as F
+
+spark = SparkSession.builder.getOrCreate()
+orders = spark.readStream.table("bronze.orders").withWatermark("order_ts", "10 minutes")
+revenue = (orders.where(F.col("status") == "PAID")
+           .groupBy(F.window("order_ts", "5 minutes"), "customer_id")
+           .agg(F.{function}("amount").alias("revenue"), F.count("*").alias("n")))
+(revenue.writeStream.format("delta").outputMode("update")
+ .option("checkpointLocation", "/chk/revenue").toTable("gold.revenue"))
+'''
+
+
+@pytest.mark.spark
+def test_a_table_without_configuration_is_confirmed_on_an_inferred_schema(
+        spark: SparkSession, tmp_path: Path) -> None:
+    """`spark.readStream.table("bronze.orders")` with no [tool.streamlint.tables] entry: the
+    schema comes from the job's use of the columns, the report says so, and Spark answers
+    (sum -> max of the same DOUBLE buffer: it restarts and the rows differ)."""
+    for version, function in (("old", "sum"), ("new", "max")):
+        (tmp_path / version).mkdir()
+        (tmp_path / version / "job.py").write_text(_TABLE_JOB.replace("{function}", function))
+    confirmation = confirm_files(tmp_path / "old" / "job.py", tmp_path / "new" / "job.py", spark)
+    assert confirmation.problem is None, confirmation.problem
+    (query,) = confirmation.queries
+    assert query.outcome == "results-differ", query
+    assert "no schema for bronze.orders: inferred" in "\n".join(confirmation.warnings)

@@ -84,6 +84,8 @@ def confirm_files(old: Path, new: Path, session: Any, tables: Mapping[str, str] 
     from streamlint.spark.runtime import is_connect
 
     tables = dict(tables or {})
+    guessed = inferred(old, new, tables)
+    tables.update({g.name: g.ddl for g in guessed})
     version, java = _versions(session)
     try:
         if workdir is not None:
@@ -97,7 +99,24 @@ def confirm_files(old: Path, new: Path, session: Any, tables: Mapping[str, str] 
         close_run_sessions()
     if not is_connect(session):
         _unload_state_stores(session)
-    return replace(result, java_version=java)
+    return replace(result, java_version=java,
+                   warnings=tuple(g.warning for g in guessed) + result.warnings)
+
+
+def inferred(old: Path, new: Path, tables: Mapping[str, str]) -> list[Any]:
+    """Schemas for the sources neither the job nor the configuration gives one, from the
+    static reading of both versions (`inferred_schemas`)."""
+    from streamlint.errors import InputError
+    from streamlint.extract import extract_file
+    from streamlint.spark.inferred_schemas import inferred_schemas
+
+    queries = []
+    for path in (old, new):
+        try:
+            queries += list(extract_file(str(path)).queries)
+        except InputError:
+            continue  # the run itself will say what is wrong with the file
+    return inferred_schemas(queries, tables)
 
 
 def _versions(session: Any) -> tuple[str, str]:

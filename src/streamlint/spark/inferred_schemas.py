@@ -1,0 +1,118 @@
+"""Schemas for `--confirm` without configuration: inferred from how the job uses each column.
+
+A table source (`spark.readStream.table(t)`, a Delta or catalog table) or a file source
+without a declared schema cannot be stood in without one, and writing `[tool.streamlint.tables]`
+for every table is what kept `--confirm` from real jobs. The static extraction of both versions
+says which columns the query reads, and how: a watermark or window column is a TIMESTAMP, an
+aggregated one (sum, avg, min, max) a DOUBLE, anything else a STRING. Both versions run on the
+same inferred schema, so the restart is still compared like for like; every guess is named in
+the report's warnings. A configured schema always wins, and a query with several sources gets
+no guess (which source a column comes from is not known statically).
+
+Only for a pair of versions (`diff --confirm`, `check --confirm`). Against a real checkpoint
+(`diff --checkpoint --confirm`) the state's types decide the verdict and a guessed DOUBLE where
+the table has a BIGINT would report a schema change that is not there: that mode still asks
+for the table's schema.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+
+from streamlint.model import Aggregation, Query, Watermark, option
+from streamlint.model.expr import WINDOW_FUNCTIONS, Call, Column, Definition, Expr, walk
+from streamlint.records import fields
+
+TABLE_FORMATS = {"table", "delta", "iceberg", "hudi"}
+NUMERIC = {"sum", "avg", "mean", "min", "max", "stddev", "variance", "var_samp", "var_pop"}
+
+
+@dataclass(frozen=True)
+class Inferred:
+    name: str  # the table name or path the sandbox looks the schema up by
+    ddl: str
+
+    @property
+    def warning(self) -> str:
+        return (f"no schema for {self.name}: inferred from how the job uses its columns "
+                f"({self.ddl}); add it to [tool.streamlint.tables] to set it")
+
+
+def inferred_schemas(queries: Iterable[Query], configured: Mapping[str, str]) -> list[Inferred]:
+    """A schema for each source without one (declared or configured), from the queries'
+    use of columns; nothing for a source whose query names no column streamlint can read."""
+    found: dict[str, dict[str, str]] = {}
+    for query in queries:
+        if len(query.sources) != 1:
+            # Which source a column comes from is not known statically: giving every column
+            # to each side of a join would make the names ambiguous. Such a query keeps its
+            # "cannot confirm" until its tables are configured.
+            continue
+        types = _column_types(query)
+        for source in query.sources:
+            name = _lookup_name(source.format, source.identity, source.options)
+            if name is None or source.schema is not None or name in configured:
+                continue
+            merged = found.setdefault(name, {})
+            for column, kind in types.items():
+                if merged.get(column) != "TIMESTAMP":  # a time column stays one
+                    merged[column] = kind
+    return [Inferred(name, ", ".join(f"{c} {t}" for c, t in sorted(cols.items())))
+            for name, cols in found.items() if cols]
+
+
+def _lookup_name(fmt: object, identity: tuple, options: tuple) -> str | None:
+    """The key the sandbox looks a source's schema up by (`Sandbox.source_spec`)."""
+    if not isinstance(fmt, str):
+        return None
+    fmt = fmt.lower()
+    if fmt in ("kafka", "rate", "socket", "text"):
+        return None  # fixed schemas
+    for key in ("table", "path", "tablename", "dbtable"):
+        value = option(identity, key) or option(options, key)
+        if isinstance(value, str):
+            return value
+    return None
+
+
+def _column_types(query: Query) -> dict[str, str]:
+    types: dict[str, str] = {}
+
+    def note(name: str, kind: str) -> None:
+        if name != "*" and types.get(name) != "TIMESTAMP":
+            types[name] = kind if kind != "STRING" else types.get(name, "STRING")
+
+    for op in query.operators:
+        if isinstance(op, Watermark):
+            note(op.column, "TIMESTAMP")
+        for expr in _exprs(op):
+            for node in walk(expr):
+                if isinstance(node, Call) and node.function in WINDOW_FUNCTIONS and node.args \
+                        and isinstance(node.args[0], Column):
+                    note(node.args[0].name, "TIMESTAMP")
+                elif isinstance(node, Column):
+                    note(node.name, "STRING")
+        if isinstance(op, Aggregation):
+            for agg in op.aggregates:
+                for arg in agg.args:
+                    if agg.function in NUMERIC and isinstance(arg, Column):
+                        note(arg.name, "DOUBLE")
+    return types
+
+
+def _exprs(op: object) -> list[Expr]:
+    """Every expression an operator record holds (keys, conditions, projections, inputs)."""
+    out: list[Expr] = []
+    for name in fields(op):
+        value = getattr(op, name)
+        items = value if isinstance(value, tuple) else (value,)
+        for item in items:
+            if isinstance(item, Definition):
+                out.append(item.expr)
+            elif hasattr(item, "args") and hasattr(item, "function") and not isinstance(
+                    item, Call):  # AggCall
+                out.extend(item.args)
+            elif type(item).__module__ == "streamlint.model.expr":
+                out.append(item)
+    return out
