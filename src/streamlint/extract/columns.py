@@ -206,7 +206,17 @@ def col_method(col: Col, name: str, args: list[Any]) -> Any:
         return col.aliased(args[0] if args else None)
     if name in ("cast", "astype"):
         target = args[0] if args else None
-        type_text = target.text if isinstance(target, Schema) else normalize_type(str(target))
+        if isinstance(target, Schema):
+            type_text = target.text
+        elif isinstance(target, str):
+            type_text = normalize_type(target)
+        else:
+            # Not a type name (a DataFrame, a value known only at run time): named by what
+            # it is, never by its repr, which for a plan is the whole query.
+            known = plain(target)
+            type_text = f"<unresolved: {known.text if isinstance(known, Unknown) else known}>"
+            if len(type_text) > 200:
+                type_text = type_text[:120] + "...>"
         return Col(Cast(col.bare, type_text), col.name)
     if name in ("getField", "getItem"):
         key = args[0] if args else None
