@@ -157,3 +157,28 @@ def test_a_cast_to_a_dataframe_built_by_its_own_helper_is_answered(tmp_path: Pat
                                      '"order_id STRING, amount DOUBLE"), "string")'))
     code, _, err = diff(job)
     assert code in (0, 1) and err == "", err
+
+
+def test_the_watchdog_works_where_ctrl_c_is_ignored(tmp_path: Path) -> None:
+    """A background job, nohup or a CI runner starts Python with SIGINT ignored; the watchdog
+    must not depend on it (it did: a fuzz worker ran 66 s and took 6.7 GB)."""
+    import subprocess
+
+    job = tmp_path / "job.py"
+    job.write_text(RUNAWAY_ALIAS)
+    script = (
+        "import signal, sys, time\n"
+        "signal.signal(signal.SIGINT, signal.SIG_IGN)\n"
+        "from streamlint.extract.interpreter import Interpreter\n"
+        "def run_module(self):\n"
+        "    for _ in range(400):\n"
+        "        time.sleep(0.05)\n"
+        "Interpreter.run_module = run_module\n"
+        "from streamlint.cli import main\n"
+        f"sys.exit(main(['diff', {str(job)!r}, {str(job)!r}]))\n")
+    env = {**__import__("os").environ, "STREAMLINT_MAX_SECONDS": "1",
+           "PYTHONPATH": str(Path(__file__).resolve().parents[1] / "src")}
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          env=env, timeout=60, check=False)
+    assert done.returncode == 2, done.stderr
+    assert "took more than 1 s" in done.stderr and "Traceback" not in done.stderr

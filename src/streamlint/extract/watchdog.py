@@ -12,13 +12,27 @@ from __future__ import annotations
 
 import _thread
 import contextlib
+import signal
 import threading
 import time
 from collections.abc import Iterator
+from typing import Any
 
 from streamlint.extract.budget import Limits, refuse, rss_mb
 
 _POLL_SECONDS = 0.05
+# The watcher interrupts the analysis through a signal of its own (simulated in the main
+# thread, nothing is sent to the process): SIGINT may be ignored where streamlint runs (a
+# background job, nohup, some CI runners), and a user's Ctrl-C must stay a Ctrl-C.
+_SIGNAL = getattr(signal, "SIGUSR1", signal.SIGINT)
+
+
+class _Runaway(Exception):
+    """Raised in the main thread when the watcher fires."""
+
+
+def _raise_runaway(signum: int, frame: Any) -> None:
+    raise _Runaway()
 
 
 @contextlib.contextmanager
@@ -52,22 +66,24 @@ def watchdog(path: str, limits: Limits) -> Iterator[None]:
             with decided:
                 if not done.is_set():
                     reason.append(found)
-                    _thread.interrupt_main()
+                    _thread.interrupt_main(_SIGNAL)
             return
 
+    previous = signal.signal(_SIGNAL, _raise_runaway)
     watcher = threading.Thread(target=watch, name="streamlint-watchdog", daemon=True)
     watcher.start()
     try:
-        yield
-    except KeyboardInterrupt:
-        if not reason:
-            raise  # the user's Ctrl-C
-        raise refuse(path, 1, 0, *reason[0]) from None
+        try:
+            yield
+        except _Runaway:
+            raise refuse(path, 1, 0, *reason[0]) from None
+        finally:
+            with decided:
+                done.set()
+        if reason:
+            # It fired as the block ended: the interrupt is pending, let it land here.
+            with contextlib.suppress(_Runaway):
+                time.sleep(_POLL_SECONDS)
+            raise refuse(path, 1, 0, *reason[0])
     finally:
-        with decided:
-            done.set()
-    if reason:
-        # It fired as the block ended: the interrupt is pending, let it land here.
-        with contextlib.suppress(KeyboardInterrupt):
-            time.sleep(_POLL_SECONDS)
-        raise refuse(path, 1, 0, *reason[0])
+        signal.signal(_SIGNAL, previous)
