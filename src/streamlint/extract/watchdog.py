@@ -76,6 +76,8 @@ def watchdog(path: str, limits: Limits) -> Iterator[None]:
         try:
             yield
         except _Runaway:
+            if not reason:
+                raise  # an enclosing watch fired: it answers
             raise refuse(path, 1, 0, *reason[0]) from None
         finally:
             with decided:
