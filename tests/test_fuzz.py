@@ -135,3 +135,18 @@ def test_a_relative_import_of_the_package_itself_is_no_crash(tmp_path: Path) -> 
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
         code = main(["diff", str(tmp_path / "old.py"), str(tmp_path / "new.py")])
     assert code == 0 and err.getvalue() == "", err.getvalue()
+
+
+def test_a_literal_python_refuses_is_a_syntax_error_at_its_place(tmp_path: Path) -> None:
+    r"""libcst reads `"\user_id STRING"`, Python does not (a truncated \u escape): exit 2
+    with Python's message and line, never a traceback (static fuzz, seed 10, input 9165)."""
+    job = tmp_path / "job.py"
+    job.write_text(r'DDL = "\user_id STRING"' + "\n"
+                   'df = spark.readStream.schema(DDL).json("/in")\n'
+                   'df.writeStream.option("checkpointLocation", "/chk").start()\n')
+    assert job.read_text().startswith('DDL = "' + chr(92) + 'user_id')
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        code = main(["diff", str(job), str(job)])
+    assert code == 2 and "Traceback" not in err.getvalue()
+    assert f"{job}:1:" in err.getvalue() and "syntax error" in err.getvalue()

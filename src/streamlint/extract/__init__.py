@@ -167,6 +167,13 @@ def _interpret(text: str, path: str, prepare: Callable[[Interpreter], None] | No
         interp.run_module()
     except RecursionError:
         raise InputError(path, 1, 0, "the code is nested too deeply to follow") from None
+    except InputError as err:
+        # A literal libcst read but Python refuses: where Python itself places the error.
+        placed = _python_syntax_error(text, path) if "syntax error" in str(err) else None
+        if placed is None:
+            raise
+        line, column, message = placed
+        raise InputError(path, line, column, "syntax error: " + message) from None
     from streamlint.extract import pipelines
     from streamlint.extract.coverage import unseen
 

@@ -10,6 +10,7 @@ from typing import Any
 
 import libcst as cst
 
+from streamlint.errors import InputError
 from streamlint.extract import registry, templates
 from streamlint.extract.bindings import ENV_LOOKUP_RE, builtin_value
 from streamlint.extract.budget import power_too_big, too_big
@@ -21,10 +22,16 @@ from streamlint.model import Template, Unknown
 class Expressions:
     def ev(self, node: cst.CSTNode, env: Env) -> Any:  # noqa: C901 - one dispatch table
         self.budget.step(self, node)
-        if isinstance(node, cst.SimpleString):
-            return node.evaluated_value
-        if isinstance(node, cst.Integer | cst.Float):
-            return node.evaluated_value
+        if isinstance(node, cst.SimpleString | cst.Integer | cst.Float):
+            try:
+                return node.evaluated_value
+            except (SyntaxError, ValueError) as err:
+                # libcst parses a literal Python refuses (`"\\user"`, a truncated \\u escape):
+                # the file is not Python, as a syntax error says.
+                loc = self.loc(node)
+                what = err.msg if isinstance(err, SyntaxError) else str(err)
+                raise InputError(loc.path, loc.line or 1, loc.column,
+                                 f"syntax error: {what}") from None
         if isinstance(node, cst.ConcatenatedString):
             return self.binary("Add", self.ev(node.left, env), self.ev(node.right, env), node)
         if isinstance(node, cst.FormattedString):
