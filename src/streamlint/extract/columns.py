@@ -286,6 +286,16 @@ def option_value(value: Any) -> Any:
     return value
 
 
+def option_key(key: Any) -> str:
+    """An option's name as Spark takes it, a string; anything else (a writer, a column, a
+    value known only at run time) is named by what it is, bounded, never by its repr."""
+    if isinstance(key, str):
+        return key
+    known = plain(key)
+    text = known.text if isinstance(known, Unknown) else str(known)
+    return f"<unresolved: {text[:120]}>"
+
+
 def last_wins(options: Any) -> list[tuple[str, Any]]:
     """Options as Spark keeps them: a case-insensitive map where a later option(k, v) wins.
 

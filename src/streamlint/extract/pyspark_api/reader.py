@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 import libcst as cst
 
 from streamlint.extract import pipelines, registry
-from streamlint.extract.columns import last_wins, option_value, plain
+from streamlint.extract.columns import last_wins, option_key, option_value, plain
 from streamlint.extract.schemas import FIXED_COLUMNS, schema_columns, schema_of
 from streamlint.extract.values import Plan, Reader
 from streamlint.model import Loc, Source, Unknown, option
@@ -62,7 +62,7 @@ def reader_call(
     if name == "format":
         return replace(reader, format=args[0] if args else kwargs.get("source"))
     if name == "option":
-        key = args[0] if args else kwargs.get("key")
+        key = option_key(args[0] if args else kwargs.get("key"))
         value = args[1] if len(args) > 1 else kwargs.get("value")
         return replace(reader, options=(*reader.options, (key, value)))
     if name == "options":

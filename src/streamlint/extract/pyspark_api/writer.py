@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 import libcst as cst
 
 from streamlint.extract import registry
+from streamlint.extract.columns import option_key
 from streamlint.extract.coverage import fingerprint
 from streamlint.extract.frames import flatten
 from streamlint.extract.pyspark_api.grouped import function_label
@@ -58,7 +59,7 @@ def writer_call(  # noqa: C901 - one branch per DataStreamWriter method
     if name == "format":
         return writer.copy(format=args[0] if args else kwargs.get("source"))
     if name == "option":
-        key = args[0] if args else kwargs.get("key")
+        key = option_key(args[0] if args else kwargs.get("key"))
         value = args[1] if len(args) > 1 else kwargs.get("value")
         changes: dict[str, Any] = {"options": (*writer.options, (key, value))}
         if isinstance(key, str) and key.lower() == "checkpointlocation":
