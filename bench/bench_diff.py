@@ -3,9 +3,9 @@
 Usage: python bench/bench_diff.py [OLD NEW] [--runs N] [--sql]
 Without files, two pairs: `payments_*` (no SQL: its floor imports libcst; sqlglot must not be
 imported) and `sql_*` (SQL-heavy: its floor imports libcst and sqlglot). `--sql` gives a pair
-of files the SQL floor. Prints the median wall time of each command over N fresh processes,
-the ratio (target: within 1.3x of the floor), and whether the static path imported pyspark
-(it must not) or sqlglot.
+of files the SQL floor. Prints the median wall time of each command over N fresh processes
+(the two commands alternate), the ratio (target: within 1.3x of the floor), and whether the
+static path imported pyspark (it must not) or sqlglot.
 """
 
 from __future__ import annotations
@@ -32,14 +32,21 @@ FLOOR = (
 ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
 
 
-def median_seconds(command: list[str], runs: int) -> float:
-    times = []
+def seconds(command: list[str]) -> float:
+    start = time.perf_counter()
+    subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False,
+                   env=ENV)
+    return time.perf_counter() - start
+
+
+def interleaved_medians(first: list[str], second: list[str], runs: int) -> tuple[float, float]:
+    """Median wall time of each command, run alternately: a change in the machine's load
+    during the measurement weighs on both sides alike, not on whichever ran second."""
+    times: tuple[list[float], list[float]] = ([], [])
     for _ in range(runs):
-        start = time.perf_counter()
-        subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False,
-                       env=ENV)
-        times.append(time.perf_counter() - start)
-    return statistics.median(times)
+        times[0].append(seconds(first))
+        times[1].append(seconds(second))
+    return statistics.median(times[0]), statistics.median(times[1])
 
 
 def imported(command: list[str], package: str) -> list[str]:
@@ -81,8 +88,7 @@ def bench_pair(old: str, new: str, sql: bool, runs: int) -> bool:
     for command in (floor_cmd, tool_cmd):
         subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False,
                        env=ENV)
-    floor = median_seconds(floor_cmd, runs)
-    tool = median_seconds(tool_cmd, runs)
+    floor, tool = interleaved_medians(floor_cmd, tool_cmd, runs)
     static = ["-m", "streamlint", "diff", old, new]
     pyspark = imported(static, "pyspark")
     sqlglot = imported(static, "sqlglot")

@@ -150,3 +150,25 @@ def test_a_literal_python_refuses_is_a_syntax_error_at_its_place(tmp_path: Path)
         code = main(["diff", str(job), str(job)])
     assert code == 2 and "Traceback" not in err.getvalue()
     assert f"{job}:1:" in err.getvalue() and "syntax error" in err.getvalue()
+
+
+@settings(max_examples=400, deadline=None, derandomize=True)
+@given(value=st.text(), quote=st.sampled_from(["'", '"']), raw=st.booleans())
+def test_a_plain_string_is_read_as_python_reads_it(value: str, quote: str, raw: bool) -> None:
+    """The literal fast path (no `ast.literal_eval`) agrees with Python, or steps aside."""
+    import ast
+
+    import libcst as cst
+
+    from streamlint.extract.expressions import _plain_string
+
+    literal = quote + (value if raw else value.replace("\\", "\\\\").replace(quote, "\\" + quote)
+                       ) + quote
+    try:
+        expected = ast.literal_eval(literal)
+        node = cst.parse_expression(literal)
+    except (SyntaxError, ValueError, cst.ParserSyntaxError):
+        return
+    if isinstance(node, cst.SimpleString):
+        fast = _plain_string(node)
+        assert fast is None or fast == expected, literal

@@ -15,16 +15,18 @@ reported (SL04). An unknown key is an error that names the file and the key.
 
 from __future__ import annotations
 
-import datetime
 import re
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from streamlint.errors import UsageError
 from streamlint.model import Loc
 from streamlint.records import record, replace
 from streamlint.rules import Finding
+
+if TYPE_CHECKING:
+    import datetime
 
 FILE = ".streamlint-accept.toml"
 KEYS = {"code", "query", "checkpoint", "reason", "expires"}
@@ -47,6 +49,8 @@ class Acceptance:
         return f"{self.code} for {target}"
 
     def expired(self, today: datetime.date | None = None) -> bool:
+        import datetime
+
         return self.expires is not None and self.expires < (today or datetime.date.today())
 
     @property
@@ -99,6 +103,8 @@ def _entry(raw: dict[str, Any], path: str, line: int, n: int) -> Acceptance:
 
 
 def _date(value: Any, where: str) -> datetime.date | None:
+    import datetime
+
     if value is None:
         return None
     if isinstance(value, datetime.datetime):

@@ -17,7 +17,6 @@ from __future__ import annotations
 import os
 import posixpath
 import re
-import subprocess
 from pathlib import Path
 
 from streamlint.errors import InputError, UsageError
@@ -30,7 +29,6 @@ from streamlint.extract.imports import (
     search_roots,
 )
 from streamlint.extract.project import DEFAULT_SOURCE_ROOTS, MappingFiles
-from streamlint.git import show_many, tree_files
 
 MAX_LEVELS = 16  # importers of importers of a changed module, upwards
 
@@ -41,6 +39,8 @@ class Side:
     """The repository's Python files at one ref (None: the working tree), read on demand."""
 
     def __init__(self, root: Path, ref: str | None) -> None:
+        from streamlint.git import tree_files
+
         self.root, self.ref = root, ref
         self.exists = {p for p in tree_files(root, ref) if p.endswith((".py", ".ipynb"))}
         self.texts: dict[str, str | None] = {}
@@ -61,6 +61,8 @@ class Side:
                 except OSError:
                     continue
         else:
+            from streamlint.git import show_many
+
             blobs = show_many(self.root, self.ref, present)
         for path in missing:
             data = blobs.get(path)
@@ -115,6 +117,8 @@ class Side:
         args = ["git", "grep", "-z", "-I", "-n", "-F"]
         args += ["--untracked", "-e", "import"] if self.ref is None else [
             "-e", "import", self.ref]
+        import subprocess
+
         done = subprocess.run([*args, "--", "*.py"], cwd=self.root, capture_output=True,
                               check=False)
         if done.returncode not in (0, 1):  # 1: no import line at all
@@ -160,6 +164,8 @@ class Side:
         """Notebooks that `%run` another file depend on it like an import (one `git grep`)."""
         args = ["git", "grep", "-z", "-I", "-l", "-F"]
         args += ["--untracked", "-e", "%run"] if self.ref is None else ["-e", "%run", self.ref]
+        import subprocess
+
         done = subprocess.run([*args, "--", "*.py", "*.ipynb"], cwd=self.root,
                               capture_output=True, check=False)
         if done.returncode not in (0, 1):

@@ -33,7 +33,14 @@ def record(cls: type[T] | None = None, *, frozen: bool = True) -> Any:
             delattr(cls, name)  # a default lives here, not as a shared class attribute
         label = cls.__name__
 
+        count = len(names)
+        setter = object.__setattr__
+
         def __init__(self: Any, *args: Any, **kwargs: Any) -> None:  # noqa: N807
+            if not kwargs and len(args) == count:  # the common case, kept cheap
+                for name, value in zip(names, args, strict=True):
+                    setter(self, name, value)
+                return
             if len(args) > len(names):
                 raise TypeError(f"{label}() takes {len(names)} arguments, got {len(args)}")
             values = dict(zip(names, args, strict=False))

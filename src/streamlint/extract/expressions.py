@@ -23,6 +23,9 @@ class Expressions:
     def ev(self, node: cst.CSTNode, env: Env) -> Any:  # noqa: C901 - one dispatch table
         self.budget.step(self, node)
         if isinstance(node, cst.SimpleString | cst.Integer | cst.Float):
+            plain = _plain_string(node)
+            if plain is not None:
+                return plain
             try:
                 return node.evaluated_value
             except (SyntaxError, ValueError) as err:
@@ -297,3 +300,17 @@ class Expressions:
 
 # -- helpers ------------------------------------------------------------------------------
 
+
+def _plain_string(node: cst.CSTNode) -> str | None:
+    """The value of a one-line string with no prefix and no escapes, without `ast.literal_eval`
+    (which compiles each literal: most of a job's strings are plain)."""
+    if not isinstance(node, cst.SimpleString):
+        return None
+    text = node.value
+    quote = text[0]
+    if quote not in "'\"" or len(text) < 2 or text[1:2] == quote and len(text) > 2:
+        return None  # a prefix, a triple-quoted string: libcst evaluates it
+    body = text[1:-1]
+    if "\\" in body or quote in body or "\n" in body or "\r" in body:
+        return None
+    return body

@@ -25,7 +25,6 @@ the current namespace):
 
 from __future__ import annotations
 
-import hashlib
 import posixpath
 from typing import TYPE_CHECKING, Any
 
@@ -55,6 +54,8 @@ _PARSED_LIMIT = 256
 
 
 def digest(text: str) -> str:
+    import hashlib
+
     return hashlib.sha1(text.encode("utf-8", "surrogatepass")).hexdigest()[:16]
 
 

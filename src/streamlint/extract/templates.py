@@ -10,8 +10,6 @@ text at even positions), so one string built in two ways is one value.
 
 from __future__ import annotations
 
-import hashlib
-import string
 from collections.abc import Callable, Iterable
 from typing import Any
 
@@ -62,6 +60,8 @@ def _build(pieces: list[Piece]) -> str | Unknown | Template:
             len(p) if isinstance(p, str) else len(p.text) for p in parts) > MAX_VALUE:
         # Too big to keep apart (a string grown in a loop): one unknown, named by a digest
         # of all of it, so two different ones never compare equal.
+        import hashlib
+
         digest = hashlib.sha256(repr(template.parts).encode()).hexdigest()[:16]
         return Unknown(f"<a string built from {len(parts) // 2} unresolved parts, #{digest}>")
     return template
@@ -132,6 +132,8 @@ def sep_join(sep: str, items: Any) -> str | Unknown | Template | None:
 def str_format(text: str, args: list[Any], kwargs: dict[str, Any]
                ) -> str | Unknown | Template | None:
     """`"{}/{name}".format(root, name="x")` with unresolved arguments in plain fields."""
+    import string
+
     pieces: list[Piece] = []
     auto = 0
     try:

@@ -6,7 +6,6 @@ classes stand for the PySpark objects a job builds; they never leave the extract
 
 from __future__ import annotations
 
-import hashlib
 from typing import TYPE_CHECKING, Any
 
 import libcst as cst
@@ -51,6 +50,8 @@ def _label(name: object) -> str:
     calling itself) would double in length at each level."""
     text = (name.name or render(name.expr)) if isinstance(name, Col) else str(name)
     if len(text) > 200:
+        import hashlib
+
         text = f"{text[:120]}...{hashlib.sha1(text.encode()).hexdigest()[:8]}"
     return text
 
