@@ -310,3 +310,44 @@ def test_a_widget_without_a_default_in_sight_stays_unknown() -> None:
     text = WIDGET_JOB.replace('dbutils.widgets.text("chk", ', 'dbutils.widgets.text("other", ')
     [query] = extract_text(text, "nb.py").queries
     assert not isinstance(query.sink.checkpoint, str)
+
+
+# -- streaming code in which nothing at all was found ---------------------------------------
+
+# tests/realworld/atc-net__atc-dataplatform/src/atc/etl/extractors/stream_extractor.py, cut
+# down: the stream comes from a method of an object streamlint knows nothing of.
+STREAM_EXTRACTOR = '''
+class StreamExtractor(Extractor):
+    def __init__(self, handle, dataset_key):
+        self.handle = handle
+
+    def read(self):
+        return self.handle.read_stream()
+'''
+
+
+def test_streaming_code_in_which_nothing_was_found_is_never_compatible() -> None:
+    job = extract_text(STREAM_EXTRACTOR, "stream_extractor.py")
+    assert job.queries == ()
+    [item] = job.unseen
+    assert (item.about, item.loc.line) == ("no-query", 7)
+    assert "`read_stream`" in item.what
+    changed = STREAM_EXTRACTOR.replace("self.handle.read_stream()",
+                                       "self.handle.read_stream().dropDuplicates()")
+    assert codes(STREAM_EXTRACTOR, changed) == [("UN03", "review")]
+    assert codes(STREAM_EXTRACTOR, STREAM_EXTRACTOR) == []
+
+
+def test_streaming_named_only_in_a_comment_or_a_string_is_not_streaming_code() -> None:
+    text = '# reads with spark.readStream elsewhere\nDOC = "uses writeStream"\nx = 1\n'
+    assert extract_text(text, "job.py").unseen == ()
+    assert codes(text, text.replace("x = 1", "x = 2")) == []
+
+
+def test_a_pipeline_of_materialized_views_found_its_tables() -> None:
+    # tests/realworld/alexott__dlt-files-in-repos-demo/pipelines/DLT-Pipeline.py, cut down:
+    # batch tables only, recomputed on every update, nothing to restart from.
+    text = ('import dlt\n\n@dlt.table\ndef raw():\n'
+            '    return spark.read.format("json").load("/data")\n')
+    job = extract_text(text, "pipeline.py")
+    assert job.queries == () and job.unseen == ()

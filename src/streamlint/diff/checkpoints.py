@@ -115,10 +115,14 @@ def shared_in_file(queries: tuple[Query, ...], version: tuple[int, ...]) -> list
         key = checkpoint_key(query, partly=True)
         if key is None:
             continue
-        before = [q for q in queries[:j] if checkpoint_key(q, partly=True) == key and q != query]
+        # A query started after its checkpoint was deleted (`cleared` differs) starts afresh.
+        before = [q for q in queries[:j] if checkpoint_key(q, partly=True) == key and q != query
+                  and q.sink.cleared == query.sink.cleared]
         if before and query not in queries[:j]:
-            changes.append(shared_change(query, distinct(before),
-                                         all(alike(q, query, version) for q in before)))
+            same = all(alike(q, query, version) for q in before)
+            if same and query.sink.restarts:
+                continue  # the same query stopped, then started again: a restart
+            changes.append(shared_change(query, distinct(before), same))
     return changes
 
 

@@ -179,7 +179,11 @@ def _interpret(text: str, path: str, prepare: Callable[[Interpreter], None] | No
 
     settings = tuple(interp.effects.settings)
     # A function called twice with the same arguments starts one query (one checkpoint).
-    queries = _distinct([_query(interp, writer, settings) for writer in interp.effects.queries])
+    from streamlint.extract.removals import sequential
+
+    queries = _distinct(sequential([_query(interp, writer, settings, index)
+                                    for index, writer in enumerate(interp.effects.queries)],
+                                   interp.effects.ended))
     found = pipelines.unseen(interp) + unseen(interp, queries)
     if loader is None:
         return queries, found, ()
@@ -233,9 +237,11 @@ def _python_syntax_error(text: str, path: str) -> tuple[int, int, str] | None:
     return None
 
 
-def _query(interp: Interpreter, writer: Writer, settings: tuple[Setting, ...]) -> Query:
+def _query(interp: Interpreter, writer: Writer, settings: tuple[Setting, ...],
+           index: int) -> Query:
     from streamlint.extract.columns import last_wins, option_value, plain
     from streamlint.extract.pyspark_api import foreach_code
+    from streamlint.extract.removals import generation
 
     # What leaves here is plain data: values as Spark stores them (option(k, False) is
     # "false"), a later option replacing an earlier one, no symbolic objects.
@@ -274,6 +280,7 @@ def _query(interp: Interpreter, writer: Writer, settings: tuple[Setting, ...]) -
         partition_by=plain(tuple(writer.partition_by)), target=target, foreach=foreach,
         checkpoint=checkpoint, loc=writer.loc, trigger_loc=writer.trigger_loc,
         output_mode_loc=writer.output_mode_loc, checkpoint_loc=writer.checkpoint_loc,
+        cleared=generation(interp.effects.removed, index, checkpoint),
     )
     plan = writer.plan
     return Query(plan.sources, plan.operators, sink, settings, plan.unresolved, plan.columns)

@@ -17,7 +17,7 @@ KNOWN_MODULES = {
     "os", "os.environ", "os.path", "posixpath", "sys", "pyspark", "pyspark.sql",
     "pyspark.sql.functions", "pyspark.sql.types", "pyspark.sql.streaming", "pyspark.sql.connect",
     "pyspark.sql.connect.functions", "pyspark.sql.streaming.state", "datetime", "dataclasses",
-    "functools", "dlt", "pyspark.pipelines",
+    "functools", "dlt", "pyspark.pipelines", "shutil",
 }
 ENV_LOOKUP_RE = re.compile(r"^(?:os\.)?(?:environ\.get|getenv)\(")
 FUNCTIONS_MODULES = {"pyspark.sql.functions", "pyspark.sql.connect.functions"}

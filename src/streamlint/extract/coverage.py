@@ -66,7 +66,32 @@ def unseen(interp: Interpreter, queries: tuple[Query, ...]) -> tuple[Unseen, ...
         items[("not-run", loc)] = Unseen(
             "not-run", f"`{_snippet(interp.code(node))}` is in code streamlint did not follow "
             "(nothing it read calls it with known values)", loc)
+    if not items and not queries:
+        silent = _nothing_found(interp)
+        if silent is not None:
+            items[("no-query", silent.loc)] = silent
     return tuple(items.values())
+
+
+def _nothing_found(interp: Interpreter) -> Unseen | None:
+    """Code that speaks of streaming (a helper's `handle.read_stream()`, a module's `dlt`)
+    in which the run found nothing at all: no query, no stream read, no writer, no pipeline
+    table. Whatever it does, streamlint did not see it, so it cannot be called compatible.
+    (A file whose streams all end in `display()` found a stream; a pipeline of materialized
+    views found its tables.)"""
+    effects = interp.effects
+    if effects.streams or effects.writers or effects.consumed or (
+            interp.pipeline is not None and interp.pipeline.definitions):
+        return None
+    mentions = [interp.index.mention, *(index.mention for _, index in interp.files)]
+    for node in mentions:
+        if node is not None:
+            loc = interp.loc(node)
+            return Unseen("no-query", f"`{node.value}` marks this as streaming code, but "
+                          "streamlint found no query it starts, no stream it reads and no "
+                          "pipeline table in it (its streams may be built by code it cannot "
+                          "follow, or returned to callers elsewhere)", loc)
+    return None
 
 
 def _describe(source: Source) -> str:

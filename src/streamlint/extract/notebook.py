@@ -141,6 +141,9 @@ def _databricks(text: str, path: str) -> Converted:
             out[magic[at]] = sql[-1].call or out[magic[at]]
         elif language != "markdown":
             unseen.extend(_foreign(number, language, content, loc))
+            if language == "shell":  # `%sh rm -rf chk`, `%fs rm -r chk`
+                for i, line in zip(magic, cells.shell_lines(content, at), strict=True):
+                    out[i] = line
     return Converted("\n".join(out), DatabricksLines(starts, shifts), tuple(sql), tuple(unseen))
 
 
@@ -245,6 +248,10 @@ def _jupyter(text: str, path: str) -> Converted:
         if language != "python":
             if language != "markdown":
                 unseen.extend(_foreign(number, language, lines, loc))
+            if language == "shell":  # `%%sh` / `%sh rm -rf chk`: a checkpoint cleared
+                for index, line in enumerate(cells.shell_lines(lines, at)):
+                    source.append(line)
+                    lines_map.entries.append((number, index, line_starts[index], segments))
             continue
         if at >= 0:
             lines = [*lines[:at], "", *lines[at + 1 :]]

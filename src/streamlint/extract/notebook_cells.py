@@ -14,6 +14,8 @@ import ast
 import re
 import shlex
 
+from streamlint.extract.removals import REMOVE_HOOK, shell_removal
+
 RUN_HOOK = "__streamlint_run__"
 MAGIC_VALUE = "__streamlint_magic__"  # an unknown callee: a name bound from a magic is unknown
 
@@ -48,6 +50,8 @@ def cell_language(lines: list[str]) -> tuple[str, int]:
                 return "sql", i
             if name in PYTHON_CELL_MAGICS:
                 return "python", i
+            if name in ("sh", "bash"):
+                return "shell", i
             return f"%%{name}", i
         if stripped.startswith("%"):
             name = stripped[1:].split(maxsplit=1)[0].lower() if stripped[1:].strip() else ""
@@ -104,7 +108,30 @@ def neutral(line: str) -> str:
     assign = _MAGIC_ASSIGN.match(line)
     if assign is not None:
         return f"{assign.group(1)}{assign.group(2)} = {MAGIC_VALUE}()"
+    paths = _removed(stripped)
+    if paths:  # `!rm -rf chk`: a checkpoint cleared before the next query (extract/removals)
+        return indent + f"{REMOVE_HOOK}({', '.join(repr(p) for p in paths)})"
     return indent + "pass"
+
+
+def shell_lines(lines: list[str], at: int) -> list[str]:
+    """A `%sh` or `%fs` cell as Python, line for line: its `rm -r` commands become removals
+    (a checkpoint cleared before the next query), every other line nothing."""
+    out = []
+    for i, line in enumerate(lines):
+        command = line.strip()
+        if i == at:
+            command = command.split(maxsplit=1)[1] if len(command.split(maxsplit=1)) > 1 else ""
+        paths = shell_removal(command) if command else None
+        out.append(f"{REMOVE_HOOK}({', '.join(repr(p) for p in paths)})" if paths else "")
+    return out
+
+
+def _removed(stripped: str) -> list[str] | None:
+    for magic in ("!", "%sh ", "%fs "):
+        if stripped.startswith(magic):
+            return shell_removal(stripped[len(magic):])
+    return None
 
 
 def run_target(argument: str) -> str:

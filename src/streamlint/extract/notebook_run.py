@@ -148,9 +148,11 @@ def extract_notebook(text: str, path: str, converted: Converted,
         followed: tuple = ()
     else:
         def prepare(interp: Interpreter) -> None:
+            from streamlint.extract.removals import REMOVE_HOOK, remove_hook
             from streamlint.extract.values import Native
 
             interp.globals.names[cells.RUN_HOOK] = Native("%run", runs)
+            interp.globals.names[REMOVE_HOOK] = Native("rm", remove_hook)
             interp.globals.names[cells.MAGIC_VALUE] = Unknown("a magic command's output")
 
         queries, found, followed = _located(interpret, converted, path, converted.source,

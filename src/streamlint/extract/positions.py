@@ -18,6 +18,9 @@ from libcst._nodes.internal import CodegenState
 from streamlint.records import factory, record
 
 STREAMING_ATTRIBUTES = frozenset({"readStream", "writeStream"})
+# Names that say a file is about streaming though no query may be found in it: a helper's
+# `handle.read_stream()`, a pipeline's `dlt` / `dp` module.
+MENTIONS = STREAMING_ATTRIBUTES | {"read_stream", "dlt", "dp", "pipelines"}
 
 
 @record(frozen=False)
@@ -27,6 +30,7 @@ class ModuleIndex:
     functions: list[cst.FunctionDef] = factory(list)
     # Every `.readStream` / `.writeStream` in the file: what the run must reach (coverage).
     streaming: list[cst.Attribute] = factory(list)
+    mention: cst.Name | None = None  # the first name of MENTIONS in the code
 
 
 class _IndexingState(CodegenState):
@@ -48,6 +52,8 @@ class _IndexingState(CodegenState):
             self.names.append((id(node), len(self.tokens)))
             name = node.value  # type: ignore[attr-defined]
             self.index.references[name] = self.index.references.get(name, 0) + 1
+            if name in MENTIONS and self.index.mention is None:
+                self.index.mention = node  # type: ignore[assignment]
         elif kind is cst.Attribute:
             # `self.run()` references the method `run`: count it as a use, beyond its def.
             name = node.attr.value  # type: ignore[attr-defined]

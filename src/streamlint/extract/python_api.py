@@ -56,6 +56,17 @@ def call_os(interp: Interpreter, func: FunctionRef, args: list[Any], kwargs: dic
     return registry.NEXT
 
 
+@registry.library("shutil")
+def call_shutil(interp: Interpreter, func: FunctionRef, args: list[Any],
+                kwargs: dict[str, Any], node: cst.Call) -> Any:
+    if func.name == "rmtree":
+        from streamlint.extract.removals import record
+
+        record(interp, args[:1] or [kwargs.get("path")])
+        return None
+    return registry.NEXT
+
+
 @registry.library("os.path", "posixpath")
 def call_path(interp: Interpreter, func: FunctionRef, args: list[Any], kwargs: dict[str, Any],
               node: cst.Call) -> Any:

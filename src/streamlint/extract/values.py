@@ -334,6 +334,10 @@ class Effects:
     escaped: dict[Loc, tuple[str, str]] = factory(dict)
     escaped_writers: dict[Loc, tuple[str, str]] = factory(dict)  # likewise, for writers
     reached: set[int] = factory(set)
+    # (queries started before, folder) of each folder the run deletes (extract/removals.py)
+    removed: list[tuple[int, str]] = factory(list)
+    # query index -> queries started before it was stopped or awaited
+    ended: dict[int, int] = factory(dict)
 
     def set_aside(self, writer: Writer) -> None:
         """A query started in a run-time branch not kept: the kept one's alternative, its

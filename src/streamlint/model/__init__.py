@@ -278,6 +278,13 @@ class Sink:
     trigger_loc: Loc | None = None
     output_mode_loc: Loc | None = None
     checkpoint_loc: Loc | None = None
+    # How many times the run deleted the checkpoint folder before this query started (a
+    # notebook's `!rm -rf chk` between two runs of a query): a later use of the same path
+    # with another count starts afresh rather than sharing it.
+    cleared: int = 0
+    # An earlier query on this checkpoint was stopped (or awaited) before this one started:
+    # this one restarts it, the two never run at once.
+    restarts: bool = False
 
 
 @record

@@ -21,6 +21,7 @@ from streamlint.extract.pyspark_api.dataframe import (
 )
 from streamlint.extract.pyspark_api.reader import static_source
 from streamlint.extract.pyspark_api.writer import new_writer
+from streamlint.extract.removals import FS_UTILITIES, record
 from streamlint.extract.schema_text import TYPE_CLASSES
 from streamlint.extract.schemas import schema_add, schema_type
 from streamlint.extract.values import (
@@ -207,6 +208,11 @@ def unknown_method(interp: Interpreter, target: Unknown, name: str, args: list[A
         from streamlint.extract.platform import widget_call
 
         return widget_call(interp, name, args, kwargs, node)
+    if name == "rm" and target.text.endswith(FS_UTILITIES):
+        recurse = args[1] if len(args) > 1 else kwargs.get("recurse", False)
+        if recurse is True:  # a folder goes only with recurse=True
+            record(interp, args[:1] or [kwargs.get("dir")])
+        return None
     if name in ("sql", "table") and (
             target.text.split(".")[-1].lower() in ("spark", "spark_session", "session")):
         # A notebook's predefined `spark` (or `self.spark`): the session, for what it reads.

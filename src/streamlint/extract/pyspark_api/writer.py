@@ -49,7 +49,11 @@ def writer_method(interp: Interpreter, writer: Writer, name: str, args: list[Any
 @registry.method(StartedQuery)
 def started_method(interp: Interpreter, query: StartedQuery, name: str, args: list[Any],
                    kwargs: dict[str, Any], node: cst.Call) -> Any:
-    return None  # awaitTermination(), stop(): nothing the checkpoint sees
+    if name in ("stop", "awaitTermination"):
+        # The query is over before the code goes on: a later start on its checkpoint is a
+        # restart of it, not a second query running at once (extract/removals.py).
+        interp.effects.ended.setdefault(query.index, len(interp.effects.queries))
+    return None
 
 
 def writer_call(  # noqa: C901 - one branch per DataStreamWriter method
