@@ -447,6 +447,42 @@ def test_a_job_that_parses_strings_is_confirmed(spark: SparkSession, tmp_path: P
     assert "spark.sql.ansi.enabled=false" in "\n".join(confirmation.warnings)
 
 
+def test_text_times_are_found_by_how_the_job_parses_them_or_by_their_name() -> None:
+    """tests/realworld/LearningJournal__Spark-Streaming-In-Python/08-TumblingWindowDemo parses
+    `CreatedTime` with to_timestamp: a word there became null, the window dropped every row,
+    and Spark's outcome was "no rows to compare"."""
+    from pyspark.sql import types as T
+
+    from streamlint.spark.synthetic import _is_time_text, literal_pool
+
+    pool = literal_pool('df.withColumn("Received", to_timestamp(col("Received"), "yyyy-MM-dd"))\n'
+                        'x = F.to_date("d.ShipDay")\n')
+    assert pool.time_columns == {"Received", "ShipDay"}
+    assert pool.time_format == "%Y-%m-%d"
+
+    def field(name: str, kind: T.DataType | None = None) -> T.StructField:
+        return T.StructField(name, kind or T.StringType())
+
+    assert _is_time_text(field("Received"), pool) and _is_time_text(field("ShipDay"), pool)
+    for name in ("CreatedTime", "updatedAt", "created_at", "event_time", "ts", "OrderDate"):
+        assert _is_time_text(field(name)), name
+    for name in ("Received", "StoreID", "Station", "lifetime", "status", "data"):
+        assert not _is_time_text(field(name)), name
+    assert not _is_time_text(field("CreatedTime", T.LongType()))
+
+
+@pytest.mark.spark
+def test_a_camel_case_text_time_fills_its_windows(spark: SparkSession, tmp_path: Path) -> None:
+    job = _PARSING_JOB.replace("booked_at", "BookedAt").replace('"yyyy-MM-dd HH:mm"', "")
+    for version in ("old", "new"):
+        (tmp_path / version).mkdir()
+        (tmp_path / version / "job.py").write_text(job)
+    confirmation = confirm_files(tmp_path / "old" / "job.py", tmp_path / "new" / "job.py", spark)
+    (query,) = confirmation.queries
+    assert query.outcome == "same-results", query
+    assert query.restarted_rows > 0
+
+
 def test_a_long_state_schema_is_shown_around_what_changed() -> None:
     """approx_count_distinct keeps 52 fields: the report shows the changed field and its
     neighbours, once per side, not 52 fields four times."""

@@ -49,17 +49,29 @@ class Pool(tuple):  # type: ignore[type-arg]
     text times with, if any (`to_timestamp(col, "yyyy-MM-dd HH:mm")`)."""
 
     time_format: str | None = None
+    time_columns: frozenset[str] = frozenset()  # columns the job parses as times
 
 
 # Java datetime pattern letters -> strftime, for the simple formats jobs parse times with.
 _JAVA_TO_STRFTIME = (("yyyy", "%Y"), ("MM", "%m"), ("dd", "%d"), ("HH", "%H"), ("mm", "%M"),
                      ("ss", "%S"))
 _TIME_FORMAT = re.compile(
-    r"\b(?:to_timestamp|to_date|unix_timestamp|to_unix_timestamp)\s*\([^()]*?,\s*"
+    r"\b(?:to_timestamp|to_date|unix_timestamp|to_unix_timestamp)\s*\((?:[^()]|\([^()]*\))*?,\s*"
     r"(?:\"([^\"]+)\"|'([^']+)')")
 # String columns named like a time get the job's time format (or ISO text).
 _TIME_NAME = re.compile(r"(?:^|_)(?:at|ts|time|timestamp|date|datetime|dt)$|^(?:ts|time|date)",
                         re.IGNORECASE)
+_CAMEL_TIME_NAME = re.compile(r"[a-z0-9](?:At|Ts|Time|Timestamp|Date|DateTime|Datetime|Dt)$")
+# The column a job parses as a time: `to_timestamp("CreatedTime", ...)`, `to_date(col("d"))`.
+_PARSED_TIME_COLUMN = re.compile(
+    r"\b(?:to_timestamp|to_date|unix_timestamp|to_unix_timestamp)\s*\(\s*"
+    r"(?:(?:\w+\.)?col(?:umn)?\s*\(\s*)?[\"']([\w.]+)[\"']")
+
+
+def time_columns(*sources: str) -> frozenset[str]:
+    """The columns (last name part) the job files parse as times."""
+    return frozenset(name.rsplit(".", 1)[-1] for text in sources
+                     for name in _PARSED_TIME_COLUMN.findall(text))
 
 
 def time_format(*sources: str) -> str | None:
@@ -96,6 +108,7 @@ def literal_pool(*sources: str, limit: int = 8) -> Pool:
     found.sort(key=lambda w: (not (w.isupper() or w.islower()) or "_" in w, len(w)))
     pool = Pool([*found[: limit - len(_DEFAULT_POOL)], *_DEFAULT_POOL])
     pool.time_format = time_format(*sources)
+    pool.time_columns = time_columns(*sources)
     return pool
 
 
@@ -127,15 +140,19 @@ def _struct(schema: Any, batch: int, row: int, pool: tuple[str, ...], own: str
     null_third = NULL_ROWS.get(row)
     return {field.name: None if null_third == i % 3 and field.nullable and not isinstance(
                 field.dataType, (T.TimestampType, T.TimestampNTZType, T.DateType))
-            else _time_text(batch, row, pool) if _is_time_text(field)
+            else _time_text(batch, row, pool) if _is_time_text(field, pool)
             else _value(field.dataType, batch, row, pool, 0 if aligned else i + 1, own)
             for i, field in enumerate(schema.fields)}
 
 
-def _is_time_text(field: Any) -> bool:
+def _is_time_text(field: Any, pool: tuple[str, ...] = ()) -> bool:
+    """A string column that holds a time as text: parsed as one by the job, or named so
+    (`created_at`, `event_time`, `CreatedTime`)."""
     from pyspark.sql import types as T
 
-    return isinstance(field.dataType, T.StringType) and bool(_TIME_NAME.search(field.name))
+    return isinstance(field.dataType, T.StringType) and (
+        field.name in getattr(pool, "time_columns", ()) or bool(
+            _TIME_NAME.search(field.name) or _CAMEL_TIME_NAME.search(field.name)))
 
 
 def _time_text(batch: int, row: int, pool: tuple[str, ...]) -> str:
