@@ -157,10 +157,17 @@ def _confirm(old: Path, new: Path, session: Any, tables: dict[str, str], timeout
         except CannotConfirm as err:
             return Confirmation(version, (), (), f"{job}: cannot confirm: {err}")
         warnings.extend(w for w in sandbox.warnings if w not in warnings)
-        if run.error is not None:
+        if run.error is not None and not sandbox.queries:
             return Confirmation(version, (), tuple(warnings),
                                 f"{job}: the job failed before its queries started: "
                                 f"{error_summary(error_text(run.error))}")
+        if run.error is not None:
+            # Its queries started; what failed after them (a notebook cell reading the
+            # sink's table, a batch report) is not what a restart is about.
+            warning = (f"{job.name}: the job failed after starting its queries "
+                       f"({error_summary(error_text(run.error))}); they are compared as started")
+            if warning not in warnings:
+                warnings.append(warning)
         plans[side] = sandbox
     sources = _merged_sources(plans.values())
     value_schemas = [s for plan in plans.values() for s in plan.json_schemas]
@@ -376,7 +383,11 @@ _PYTHON_ERROR = re.compile(r"^[\w.]*(?:Error|Exception): (?!An error occurred wh
 
 
 def error_summary(message: str) -> str:
-    first = message.split("\n", 1)[0]
+    lines = message.split("\n")
+    first = lines[0]
+    if first.startswith("An error occurred while calling") and len(lines) > 1:
+        # Py4J's own first line names only the JVM call; the Java exception follows it.
+        first = lines[1].lstrip(": ").strip() or first
     if "raised by the Python Proxy" in first:
         # A batch failed inside the stand-in sink's collect(): say what failed there, Spark's
         # task or the job's own Python (a stateful function's error).

@@ -220,19 +220,37 @@ def _session_patches() -> None:
                 session.conf.set(key, value)
         return session
 
+    def catalog_setup(key: str) -> bool:
+        """Settings that install a cluster's libraries (Delta's catalog and extensions):
+        their classes are not on the local classpath, and the stand-in sources and sinks do
+        not need them."""
+        return key == "spark.sql.extensions" or key.startswith("spark.sql.catalog.")
+
     def table(self: Any, name: str) -> Any:
         return current().stand_in("table", name, {}, None, streaming=False)
 
     from pyspark.sql.conf import RuntimeConfig
 
     def conf_set(self: Any, key: str, value: Any) -> None:
+        if catalog_setup(key):
+            current().warn(f"{key} ({value}) names a cluster's library: not set locally (the "
+                           "stand-in sources and sinks do not use it)")
+            return
         if key == "spark.sql.shuffle.partitions" and str(value).isdigit() and \
                 int(value) > LOCAL_SHUFFLE_PARTITIONS:
             current().warn(f"spark.sql.shuffle.partitions {value} ran as "
                             f"{LOCAL_SHUFFLE_PARTITIONS} locally (a checkpoint pins its own "
                             "value; the results do not depend on it)")
             value = LOCAL_SHUFFLE_PARTITIONS
-        pyspark_method(self, "set")(self, key, value)
+        try:
+            pyspark_method(self, "set")(self, key, value)
+        except Exception as err:
+            if "CANNOT_MODIFY" not in str(err) and "Cannot modify" not in str(err):
+                raise
+            # A static setting (spark.sql.extensions, a catalog) is the cluster's, fixed when
+            # it starts: the local session keeps its own, as a running cluster would.
+            current().warn(f"{key} is a static Spark setting: the local session kept its own "
+                           "(the job's value takes effect only when a cluster starts)")
 
     def await_termination(self: Any, timeout: Any = None) -> bool:
         if current().wait_in_job:

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from streamlint.spark.job_modules import own_modules
+from streamlint.spark.notebooks import hooks, runnable
 from streamlint.spark.patches import active
 from streamlint.spark.sandbox import CannotConfirm, QueryRun, Sandbox
 from streamlint.spark.stubs import NotebookExit, notebook_globals, platform_stubs
@@ -54,7 +55,7 @@ def start_job(sandbox: Sandbox, job: Path, timeout: float) -> StartedJob:
                 _state_store_for(sandbox, source)
                 _lenient_parsing_for(sandbox, source)
                 try:
-                    runpy.run_path(str(job), init_globals=stubs, run_name="__main__")
+                    _execute(sandbox, job, source, stubs)
                 except SystemExit as err:
                     if err.code not in (None, 0):
                         error = err
@@ -69,6 +70,17 @@ def start_job(sandbox: Sandbox, job: Path, timeout: float) -> StartedJob:
             _stop_all(sandbox, fired=False)
             raise
     return StartedJob(sandbox, error, timer)
+
+
+def _execute(sandbox: Sandbox, job: Path, source: str, stubs: dict) -> None:
+    """Run the job as `__main__`; a notebook as the Python its cells make (`notebooks`)."""
+    code = runnable(job, source)
+    if code is None:
+        runpy.run_path(str(job), init_globals=stubs, run_name="__main__")
+        return
+    namespace = {"__name__": "__main__", "__file__": str(job), **stubs}
+    namespace.update(hooks(job, namespace, sandbox.warn))
+    exec(compile(code, str(job), "exec"), namespace)  # noqa: S102 - the user's notebook
 
 
 def finish_job(started: StartedJob) -> JobRun:
