@@ -209,7 +209,7 @@ def run_rules(args: argparse.Namespace) -> int:
 
 def run_explain(args: argparse.Namespace) -> int:
     from streamlint.docs import explain
-    from streamlint.own_rules import find_rule
+    from streamlint.rules import find_rule
 
     rule = find_rule(args.code)
     if rule is None:

@@ -47,7 +47,7 @@ def _uri(path: str) -> str:
 
 def render(reports: list[Report], errors: tuple[FileError, ...] = (),
            root: str | None = None) -> str:
-    from streamlint.own_rules import all_rules
+    from streamlint.rules import all_rules
 
     known = {rule.code: rule for rule in all_rules()}
     rules: list[dict[str, Any]] = []
