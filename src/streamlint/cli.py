@@ -11,11 +11,8 @@ import argparse
 import sys
 
 from streamlint import __version__
+from streamlint.core import EXIT_ERROR, EXIT_OK, exit_code
 from streamlint.errors import InputError, UsageError
-
-EXIT_OK = 0
-EXIT_INCOMPATIBLE = 1
-EXIT_ERROR = 2
 
 
 class _Parser(argparse.ArgumentParser):
@@ -150,17 +147,11 @@ def run_diff(args: argparse.Namespace) -> int:
     if args.remote_workdir and not args.remote:
         raise UsageError("--remote-workdir goes with --remote")
     if args.confirm:
-        if args.format not in ("text", "json"):
-            raise UsageError("diff --confirm reports in --format text or json")
         from streamlint.spark.command import run_confirm
 
-        return run_confirm(args, report, render_report(args.format, report, args.new))
+        return run_confirm(args, report)
     write_report(args.format, render_report(args.format, report, args.new))
-    if args.exit_zero:
-        return EXIT_OK
-    if report.verdict == "incompatible" or (args.strict and report.verdict == "review"):
-        return EXIT_INCOMPATIBLE
-    return EXIT_OK
+    return exit_code(report.verdict, strict=args.strict, exit_zero=args.exit_zero)
 
 
 def run_checkpoint(args: argparse.Namespace) -> int:
@@ -178,20 +169,13 @@ def run_checkpoint_diff(args: argparse.Namespace) -> int:
 
     if args.new is not None:
         raise UsageError("diff --checkpoint PATH takes one job file, the new one")
-    if args.format not in ("text", "json"):
-        # Not silently text: a CI step uploading "SARIF" would upload a text report.
-        raise UsageError("diff --checkpoint reports in --format text or json")
     if args.confirm:
         from streamlint.spark.runtime import require_spark
 
         require_spark()
     verdict = run(args.checkpoint, args.old, args.format, args.spark_version,
                   confirm=args.confirm, timeout=args.confirm_timeout)
-    if args.exit_zero:
-        return EXIT_OK
-    if verdict == "incompatible" or (args.strict and verdict == "review"):
-        return EXIT_INCOMPATIBLE
-    return EXIT_OK
+    return exit_code(verdict, strict=args.strict, exit_zero=args.exit_zero)
 
 
 def run_rules(args: argparse.Namespace) -> int:

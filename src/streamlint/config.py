@@ -32,10 +32,10 @@ from fnmatch import fnmatchcase
 from pathlib import Path, PurePosixPath
 from typing import Any
 
+from streamlint.core import VERDICTS
 from streamlint.errors import UsageError
 from streamlint.records import record
 
-VERDICTS = ("compatible", "review", "incompatible")
 KNOWN_KEYS = {"spark-version", "include", "exclude", "select", "ignore", "severity",
               "overrides", "tables", "source-roots"}
 OVERRIDE_KEYS = {"paths", "spark-version", "select", "ignore", "severity"}

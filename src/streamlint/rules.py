@@ -15,13 +15,12 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from streamlint.core import CHANGE_KINDS, Change, Code
+from streamlint.core import CHANGE_KINDS, VERDICTS, Change, Code
 from streamlint.core import DEFAULT_SPARK_VERSION as DEFAULT_SPARK_VERSION
+from streamlint.core import worst as worst  # the rules' users take it from here too
 from streamlint.errors import UsageError
 from streamlint.model import Loc, show
 from streamlint.records import record
-
-VERDICTS = ("compatible", "review", "incompatible")
 
 
 @record
@@ -89,6 +88,11 @@ class Finding:
     # For an incompatible finding: the command to run next, then the deliberate reset as a
     # patch (`streamlint.remedy`); empty otherwise.
     next: str = ""
+    # What changed, as griffe's breakages say it: the change kind ("agg.window"; for the
+    # codes streamlint raises itself, "family.name"), the old and the new value as shown.
+    kind: str = ""
+    old_value: str | None = None
+    new_value: str | None = None
 
 
 def parse_version(text: str) -> tuple[int, ...]:
@@ -220,7 +224,12 @@ def judge(change: Change, version: tuple[int, ...]) -> Finding:
     if "pipeline" in change.facts:  # a pipeline's flow: the remedy is a full refresh
         fix = pipeline_fix(fix, rule.verdict, rule.family, change.facts)
     return Finding(rule.code, rule.name, rule.verdict, message, fix, rule.docs,
-                   change.query, change.old_loc, change.new_loc)
+                   change.query, change.old_loc, change.new_loc, "", change.kind,
+                   _value(change.old), _value(change.new))
+
+
+def _value(value: Any) -> str | None:
+    return None if value is None else _render(value)
 
 
 # "changed from nothing to X" reads as "added: X", "changed from X to nothing" as "removed".
@@ -244,10 +253,6 @@ def _render(value: Any) -> str:
     if isinstance(value, tuple):
         return ", ".join(_render(v) for v in value) or "nothing"
     return show(value)
-
-
-def worst(verdicts: list[str]) -> str:
-    return max(verdicts, key=VERDICTS.index, default="compatible")
 
 
 # -- pipelines: their remedy -----------------------------------------------------------------
@@ -337,7 +342,12 @@ def own_finding(code: str, query: str, old: Loc | None, new: Loc | None,
     rule = next(r for r in own_rules() if r.code == code)
     template = dict(rule.variants)[variant] if variant else rule.message
     return Finding(rule.code, rule.name, rule.verdict, template.format(**fields), rule.fix,
-                   rule.docs, query, old, new)
+                   rule.docs, query, old, new, "", f"{rule.family}.{rule.name}",
+                   _shown(fields.get("old")), _shown(fields.get("new")))
+
+
+def _shown(value: Any) -> str | None:
+    return None if value is None else str(value)
 
 
 def overriding(change: Change, finding: Finding, raised_by: str) -> Rule | None:

@@ -25,6 +25,7 @@ from streamlint.checkpoint.operators import operator_kind
 from streamlint.checkpoint.state_schema import struct_text
 from streamlint.model import Loc
 from streamlint.records import record
+from streamlint.result import Confirmation
 from streamlint.rules import Finding, own_finding
 
 RUN_TIMEOUT_SECONDS = 120.0
@@ -260,6 +261,22 @@ def confirmation_data(state: SparkState) -> dict[str, Any]:
             for op in state.operators],
         "warnings": list(state.warnings),
     }
+
+
+def confirmation_of(state: SparkState, verdict: str) -> Confirmation:
+    """What Spark derived, as part of the result (its findings are the report's already)."""
+    lines = tuple(confirmation_text(state).splitlines())
+    if state.problem is not None:
+        notes = (("review", f"Spark {state.spark_version} could not confirm the state "
+                            f"schemas: {state.problem}"),)
+    else:
+        stores = sum(len(op.stores) for op in state.operators)
+        notes = ((verdict,
+                  f"Spark {state.spark_version} derived the state schemas of the new code "
+                  f"({len(state.operators)} stateful operator(s), {stores} store(s)); the "
+                  "findings compare them with the checkpoint's"),)
+    return Confirmation(f"Spark {state.spark_version} confirmation", lines, verdict,
+                        {"confirmation": confirmation_data(state)}, (), notes)
 
 
 def confirmation_text(state: SparkState) -> str:
