@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import Any
 
 from streamlint import __version__
 from streamlint.core import EXIT_ERROR, EXIT_OK, exit_code
@@ -88,7 +89,12 @@ def build_parser() -> argparse.ArgumentParser:
 
     explain = commands.add_parser("explain", help="explain one rule")
     explain.add_argument("code", help="a code the reports print, e.g. AG01 or SL01")
+    _add_checkpoint_parser(commands)
+    return parser
 
+
+def _add_checkpoint_parser(commands: Any) -> None:
+    """`streamlint checkpoint show|offsets PATH`."""
     checkpoint = commands.add_parser("checkpoint", help="read a streaming checkpoint")
     checkpoint_commands = checkpoint.add_subparsers(
         dest="checkpoint_command", metavar="COMMAND", parser_class=_Parser,
@@ -104,7 +110,6 @@ def build_parser() -> argparse.ArgumentParser:
                          help="another batch than the last committed one")
     offsets.add_argument("--format", choices=("text", "json"), default="text",
                          help="text for people (the default) or json for tools")
-    return parser
 
 
 def main(argv: list[str] | None = None) -> int:
