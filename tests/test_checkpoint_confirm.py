@@ -132,9 +132,19 @@ def test_a_job_spark_cannot_run_is_not_confirmed(spark: SparkSession, tmp_path: 
     assert code == 0
 
 
-def test_only_text_and_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_every_format_carries_what_spark_derived(tmp_path: Path,
+                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    """Text and JSON only, before; now the one result in every format (SARIF validated)."""
+    import jsonschema
+
     fixture = FIXTURES / "spark-4.3.0" / "agg_hdfs"
     job = write_job(tmp_path, fixture)
     assert main(["diff", "--checkpoint", str(fixture / "checkpoint"), str(job), "--confirm",
-                 "--format", "sarif"]) == 2
-    assert "--format text or json" in capsys.readouterr().err
+                 "--format", "sarif"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    schema = Path(__file__).resolve().parents[1] / "tests" / "data" / "sarif-schema-2.1.0.json"
+    jsonschema.validate(data, json.loads(schema.read_text()))
+    run = data["runs"][0]
+    assert run["results"] == [] and run["properties"]["verdict"] == "compatible"
+    operators = run["properties"]["confirmation"]["confirmation"]["operators"]
+    assert [o["id"] for o in operators] == [0]

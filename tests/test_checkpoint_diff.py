@@ -193,16 +193,37 @@ def test_usage_errors(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Non
     assert "give OLD and NEW" in capsys.readouterr().err
 
 
-@pytest.mark.parametrize("fmt", ["github", "sarif", "markdown"])
-def test_formats_it_cannot_write_are_refused(fmt: str, tmp_path: Path,
-                                              capsys: pytest.CaptureFixture[str]) -> None:
-    # These used to print the text report, which a CI step would upload as "SARIF".
-    fixture = by_name("agg_hdfs")[-1]
-    job = write_job(tmp_path, fixture)
-    assert main(["diff", "--checkpoint", str(fixture / "checkpoint"), str(job),
-                 "--format", fmt]) == 2
-    out, err = capsys.readouterr()
-    assert out == "" and "--format text or json" in err
+def test_every_format_reports_a_checkpoint_comparison(tmp_path: Path,
+                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    """`diff --checkpoint` renders the one result model in every format (these were refused
+    before: a CI step uploading "SARIF" must get SARIF), and each says what JSON says."""
+    import jsonschema
+
+    fixture = next(f for f in by_name("agg_hdfs") if f.parent.name == "spark-4.3.0")
+    key = "spark.sql.streaming.statefulOperator.alwaysNullableOutput.enabled"
+    job = edited(tmp_path, fixture, "spark = SparkSession.builder.getOrCreate()",
+                 f"spark = SparkSession.builder.getOrCreate()\nspark.conf.set({key!r}, "
+                 "'false')")
+    argv = ["diff", "--checkpoint", str(fixture / "checkpoint"), str(job), "--strict"]
+    assert main([*argv, "--format", "github"]) == 1
+    github = capsys.readouterr().out
+    assert f"title=CK01 pinned-setting-ignored::`{key}` is set to 'false'" in github
+    assert github.rstrip().endswith("streamlint: review (1 finding in 1 job file)")
+    assert main([*argv, "--format", "sarif"]) == 1
+    data = json.loads(capsys.readouterr().out)
+    schema = Path(__file__).resolve().parents[1] / "tests" / "data" / "sarif-schema-2.1.0.json"
+    jsonschema.validate(data, json.loads(schema.read_text()))
+    [result] = data["runs"][0]["results"]
+    assert (result["ruleId"], result["level"]) == ("CK01", "warning")
+    assert [r["id"] for r in data["runs"][0]["tool"]["driver"]["rules"]] == ["CK01"]
+    assert main([*argv, "--format", "markdown"]) == 1
+    markdown = capsys.readouterr().out
+    assert markdown.startswith("### ⚠️ streamlint: review") and "CK01" in markdown
+    assert main([*argv, "--format", "json"]) == 1
+    [finding] = json.loads(capsys.readouterr().out)["findings"]
+    assert (finding["kind"], finding["old_value"], finding["new_value"]) == (
+        "checkpoint.pinned-setting-ignored", "'true'", "'false'")
+    assert finding["fix"] == finding["help"] != ""
 
 
 def test_stored_buffer_names_tell_which_function_wrote_them() -> None:

@@ -135,9 +135,15 @@ def test_json_report_shape(pair, capsys) -> None:  # type: ignore[no-untyped-def
     assert report["findings"], "the grouping-key change is reported"
     codes = {f["code"] for f in report["findings"]}
     assert "AG01" in codes
+    [grouping] = [f for f in report["findings"] if f["code"] == "AG01"]
+    assert grouping["kind"] == "agg.keys" and grouping["query"]
+    assert grouping["old_value"] and grouping["new_value"] != grouping["old_value"]
     for finding in report["findings"]:
+        # The original keys, and griffe's breakage (kind, old and new value) with the rule's
+        # fix and docs and the query (issue 13: one result model, every format).
         assert set(finding) == {"code", "name", "verdict", "message", "old", "new", "help",
-                                "next"}
+                                "next", "kind", "old_value", "new_value", "query", "fix",
+                                "docs"}
         assert finding["verdict"] in ("compatible", "review", "incompatible")
         for side, path in (("old", old), ("new", new)):
             where = finding[side]

@@ -540,3 +540,43 @@ def test_a_table_without_configuration_is_confirmed_on_an_inferred_schema(
     (query,) = confirmation.queries
     assert query.outcome == "results-differ", query
     assert "no schema for bronze.orders: inferred" in "\n".join(confirmation.warnings)
+
+
+@pytest.mark.parametrize("fmt", ["github", "sarif", "markdown"])
+def test_spark_stricter_than_static_shows_in_every_format(fmt: str) -> None:
+    """`diff --confirm` in the pull-request formats (text and JSON only, before): the result
+    carries Spark's outcome, so a restart Spark shows corrupting results is an error there
+    too, never a green "compatible" beside exit code 1."""
+    import jsonschema
+
+    from streamlint.report import render_result
+    from streamlint.result import Result
+    from streamlint.spark.confirm import QueryConfirmation
+    from streamlint.spark.report import as_result
+
+    case = JOBS / "refactor_helper_extracted"
+    static = diff_files(str(case / "old.py"), str(case / "new.py"), "4.3")
+    assert static.verdict == "compatible"
+    corrupt = Confirmation("4.3.0", (QueryConfirmation(
+        "checkpoint:s3://ads/_chk/campaign_spend", "q", "results-differ"),))
+    result = Result((static,), single=True,
+                    confirmation=as_result(static, corrupt, ["streamlint", "diff"]))
+    assert result.verdict == "incompatible"
+    out = render_result(fmt, result, str(case))
+    if fmt == "github":
+        assert "::error title=Spark 4.3.0 confirmation::query " in out
+        assert "results differ" in out
+        assert out.rstrip().splitlines()[-1].startswith("streamlint: incompatible")
+    elif fmt == "sarif":
+        data = json.loads(out)
+        schema = Path(__file__).resolve().parents[1] / "tests" / "data" / "sarif-schema-2.1.0.json"
+        jsonschema.validate(data, json.loads(schema.read_text()))
+        run = data["runs"][0]
+        assert run["properties"]["verdict"] == "incompatible"
+        assert run["properties"]["confirmation"]["static_verdict"] == "compatible"
+        levels = [n["level"] for n in run["invocations"][0]["toolExecutionNotifications"]]
+        assert "error" in levels
+        assert run["invocations"][0]["executionSuccessful"] is True
+    else:
+        assert out.startswith("### ❌ streamlint: incompatible")
+        assert "results differ" in out and "Spark 4.3.0 confirmation" in out

@@ -2,11 +2,19 @@
 
 from __future__ import annotations
 
-import pytest
+import json
+import re
+from pathlib import Path
 
+import pytest
+from gitrepo import Repo
+
+from streamlint.cli import main
+from streamlint.core import Change
 from streamlint.diff import diff_jobs
 from streamlint.extract import extract_text
-from streamlint.rules import DEFAULT_SPARK_VERSION, load_rules
+from streamlint.records import replace
+from streamlint.rules import DEFAULT_SPARK_VERSION, judge, load_rules, own_rules, parse_version
 
 CASES = [
     pytest.param(rule, example, id=f"{rule.code}::{example.name}")
@@ -60,3 +68,97 @@ def test_every_change_kind_has_a_rule() -> None:
 
     covered = {kind for rule in load_rules() for kind in rule.change}
     assert sorted(CHANGE_KINDS - covered) == []
+
+
+# -- the codes streamlint raises itself: each example through the command that raises it ------
+
+ROOT = Path(__file__).resolve().parents[1]
+OWN_KINDS = {"judge", "suppress", "accept", "checkpoint", "confirm"}
+OWN_CASES = [
+    pytest.param(rule, example, id=f"{rule.code}::{example.name}",
+                 marks=[pytest.mark.spark] if example.kind == "confirm" else [])
+    for rule in own_rules() for example in rule.examples
+]
+
+
+def _judged(example) -> tuple[list[str], str]:  # type: ignore[no-untyped-def]
+    change = Change(example.change, "the value", example.old, example.new, None, None, "q")
+    finding = judge(change, parse_version(DEFAULT_SPARK_VERSION))
+    return [finding.code], finding.verdict
+
+
+def _cli(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[list[str], str, str]:
+    assert main([*argv, "--format", "json", "--exit-zero"]) == 0
+    out, err = capsys.readouterr()
+    data = json.loads(out)
+    findings = [f for entry in data.get("files", [data]) for f in entry["findings"]]
+    return [f["code"] for f in findings], data["verdict"], err
+
+
+def _run(example, tmp_path: Path, capsys, monkeypatch) -> tuple[list[str], str]:  # type: ignore[no-untyped-def]
+    if example.kind == "judge":
+        return _judged(example)
+    if example.kind in ("checkpoint", "confirm"):
+        job = tmp_path / "job.py"
+        job.write_text(example.new)
+        confirm = ["--confirm"] if example.kind == "confirm" else []
+        codes, verdict, _ = _cli(["diff", "--checkpoint", str(ROOT / example.checkpoint),
+                                  str(job), *confirm], capsys)
+        return codes, verdict
+    if example.kind == "suppress":
+        (tmp_path / "old.py").write_text(example.old)
+        (tmp_path / "new.py").write_text(example.new)
+        codes, verdict, _ = _cli(["diff", str(tmp_path / "old.py"), str(tmp_path / "new.py")],
+                                 capsys)
+        return codes, verdict
+    assert example.kind == "accept", example.kind
+    repo = Repo(tmp_path / "repo")
+    repo.put("jobs/job.py", example.old)
+    repo.commit("the job as it runs")
+    repo.put("jobs/job.py", example.new)
+    repo.put(".streamlint-accept.toml", example.accept)
+    monkeypatch.chdir(repo.path)
+    codes, verdict, err = _cli(["check", "--base", "HEAD"], capsys)
+    # An entry that belongs to no job file is a warning on stderr: `path:line: CODE name: ...`.
+    warned = re.findall(r"^warning: \.streamlint-accept\.toml:\d+: ([A-Z]+\d+) ", err, re.M)
+    return codes + warned, verdict
+
+
+@pytest.mark.parametrize(("rule", "example"), OWN_CASES)
+def test_own_rule_example(rule, example, tmp_path: Path, capsys, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    codes, verdict = _run(example, tmp_path, capsys, monkeypatch)
+    if example.fires:
+        assert rule.code in codes, f"{rule.code} not raised: {codes}"
+    else:
+        assert rule.code not in codes, f"{rule.code} must not fire here: {codes}"
+        # Where the rule does not fire, something else decides the verdict (or nothing
+        # does: then the verdict is compatible), so the example shows what takes its place.
+        assert codes or example.verdict == "compatible", codes
+    assert verdict == example.verdict, codes
+
+
+def test_own_rules_have_examples_that_fire_and_that_do_not() -> None:
+    for rule in own_rules():
+        assert {e.fires for e in rule.examples} == {True, False}, rule.code
+        assert {e.kind for e in rule.examples} <= OWN_KINDS, rule.code
+    assert {e.kind for r in load_rules() for e in r.examples} == {"diff"}
+
+
+def test_own_examples_name_real_checkpoints() -> None:
+    for rule in own_rules():
+        for example in rule.examples:
+            if example.kind in ("checkpoint", "confirm"):
+                assert (ROOT / example.checkpoint / "offsets").is_dir(), example.checkpoint
+
+
+def test_which_rule_takes_the_place_of_another_is_data(tmp_path: Path, capsys,  # type: ignore[no-untyped-def]
+                                                        monkeypatch) -> None:
+    """CK01 replaces a compatible judgement of a pinned setting because rules/checkpoint.toml
+    says so (`overrides`): without that entry the matrix's own finding (CF05) stays."""
+    import streamlint.rules as rules
+
+    [example] = [e for r in own_rules() if r.code == "CK01" for e in r.examples if e.fires]
+    assert "CK01" in _run(example, tmp_path, capsys, monkeypatch)[0]
+    plain = tuple(replace(r, overrides=()) for r in own_rules())
+    monkeypatch.setattr(rules, "own_rules", lambda directory=None: plain)
+    assert _run(example, tmp_path, capsys, monkeypatch) == (["CF05"], "compatible")

@@ -193,25 +193,29 @@ def apply(findings: tuple[Finding, ...], report: Any, entries: tuple[Acceptance,
 
 
 def expired_finding(entry: Acceptance) -> Finding:
-    return Finding(
-        "SL04", "expired-acceptance", "review",
-        f"the acceptance of {entry.what} expired on {entry.expires}: it accepts nothing",
-        "Remove the entry, or give it a later `expires` date if the change is still "
-        "deliberate.", "", "-", None, Loc(entry.path, entry.line, 0))
+    from streamlint.rules import own_finding
+
+    return own_finding("SL04", "-", None, Loc(entry.path, entry.line, 0), what=entry.what,
+                       expires=entry.expires)
 
 
 def leftovers(entries: tuple[Acceptance, ...], reports: list[Any],
               today: datetime.date | None = None) -> list[str]:
     """Warnings: entries this change adds that accept nothing (SL03), and expired entries
     no finding ran into (SL04 is then no finding of any report)."""
+    from streamlint.rules import own_finding
+
     out: list[str] = []
     for entry in entries:
         used = any(matches(entry, f, r) for r in reports for f in (*r.findings, *r.suppressed)
                    if f.code == entry.code)
         if entry.expired(today) and not used:
-            out.append(f"{entry.path}:{entry.line}: SL04 expired-acceptance: the acceptance "
-                       f"of {entry.what} expired on {entry.expires}; remove it")
+            out.append(_warning(own_finding("SL04", "-", None, None, "unused", what=entry.what,
+                                            expires=entry.expires), entry))
         elif not entry.inherited and not used:
-            out.append(f"{entry.path}:{entry.line}: SL03 unused-acceptance: the acceptance "
-                       f"of {entry.what} accepts nothing in this change")
+            out.append(_warning(own_finding("SL03", "-", None, None, what=entry.what), entry))
     return out
+
+
+def _warning(finding: Finding, entry: Acceptance) -> str:
+    return f"{entry.path}:{entry.line}: {finding.code} {finding.name}: {finding.message}"

@@ -52,6 +52,7 @@ def add_verdict_options(parser: argparse.ArgumentParser) -> None:
 
 def run_check(args: argparse.Namespace) -> int:
     from streamlint.check import check, show_progress
+    from streamlint.core import exit_code
     from streamlint.errors import UsageError
     from streamlint.report import render
 
@@ -68,13 +69,8 @@ def run_check(args: argparse.Namespace) -> int:
         print(error, file=sys.stderr)
     for warning in outcome.warnings:
         print(f"warning: {warning}", file=sys.stderr)
-    if outcome.errors:
-        return 2
-    if args.exit_zero:
-        return 0
-    if outcome.verdict == "incompatible" or (args.strict and outcome.verdict == "review"):
-        return 1
-    return 0
+    return exit_code(outcome.verdict, errors=bool(outcome.errors), strict=args.strict,
+                     exit_zero=args.exit_zero)
 
 
 def diff_report(old: str, new: str, spark_version: str | None) -> Report:
@@ -115,25 +111,7 @@ def write_report(fmt: str, text: str) -> None:
 
 
 def render_report(fmt: str, report: Report, new: str) -> str:
-    from streamlint.report import render
+    from streamlint.report import render_for
+    from streamlint.result import Result
 
-    root = _repository_root(new) if fmt in ("github", "sarif", "markdown") else None
-    return render(fmt, [report], root=root, single=True)
-
-
-def _repository_root(path: str) -> str:
-    """Where the pull-request formats' paths start: the git repository, else the cwd.
-
-    Found by looking for `.git` upwards, as git does, rather than by running git: `diff`
-    starts no process (tests/test_static_proofs.py).
-    """
-    import os
-
-    current = os.path.dirname(os.path.abspath(path))
-    while True:
-        if os.path.exists(os.path.join(current, ".git")):
-            return current
-        parent = os.path.dirname(current)
-        if parent == current:
-            return os.getcwd()
-        current = parent
+    return render_for(fmt, Result((report,), single=True), new)

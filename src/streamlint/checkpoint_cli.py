@@ -5,10 +5,8 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:
-    pass
+from streamlint.core import EXIT_OK
 
 
 def run_checkpoint_show(path: str, output_format: str) -> int:
@@ -22,7 +20,7 @@ def run_checkpoint_show(path: str, output_format: str) -> int:
         from streamlint.checkpoint.show_text import render_show_text
 
         sys.stdout.write(render_show_text(data))
-    return 0
+    return EXIT_OK
 
 
 def run_checkpoint_offsets(path: str, batch: int | None, output_format: str) -> int:
@@ -42,7 +40,7 @@ def run_checkpoint_offsets(path: str, batch: int | None, output_format: str) -> 
         from streamlint.checkpoint.offsets_text import render_offsets_text
 
         sys.stdout.write(render_offsets_text(data))
-    return 0
+    return EXIT_OK
 
 
 def run_checkpoint_diff(path: str, new_path: str, output_format: str,
@@ -61,6 +59,7 @@ def run_checkpoint_diff(path: str, new_path: str, output_format: str,
     from streamlint.model import JobFile
     from streamlint.records import replace
     from streamlint.remedy import with_remedies
+    from streamlint.result import Result
     from streamlint.rules import DEFAULT_SPARK_VERSION, parse_version, worst
 
     version_text = (spark_version or load_config(Path(new_path).parent).spark_version
@@ -82,20 +81,16 @@ def run_checkpoint_diff(path: str, new_path: str, output_format: str,
                     version_text)
     # Each incompatible finding ends with the next step, as `diff` and `check` give it.
     report = replace(report, findings=with_remedies(findings, report))
-    if output_format == "json":
-        from streamlint.report.json import render
-    else:
-        from streamlint.report.text import render
-    text = render(report)
+    confirmation = None
     if state is not None:
-        from streamlint.spark.checkpoint_confirm import confirmation_data, confirmation_text
+        from streamlint.spark.checkpoint_confirm import confirmation_of
 
-        if output_format == "json":
-            text = json.dumps({**json.loads(text), "confirmation": confirmation_data(state)},
-                              indent=2) + "\n"
-        else:
-            text += confirmation_text(state)
-    sys.stdout.write(text)
+        confirmation = confirmation_of(state, verdict)
+    from streamlint.report import render_for
+
+    sys.stdout.write(render_for(output_format, Result((report,), single=True,
+                                                         checkpoint=path,
+                                                         confirmation=confirmation), new_path))
     return verdict
 
 

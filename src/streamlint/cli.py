@@ -9,13 +9,11 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import Any
 
 from streamlint import __version__
+from streamlint.core import EXIT_ERROR, EXIT_OK, exit_code
 from streamlint.errors import InputError, UsageError
-
-EXIT_OK = 0
-EXIT_INCOMPATIBLE = 1
-EXIT_ERROR = 2
 
 
 class _Parser(argparse.ArgumentParser):
@@ -91,7 +89,12 @@ def build_parser() -> argparse.ArgumentParser:
 
     explain = commands.add_parser("explain", help="explain one rule")
     explain.add_argument("code", help="a code the reports print, e.g. AG01 or SL01")
+    _add_checkpoint_parser(commands)
+    return parser
 
+
+def _add_checkpoint_parser(commands: Any) -> None:
+    """`streamlint checkpoint show|offsets PATH`."""
     checkpoint = commands.add_parser("checkpoint", help="read a streaming checkpoint")
     checkpoint_commands = checkpoint.add_subparsers(
         dest="checkpoint_command", metavar="COMMAND", parser_class=_Parser,
@@ -107,7 +110,6 @@ def build_parser() -> argparse.ArgumentParser:
                          help="another batch than the last committed one")
     offsets.add_argument("--format", choices=("text", "json"), default="text",
                          help="text for people (the default) or json for tools")
-    return parser
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -150,17 +152,11 @@ def run_diff(args: argparse.Namespace) -> int:
     if args.remote_workdir and not args.remote:
         raise UsageError("--remote-workdir goes with --remote")
     if args.confirm:
-        if args.format not in ("text", "json"):
-            raise UsageError("diff --confirm reports in --format text or json")
         from streamlint.spark.command import run_confirm
 
-        return run_confirm(args, report, render_report(args.format, report, args.new))
+        return run_confirm(args, report)
     write_report(args.format, render_report(args.format, report, args.new))
-    if args.exit_zero:
-        return EXIT_OK
-    if report.verdict == "incompatible" or (args.strict and report.verdict == "review"):
-        return EXIT_INCOMPATIBLE
-    return EXIT_OK
+    return exit_code(report.verdict, strict=args.strict, exit_zero=args.exit_zero)
 
 
 def run_checkpoint(args: argparse.Namespace) -> int:
@@ -178,20 +174,13 @@ def run_checkpoint_diff(args: argparse.Namespace) -> int:
 
     if args.new is not None:
         raise UsageError("diff --checkpoint PATH takes one job file, the new one")
-    if args.format not in ("text", "json"):
-        # Not silently text: a CI step uploading "SARIF" would upload a text report.
-        raise UsageError("diff --checkpoint reports in --format text or json")
     if args.confirm:
         from streamlint.spark.runtime import require_spark
 
         require_spark()
     verdict = run(args.checkpoint, args.old, args.format, args.spark_version,
                   confirm=args.confirm, timeout=args.confirm_timeout)
-    if args.exit_zero:
-        return EXIT_OK
-    if verdict == "incompatible" or (args.strict and verdict == "review"):
-        return EXIT_INCOMPATIBLE
-    return EXIT_OK
+    return exit_code(verdict, strict=args.strict, exit_zero=args.exit_zero)
 
 
 def run_rules(args: argparse.Namespace) -> int:
@@ -209,7 +198,7 @@ def run_rules(args: argparse.Namespace) -> int:
 
 def run_explain(args: argparse.Namespace) -> int:
     from streamlint.docs import explain
-    from streamlint.own_rules import find_rule
+    from streamlint.rules import find_rule
 
     rule = find_rule(args.code)
     if rule is None:

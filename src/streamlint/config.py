@@ -32,17 +32,13 @@ from fnmatch import fnmatchcase
 from pathlib import Path, PurePosixPath
 from typing import Any
 
+from streamlint.core import VERDICTS
 from streamlint.errors import UsageError
 from streamlint.records import record
 
-VERDICTS = ("compatible", "review", "incompatible")
 KNOWN_KEYS = {"spark-version", "include", "exclude", "select", "ignore", "severity",
               "overrides", "tables", "source-roots"}
 OVERRIDE_KEYS = {"paths", "spark-version", "select", "ignore", "severity"}
-# Codes streamlint raises outside rules/*.toml: an unclassified change, suppressions, and
-# the comparison with a real checkpoint (`diff --checkpoint`).
-# (streamlint.own_rules describes each one; a test keeps the two lists equal.)
-OWN_CODES = ("SL000", "SL01", "SL02", "SL03", "SL04", "CK01", "CK02", "CK03", "CK04")
 
 
 # Python files and Jupyter notebooks (a Databricks notebook export is a .py file).
@@ -214,9 +210,9 @@ def _codes(table: dict[str, Any], key: str, path: str, where: str) -> tuple[str,
 
 
 def _check_code(code: str, key: str, path: str) -> None:
-    from streamlint.rules import load_rules
+    from streamlint.rules import all_rules
 
-    known = [rule.code for rule in load_rules()] + list(OWN_CODES)
+    known = [rule.code for rule in all_rules()]
     if not code or not any(c.startswith(code) for c in known):
         raise UsageError(f"{path}: `{key}`: {code!r} is no rule code or prefix of one (codes "
                          "are upper case, e.g. AG04 or AG; `streamlint rules` lists them)")

@@ -4,12 +4,41 @@ streamlint but the model."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from streamlint.model import Loc
 from streamlint.records import factory, record
 
 DEFAULT_SPARK_VERSION = "3.5"  # the rules' default (streamlint.rules re-exports it)
+
+# The verdicts, least severe first: every ordering of verdicts is this one.
+VERDICTS = ("compatible", "review", "incompatible")
+
+# What every command exits with (README: "Exit codes"), as griffe and compilers do.
+EXIT_OK = 0  # compatible (findings to review are printed but do not fail)
+EXIT_INCOMPATIBLE = 1  # incompatible, or anything to review with --strict
+EXIT_ERROR = 2  # a usage or input error: no verdict
+
+
+def worst(verdicts: Iterable[str | None]) -> str:
+    """The most severe verdict of several (a missing one, None, counts for nothing); none at
+    all is compatible."""
+    return max((v for v in verdicts if v), key=VERDICTS.index, default="compatible")
+
+
+def exit_code(verdict: str, *, errors: bool = False, strict: bool = False,
+              exit_zero: bool = False) -> int:
+    """The one exit-code ladder of every command: an input error beats everything (even
+    `--exit-zero`: there is no verdict to ignore), then `--exit-zero`, then the verdict
+    (review fails only with `--strict`)."""
+    if errors:
+        return EXIT_ERROR
+    if exit_zero:
+        return EXIT_OK
+    if verdict == "incompatible" or (strict and verdict == "review"):
+        return EXIT_INCOMPATIBLE
+    return EXIT_OK
 
 # Every kind of change the diff reports; each has at least one rule (tested), and a rule
 # naming a kind that is not here is refused when the rules load.

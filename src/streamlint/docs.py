@@ -72,8 +72,17 @@ def explain(rule: Rule) -> str:
     if rule.fix:
         parts += ["", "What to do:", *("  " + line for line in rule.fix.splitlines())]
     for example in rule.examples:
-        parts += ["", f"Example ({example.name}, {example.verdict}):", "  old:",
-                  *("    " + line for line in example.old.strip().splitlines()), "  new:",
-                  *("    " + line for line in example.new.strip().splitlines())]
+        parts += ["", f"Example ({example.name}, {example.verdict}):"]
+        if example.kind == "judge":
+            parts.append(f"  a change of kind {example.change}: {example.old} -> {example.new}")
+            continue
+        if example.kind in ("checkpoint", "confirm"):
+            parts.append(f"  checkpoint: {example.checkpoint}")
+        else:
+            parts += ["  old:", *("    " + line for line in example.old.strip().splitlines())]
+        parts += ["  new:", *("    " + line for line in example.new.strip().splitlines())]
+        if example.accept:
+            parts += ["  .streamlint-accept.toml:",
+                      *("    " + line for line in example.accept.strip().splitlines())]
     parts += ["", f"Docs: {page(rule.code)}" + (f" and {rule.docs}" if rule.docs else ""), ""]
     return "\n".join(parts)

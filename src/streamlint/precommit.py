@@ -12,6 +12,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+from streamlint.core import EXIT_ERROR, EXIT_OK, exit_code
 from streamlint.errors import InputError, UsageError
 
 
@@ -22,21 +23,20 @@ def main(argv: list[str] | None = None) -> int:
 
     paths = sys.argv[1:] if argv is None else argv
     if not paths:
-        return 0
+        return EXIT_OK
     try:
         if not head_exists(repo_root(Path.cwd())):
-            return 0  # the first commit: nothing runs yet, nothing to restart from
+            return EXIT_OK  # the first commit: nothing runs yet, nothing to restart from
         outcome = check("HEAD", None, paths)
     except (InputError, UsageError) as err:
         print(f"streamlint: error: {err}", file=sys.stderr)
-        return 2
+        return EXIT_ERROR
     for error in outcome.errors:
         print(error, file=sys.stderr)
     if any(report.findings for report in outcome.reports):
         sys.stdout.write(render_all([r for r in outcome.reports if r.findings]))
-    if outcome.errors:
-        return 2
-    return 1 if outcome.verdict == "incompatible" else 0
+    # Only an incompatible change stops a commit: no --strict here.
+    return exit_code(outcome.verdict, errors=bool(outcome.errors))
 
 
 if __name__ == "__main__":

@@ -15,13 +15,12 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from streamlint.core import CHANGE_KINDS, Change, Code
+from streamlint.core import CHANGE_KINDS, VERDICTS, Change, Code
 from streamlint.core import DEFAULT_SPARK_VERSION as DEFAULT_SPARK_VERSION
+from streamlint.core import worst as worst  # the rules' users take it from here too
 from streamlint.errors import UsageError
 from streamlint.model import Loc, show
 from streamlint.records import record
-
-VERDICTS = ("compatible", "review", "incompatible")
 
 
 @record
@@ -34,6 +33,15 @@ class Example:
     new: str
     spark: str | None = None
     fires: bool = True  # False: an example where the rule must not fire
+    # How the example runs (tests/test_rule_examples.py): "diff" (old/new job texts through
+    # the diff), or, for the codes streamlint raises itself (streamlint.own_rules): "suppress"
+    # (the diff command, suppressions applied), "accept" (git mode with `accept` as the
+    # acceptance file), "checkpoint" / "confirm" (`diff --checkpoint` of `new` against the
+    # fixture `checkpoint`, with `--confirm`), "judge" (a change of kind `change` judged).
+    kind: str = "diff"
+    checkpoint: str = ""
+    accept: str = ""
+    change: str = ""
 
 
 @record
@@ -52,6 +60,11 @@ class Rule:
     when: tuple[tuple[str, tuple[str, ...]], ...]
     examples: tuple[Example, ...]
     family: str
+    # The rules streamlint raises itself (streamlint.own_rules): where they come from, and
+    # the findings they take the place of ({"change": kinds, "verdict": verdicts}).
+    raised_by: str = ""
+    overrides: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    variants: tuple[tuple[str, str], ...] = ()
 
     def applies(self, change: Change, version: tuple[int, ...]) -> bool:
         if change.kind not in self.change or not version_in(version, self.spark):
@@ -75,6 +88,11 @@ class Finding:
     # For an incompatible finding: the command to run next, then the deliberate reset as a
     # patch (`streamlint.remedy`); empty otherwise.
     next: str = ""
+    # What changed, as griffe's breakages say it: the change kind ("agg.window"; for the
+    # codes streamlint raises itself, "family.name"), the old and the new value as shown.
+    kind: str = ""
+    old_value: str | None = None
+    new_value: str | None = None
 
 
 def parse_version(text: str) -> tuple[int, ...]:
@@ -110,7 +128,8 @@ def load_rules(directory: str | None = None) -> tuple[Rule, ...]:
     rules: list[Rule] = []
     for family, data in _read_tables(root):
         for raw in data.get("rule", []):
-            rules.append(_rule(raw, family))
+            if "raised_by" not in raw:  # streamlint's own codes: streamlint.own_rules
+                rules.append(_rule(raw, family))
     codes = [r.code for r in rules]
     duplicated = {c for c in codes if codes.count(c) > 1}
     if duplicated:
@@ -194,9 +213,8 @@ def rule_for(change: Change, version: tuple[int, ...]) -> Rule | None:
 def judge(change: Change, version: tuple[int, ...]) -> Finding:
     rule = rule_for(change, version)
     if rule is None:  # every change kind has a rule (tested); this is the safe fallback
-        return Finding("SL000", "unclassified-change", "review",
-                       f"{change.subject} changed from {show(change.old)} to {show(change.new)}",
-                       "", "", change.query, change.old_loc, change.new_loc)
+        return own_finding("SL000", change.query, change.old_loc, change.new_loc,
+                           subject=change.subject, old=show(change.old), new=show(change.new))
     message = _natural(rule.message, change).format(
         subject=change.subject, old=_render(change.old), new=_render(change.new),
         query=change.query, **change.facts,
@@ -206,7 +224,12 @@ def judge(change: Change, version: tuple[int, ...]) -> Finding:
     if "pipeline" in change.facts:  # a pipeline's flow: the remedy is a full refresh
         fix = pipeline_fix(fix, rule.verdict, rule.family, change.facts)
     return Finding(rule.code, rule.name, rule.verdict, message, fix, rule.docs,
-                   change.query, change.old_loc, change.new_loc)
+                   change.query, change.old_loc, change.new_loc, "", change.kind,
+                   _value(change.old), _value(change.new))
+
+
+def _value(value: Any) -> str | None:
+    return None if value is None else _render(value)
 
 
 # "changed from nothing to X" reads as "added: X", "changed from X to nothing" as "removed".
@@ -232,10 +255,6 @@ def _render(value: Any) -> str:
     return show(value)
 
 
-def worst(verdicts: list[str]) -> str:
-    return max(verdicts, key=VERDICTS.index, default="compatible")
-
-
 # -- pipelines: their remedy -----------------------------------------------------------------
 
 
@@ -258,3 +277,85 @@ def pipeline_fix(fix: str, verdict: str, family: str, facts: dict[str, str]) -> 
     table = facts.get("pipeline_table", "TABLE")
     return fix.replace("{full_refresh}", remedy).replace("{table}", table).replace(
         "{old_table}", facts.get("old_table", "the old table"))
+
+
+# -- the codes streamlint raises itself --------------------------------------------------------
+# Suppressions and acceptances (rules/streamlint.toml), the comparison with a real checkpoint
+# (rules/checkpoint.toml), the unclassified change: rules like the matrix's, with `raised_by`
+# where the matrix has `change`. Their findings are built from the data (`own_finding`).
+
+
+@cache
+def own_rules(directory: str | None = None) -> tuple[Rule, ...]:
+    root = Path(directory) if directory else rules_dir()
+    rules = tuple(_own_rule(raw, family) for family, data in _read_tables(root)
+                  for raw in data.get("rule", []) if "raised_by" in raw)
+    matrix = {rule.code for rule in load_rules(directory)}
+    codes = [rule.code for rule in rules]
+    duplicated = sorted({c for c in codes if codes.count(c) > 1 or c in matrix})
+    if duplicated:
+        raise ValueError(f"rule codes used twice: {duplicated}")
+    return rules
+
+
+def _own_rule(raw: dict[str, Any], family: str) -> Rule:
+    code = raw["code"]
+    if raw["verdict"] not in VERDICTS:
+        raise ValueError(f"{code}: unknown verdict {raw['verdict']!r}")
+    unknown = sorted(set(raw) - {"code", "name", "raised_by", "verdict", "message", "why",
+                                 "fix", "docs", "overrides", "variants", "examples"})
+    if unknown:
+        raise ValueError(f"{code}: unknown keys {unknown}")
+    overrides = tuple((key, tuple(value) if isinstance(value, list) else (str(value),))
+                      for key, value in sorted(raw.get("overrides", {}).items()))
+    if overrides and {key for key, _ in overrides} != {"change", "verdict"}:
+        raise ValueError(f"{code}: `overrides` names a change kind and verdicts")
+    for key, values in overrides:
+        known = CHANGE_KINDS if key == "change" else set(VERDICTS)
+        if set(values) - known:
+            raise ValueError(f"{code}: overrides {key} {sorted(set(values) - known)}: unknown")
+    examples = tuple(Example(**example) for example in raw.get("examples", []))
+    return Rule(code=code, name=raw["name"], change=(), verdict=raw["verdict"],
+                message=raw["message"], why=" ".join(raw["why"].split()),
+                fix=" ".join(raw.get("fix", "").split()), docs=raw.get("docs", ""), spark="",
+                when=(), examples=examples, family=family, raised_by=raw["raised_by"],
+                overrides=overrides, variants=tuple(sorted(raw.get("variants", {}).items())))
+
+
+def all_rules() -> tuple[Rule, ...]:
+    """Every code streamlint can emit: the matrix's rules, then its own."""
+    return load_rules() + own_rules()
+
+
+def find_rule(code: str) -> Rule | None:
+    """A rule by code (any case) or by name."""
+    for rule in all_rules():
+        if rule.code == code.upper() or rule.name == code:
+            return rule
+    return None
+
+
+def own_finding(code: str, query: str, old: Loc | None, new: Loc | None,
+                variant: str = "", /, **fields: Any) -> Finding:
+    """A finding of one of streamlint's own codes: name, verdict, fix and docs from its rule,
+    the message its template (or the named variant) with `fields` filled in."""
+    rule = next(r for r in own_rules() if r.code == code)
+    template = dict(rule.variants)[variant] if variant else rule.message
+    return Finding(rule.code, rule.name, rule.verdict, template.format(**fields), rule.fix,
+                   rule.docs, query, old, new, "", f"{rule.family}.{rule.name}",
+                   _shown(fields.get("old")), _shown(fields.get("new")))
+
+
+def _shown(value: Any) -> str | None:
+    return None if value is None else str(value)
+
+
+def overriding(change: Change, finding: Finding, raised_by: str) -> Rule | None:
+    """The own rule raised by `raised_by` that takes the place of this judged change (CK01
+    for a setting change judged compatible that a checkpoint pinned), if one does."""
+    for rule in own_rules():
+        spec = dict(rule.overrides)
+        if rule.raised_by == raised_by and change.kind in spec.get("change", ()) and \
+                finding.verdict in spec.get("verdict", ()):
+            return rule
+    return None

@@ -20,10 +20,9 @@ import tokenize
 
 from streamlint.model import Loc
 from streamlint.records import record
-from streamlint.rules import Finding
+from streamlint.rules import Finding, own_finding
 
 MARK = re.compile(r"#\s*streamlint\s*:\s*ignore\b(?:\[([^\]]*)\])?[ \t:,-]*(.*)$")
-DOCS = ""  # no upstream page: the reports point at docs/rules/SL01.md and `explain`
 
 
 @record
@@ -59,22 +58,15 @@ def find_suppressions(text: str, path: str) -> tuple[list[Suppression], list[Fin
         reason = match.group(2).strip()
         if not codes or not reason:
             missing = "a rule code" if not codes else "a reason"
-            bad.append(Finding(
-                "SL02", "malformed-suppression", "review",
-                f"this suppression accepts nothing: it needs {missing}, as in "
-                "`# streamlint: ignore[QY01] moving to the v2 checkpoint on purpose`",
-                "Name the codes the change is meant to raise and say why.", DOCS, "-",
-                None, Loc(path, line, column)))
+            bad.append(own_finding("SL02", "-", None, Loc(path, line, column),
+                                   missing=missing))
             continue
         unknown = [code for code in codes if code not in _known_codes()]
         if unknown:  # a typo would otherwise read as "silences nothing on this line"
-            bad.append(Finding(
-                "SL02", "malformed-suppression", "review",
-                f"`ignore[{', '.join(unknown)}]`: no streamlint rule has "
-                f"{'this code' if len(unknown) == 1 else 'these codes'} "
-                "(`streamlint rules` lists them)",
-                "Correct the code to the one the finding reports.", DOCS, "-",
-                None, Loc(path, line, column)))
+            bad.append(own_finding(
+                "SL02", "-", None, Loc(path, line, column), "unknown-code",
+                codes=", ".join(unknown),
+                which="this code" if len(unknown) == 1 else "these codes"))
             codes = tuple(code for code in codes if code not in unknown)
             if not codes:
                 continue
@@ -84,10 +76,9 @@ def find_suppressions(text: str, path: str) -> tuple[list[Suppression], list[Fin
 
 @functools.cache
 def _known_codes() -> frozenset[str]:
-    from streamlint.config import OWN_CODES
-    from streamlint.rules import load_rules
+    from streamlint.rules import all_rules
 
-    return frozenset(rule.code for rule in load_rules()) | frozenset(OWN_CODES)
+    return frozenset(rule.code for rule in all_rules())
 
 
 def statement_lines(text: str) -> list[tuple[int, int]]:
@@ -165,12 +156,9 @@ def apply_suppressions(findings: tuple[Finding, ...], text: str, path: str,
         for code in comment.codes:
             if (comment.line, code) in used or _key(comment, code) in inherited:
                 continue
-            kept.append(Finding(
-                "SL01", "unused-suppression", "review",
-                f"`ignore[{code}]` accepts nothing on this statement: no {code} finding "
-                f"points at it{_elsewhere(code, findings, comment, path)}",
-                "Remove the comment, or put it on any line of the statement the finding "
-                "points at.", DOCS, "-", None, Loc(path, comment.line, comment.column)))
+            kept.append(own_finding("SL01", "-", None, Loc(path, comment.line, comment.column),
+                                    code=code,
+                                    elsewhere=_elsewhere(code, findings, comment, path)))
     return tuple(kept) + tuple(malformed), tuple(silenced)
 
 
@@ -180,7 +168,7 @@ def _elsewhere(code: str, findings: tuple[Finding, ...], comment: Suppression,
     lines = sorted({f.new.line for f in findings if f.code == code and f.new is not None
                     and f.new.path == path and f.new.line != comment.line})
     if not lines:
-        return " (the change it recorded is gone, or the finding has another code)"
+        return "the change it recorded is gone, or the finding has another code"
     where = ", ".join(str(n) for n in lines[:3])
     noun = "line" if len(lines) == 1 else "lines"
-    return f" ({code} points at {noun} {where}{', ...' if len(lines) > 3 else ''})"
+    return f"{code} points at {noun} {where}{', ...' if len(lines) > 3 else ''}"

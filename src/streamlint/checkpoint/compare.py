@@ -25,9 +25,10 @@ from streamlint.diff.compare import Change, Code
 from streamlint.extract.pyspark_api import FILE_FORMATS
 from streamlint.model import Aggregation, Loc, Query, Source, is_known, option
 from streamlint.model.expr import WINDOW_FUNCTIONS, Call, output_name, render
-from streamlint.rules import Finding, judge
+from streamlint.rules import Finding, judge, overriding, own_finding
 
 # What kind of offset each source format writes into offsets/N.
+RAISED_BY = "diff --checkpoint"  # the own rules of this comparison (rules/checkpoint.toml)
 OFFSET_KIND_OF_FORMAT = {"kafka": "kafka", "rate": "number", "socket": "number",
                          "delta": "delta", **{f: "file" for f in FILE_FORMATS}}
 
@@ -57,11 +58,6 @@ class CheckpointComparison:
         facts.setdefault("stateful", "true" if self.query.stateful else "false")
         self.findings.append(judge(Change(kind, subject, old, new, old_loc, new_loc,
                                           self.query.label, facts), self.version))
-
-    def own(self, code: str, name: str, verdict: str, message: str, fix: str,
-            old_loc: Loc | None, new_loc: Loc | None) -> None:
-        self.findings.append(Finding(code, name, verdict, message, fix, "", self.query.label,
-                                     old_loc, new_loc))
 
     def source_loc(self, source: SourceOffset) -> Loc:
         return Loc(self.offsets_path, source.index + 3, 0)
@@ -243,17 +239,16 @@ class CheckpointComparison:
             if text == stored:
                 continue
             loc = Loc(self.offsets_path, 2, 0)
-            finding = judge(Change("config.changed", f"`{setting.key}`", stored, text, loc,
-                                   setting.loc, self.query.label, {"key": setting.key}),
-                            self.version)
-            if finding.verdict == "compatible":
-                self.own("CK01", "pinned-setting-ignored", "review",
-                         f"`{setting.key}` is set to {text!r}, but the checkpoint pinned "
-                         f"{stored!r}: Spark silently keeps {stored!r} for this checkpoint",
-                         "Drop the change, or start a new checkpoint if the new value "
-                         "matters.", loc, setting.loc)
-            else:
-                self.findings.append(finding)
+            change = Change("config.changed", f"`{setting.key}`", stored, text, loc,
+                            setting.loc, self.query.label, {"key": setting.key})
+            finding = judge(change, self.version)
+            # Against a real checkpoint a pinned setting's fate is known: the rule that says
+            # so takes the place of the matrix's finding where its data says (CK01).
+            rule = overriding(change, finding, RAISED_BY)
+            if rule is not None:
+                finding = own_finding(rule.code, self.query.label, loc, setting.loc,
+                                      key=setting.key, new=repr(text), old=repr(stored))
+            self.findings.append(finding)
 
 
 def state_schema_findings(checkpoint: Checkpoint, derived: dict[tuple[int, str], tuple],
@@ -276,14 +271,11 @@ def state_schema_findings(checkpoint: Checkpoint, derived: dict[tuple[int, str],
                     continue
                 problems = schema_problems(old, new)
                 if problems:
-                    findings.append(Finding(
-                        "CK02", "state-schema-incompatible", "incompatible",
-                        f"the {label} schema of state/{op.id} store {store.name} does not fit "
-                        f"the checkpoint: " + "; ".join(problems),
-                        "Keep the state's schema, or start a new checkpoint with "
-                        "startingOffsets from the old one.", "", query,
+                    findings.append(own_finding(
+                        "CK02", query,
                         Loc(store.schema_path or f"{checkpoint.path}/state/{op.id}", 1, 0),
-                        None))
+                        None, part=label, operator=op.id, store=store.name,
+                        problems="; ".join(problems)))
     return findings
 
 

@@ -7,10 +7,14 @@ markdown) take the list either way, so both commands print the same thing for on
 from __future__ import annotations
 
 import os
+from typing import TYPE_CHECKING
 
 from streamlint.diff import Report
 from streamlint.errors import FileError
 from streamlint.model import Loc
+
+if TYPE_CHECKING:
+    from streamlint.result import Result
 
 LEVEL = {"incompatible": "error", "review": "warning", "compatible": "note"}
 
@@ -69,22 +73,57 @@ def where(finding: object, report: Report, root: str | None) -> tuple[str, int, 
 def render(fmt: str, reports: list[Report], errors: tuple[FileError, ...] = (),
            root: str | None = None, single: bool = False) -> str:
     """Dispatch to a format; `single` keeps `diff`'s own text and JSON layout."""
+    from streamlint.result import Result
+
+    return render_result(fmt, Result(tuple(reports), errors, single), root)
+
+
+def render_result(fmt: str, result: Result, root: str | None = None) -> str:
+    """Any result (diff, diff --checkpoint, --confirm, check) in any format."""
+    confirmation = result.confirmation
+    reports = list(result.reports)
     if fmt == "text":
         from streamlint.report import text
 
-        return text.render(reports[0]) if single else text.render_all(reports, errors)
+        out = (text.render(reports[0]) if result.single
+               else text.render_all(reports, result.errors))
+        return out + ("\n".join(confirmation.lines) + "\n" if confirmation else "")
     if fmt == "json":
         from streamlint.report import json
 
-        return json.render(reports[0]) if single else json.render_all(reports, errors)
+        return (json.render(reports[0], confirmation) if result.single
+                else json.render_all(reports, result.errors))
     if fmt == "github":
         from streamlint.report import github
 
-        return github.render(reports, errors, root)
+        return github.render(reports, result.errors, root, confirmation)
     if fmt == "sarif":
         from streamlint.report import sarif
 
-        return sarif.render(reports, errors, root)
+        return sarif.render(reports, result.errors, root, confirmation)
     from streamlint.report import markdown
 
-    return markdown.render(reports, errors, root)
+    return markdown.render(reports, result.errors, root, confirmation)
+
+
+def render_for(fmt: str, result: Result, new: str) -> str:
+    """A result of `diff` (with --checkpoint or --confirm too) in any format, the pull-request
+    formats' paths relative to the repository of the new file."""
+    root = repository_root(new) if fmt in ("github", "sarif", "markdown") else None
+    return render_result(fmt, result, root)
+
+
+def repository_root(path: str) -> str:
+    """Where the pull-request formats' paths start: the git repository, else the cwd.
+
+    Found by looking for `.git` upwards, as git does, rather than by running git: `diff`
+    starts no process (tests/test_static_proofs.py).
+    """
+    current = os.path.dirname(os.path.abspath(path))
+    while True:
+        if os.path.exists(os.path.join(current, ".git")):
+            return current
+        parent = os.path.dirname(current)
+        if parent == current:
+            return os.getcwd()
+        current = parent

@@ -7,9 +7,14 @@ https://docs.github.com/actions/reference/workflow-commands-for-github-actions
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from streamlint.diff import Report
 from streamlint.errors import FileError
 from streamlint.report import LEVEL, plural, see, where
+
+if TYPE_CHECKING:
+    from streamlint.result import Confirmation
 
 COMMAND = {"error": "error", "warning": "warning", "note": "notice"}
 
@@ -23,7 +28,7 @@ def _property(text: str) -> str:
 
 
 def render(reports: list[Report], errors: tuple[FileError, ...] = (),
-           root: str | None = None) -> str:
+           root: str | None = None, confirmation: Confirmation | None = None) -> str:
     from streamlint.rules import worst
 
     out: list[str] = []
@@ -42,7 +47,12 @@ def render(reports: list[Report], errors: tuple[FileError, ...] = (),
         out.append(f"::error file={_property(error.path)},line={error.line},"
                    f"col={error.column + 1},title=streamlint could not read this file::"
                    f"{_data(error.message)}")
+    for verdict, note in confirmation.notes if confirmation else ():
+        out.append(f"::{COMMAND[LEVEL[verdict]]} title={_property(confirmation.title)}::"
+                   f"{_data(note)}")
     verdict = worst([r.verdict for r in reports])
+    if confirmation is not None:
+        verdict = confirmation.verdict
     if errors:  # the check failed (exit 2): no "compatible" in the log
         verdict = f"no verdict, {plural(len(errors), 'file')} could not be read"
     out.append(f"streamlint: {verdict} ({plural(sum(len(r.findings) for r in reports), 'finding')}"

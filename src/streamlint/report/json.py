@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from streamlint.diff import Report
 from streamlint.errors import FileError
 from streamlint.model import Loc, Query
 from streamlint.model.labels import pair_labels
+
+if TYPE_CHECKING:
+    from streamlint.result import Confirmation
 
 
 def _loc(loc: Loc | None) -> dict[str, Any] | None:
@@ -37,8 +40,16 @@ def _plain(value: Any) -> Any:
     return str(value)
 
 
-def render(report: Report) -> str:
-    return json.dumps(_data(report), indent=2) + "\n"
+def render(report: Report, confirmation: Confirmation | None = None) -> str:
+    """`diff`'s report; with what a Spark run added (`--confirm`, `diff --checkpoint
+    --confirm`): each query's confirmation, the keys it adds, the final verdict."""
+    data = _data(report)
+    if confirmation is not None:
+        for entry, confirmed in zip(data["queries"], confirmation.queries, strict=False):
+            entry["confirmation"] = confirmed
+        data["verdict"] = confirmation.verdict
+        data.update(confirmation.fields)
+    return json.dumps(data, indent=2) + "\n"
 
 
 def render_all(reports: list[Report], errors: tuple[FileError, ...] = ()) -> str:
@@ -75,6 +86,14 @@ def _data(report: Report) -> dict[str, Any]:
                 "new": _loc(f.new),
                 "help": f.fix if f.verdict != "compatible" else "",
                 "next": f.next,
+                # griffe's breakage: what kind of change, from what, to what; the rule's fix
+                # and docs whatever the verdict ("help" is the fix where one is needed).
+                "kind": f.kind,
+                "old_value": f.old_value,
+                "new_value": f.new_value,
+                "query": f.query,
+                "fix": f.fix,
+                "docs": f.docs,
             }
             for f in report.findings
         ],

@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from streamlint.diff import Report
 from streamlint.errors import FileError
 from streamlint.report import plural, where
+
+if TYPE_CHECKING:
+    from streamlint.result import Confirmation
 
 ICON = {"incompatible": "❌", "review": "⚠️", "compatible": "✅"}
 HEADLINE = {
@@ -21,10 +26,12 @@ def _cell(text: str) -> str:
 
 
 def render(reports: list[Report], errors: tuple[FileError, ...] = (),
-           root: str | None = None) -> str:
+           root: str | None = None, confirmation: Confirmation | None = None) -> str:
     from streamlint.rules import worst
 
     verdict = worst([r.verdict for r in reports])
+    if confirmation is not None:  # Spark's run may be stricter than the static verdict
+        verdict = confirmation.verdict
     counts = {v: sum(1 for r in reports for f in r.findings if f.verdict == v) for v in ICON}
     files = {v: sum(1 for r in reports if r.verdict == v) for v in ICON}
     # A file that could not be read fails the check (exit 2): never a green headline.
@@ -70,4 +77,9 @@ def render(reports: list[Report], errors: tuple[FileError, ...] = (),
                 "comments or .streamlint-accept.toml.", ""]
     for error in errors:
         out.append(f"- could not read `{error.path}:{error.line}`: {_cell(error.message)}")
+    if confirmation is not None:
+        out += [f"**{confirmation.title}**", ""]
+        out += [f"- {ICON[v]} {_cell(note)}" for v, note in confirmation.notes]
+        out += ["", "<details><summary>What Spark did</summary>", "", "```text",
+                *confirmation.lines, "```", "", "</details>", ""]
     return "\n".join(out).rstrip("\n") + "\n"

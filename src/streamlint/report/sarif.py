@@ -8,12 +8,15 @@ by `# streamlint: ignore[...]` are results with an in-source suppression.
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from streamlint import __version__
 from streamlint.diff import Report
 from streamlint.errors import FileError
 from streamlint.report import LEVEL, where
+
+if TYPE_CHECKING:
+    from streamlint.result import Confirmation
 
 SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 HOME = "https://github.com/streamlint/streamlint"
@@ -46,8 +49,8 @@ def _uri(path: str) -> str:
 
 
 def render(reports: list[Report], errors: tuple[FileError, ...] = (),
-           root: str | None = None) -> str:
-    from streamlint.own_rules import all_rules
+           root: str | None = None, confirmation: Confirmation | None = None) -> str:
+    from streamlint.rules import all_rules
 
     known = {rule.code: rule for rule in all_rules()}
     rules: list[dict[str, Any]] = []
@@ -83,16 +86,22 @@ def render(reports: list[Report], errors: tuple[FileError, ...] = (),
         "results": results,
         "columnKind": "unicodeCodePoints",
     }
-    if errors:
-        run["invocations"] = [{
-            "executionSuccessful": False,
-            "toolExecutionNotifications": [
-                {"level": "error", "message": {"text": error.message},
-                 "locations": [{"physicalLocation": {
-                     "artifactLocation": {"uri": _uri(error.path),
-                                          "uriBaseId": "%SRCROOT%"},
-                     "region": {"startLine": error.line, "startColumn": error.column + 1},
-                 }}]}
-                for error in errors],
-        }]
+    notifications = [
+        {"level": "error", "message": {"text": error.message},
+         "locations": [{"physicalLocation": {
+             "artifactLocation": {"uri": _uri(error.path), "uriBaseId": "%SRCROOT%"},
+             "region": {"startLine": error.line, "startColumn": error.column + 1},
+         }}]}
+        for error in errors]
+    if confirmation is not None:
+        # Spark's outcome is about the run, not a line: notifications, and the data as the
+        # run's properties (the final verdict, the stricter of the static one and Spark's).
+        notifications += [{"level": LEVEL[verdict], "message": {"text": note}}
+                          for verdict, note in confirmation.notes]
+        run["properties"] = {"verdict": confirmation.verdict, "confirmation": {
+            "title": confirmation.title, "report": list(confirmation.lines),
+            **confirmation.fields}}
+    if notifications:
+        run["invocations"] = [{"executionSuccessful": not errors,
+                               "toolExecutionNotifications": notifications}]
     return json.dumps({"$schema": SCHEMA, "version": "2.1.0", "runs": [run]}, indent=2) + "\n"

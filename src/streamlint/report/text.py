@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from streamlint.core import VERDICTS, worst
 from streamlint.diff import Report
 from streamlint.errors import FileError
 from streamlint.model import JobFile, Loc
@@ -43,7 +44,7 @@ def _text_at(report: Report, loc: Loc, job: JobFile) -> str | None:
     return None
 
 
-ORDER = {"incompatible": 0, "review": 1, "compatible": 2}
+ORDER = {verdict: n for n, verdict in enumerate(reversed(VERDICTS))}  # most severe first
 STATUS = {"added": "new job", "deleted": "deleted job", "renamed": "renamed",
           "modified": "changed", "helper-changed": "unchanged, but a module it imports changed"}
 
@@ -144,8 +145,7 @@ def render_all(reports: list[Report], errors: tuple[FileError, ...] = ()) -> str
                f"{_finding_tally([f for r in reports for f in r.findings])}"
                + (f", {suppressed} accepted" if suppressed else "")
                + (f"; {plural(len(errors), 'file')} could not be read" if errors else ""))
-    verdict = max((r.verdict for r in reports), key=list(reversed(ORDER)).index,
-                  default="compatible")
+    verdict = worst(r.verdict for r in reports)
     if errors:
         # "compatible" over the files read must not read as a pass: the check failed (exit 2).
         n = len(errors)

@@ -25,7 +25,8 @@ from streamlint.checkpoint.operators import operator_kind
 from streamlint.checkpoint.state_schema import struct_text
 from streamlint.model import Loc
 from streamlint.records import record
-from streamlint.rules import Finding
+from streamlint.result import Confirmation
+from streamlint.rules import Finding, own_finding
 
 RUN_TIMEOUT_SECONDS = 120.0
 # Spark restores these from the offset log on restart; the sandbox keeps its own partition
@@ -223,22 +224,16 @@ def spark_findings(checkpoint: Checkpoint, state: SparkState, query: str) -> lis
     when Spark could not derive anything (the static findings stand alone then)."""
     where = Loc(f"{checkpoint.path}/state", 1, 0)
     if state.problem is not None:
-        return [Finding("CK04", "not-confirmed", "review",
-                        f"Spark could not confirm the state schemas: {state.problem}",
-                        "Fix what the message names, or rely on the static findings.", "",
-                        query, where, None)]
+        return [own_finding("CK04", query, where, None, problem=state.problem)]
     findings: list[Finding] = []
     stored = [operator_kind(op.name) for op in checkpoint.operators]
     derived = [operator_kind(op.name) for op in state.operators]
     if len(stored) != len(derived) or any(
             a != b for a, b in zip(stored, derived, strict=True)
             if "unknown" not in (a, b)):
-        findings.append(Finding(
-            "CK03", "stateful-operators-differ", "incompatible",
-            f"Spark's run of the new code has {_operators(state.operators)}; the checkpoint "
-            f"has {_operators(checkpoint.operators)}",
-            "Keep the stateful operators (count, kinds and order), or start a new checkpoint "
-            "with startingOffsets from the old one.", "", query, where, None))
+        findings.append(own_finding("CK03", query, where, None,
+                                    derived=_operators(state.operators),
+                                    stored=_operators(checkpoint.operators)))
     schemas = {(op.id, store.name): (store.schemas[0].key, store.schemas[0].value)
                for op in state.operators for store in op.stores if len(store.schemas) == 1}
     findings += state_schema_findings(checkpoint, schemas, query)
@@ -266,6 +261,22 @@ def confirmation_data(state: SparkState) -> dict[str, Any]:
             for op in state.operators],
         "warnings": list(state.warnings),
     }
+
+
+def confirmation_of(state: SparkState, verdict: str) -> Confirmation:
+    """What Spark derived, as part of the result (its findings are the report's already)."""
+    lines = tuple(confirmation_text(state).splitlines())
+    if state.problem is not None:
+        notes = (("review", f"Spark {state.spark_version} could not confirm the state "
+                            f"schemas: {state.problem}"),)
+    else:
+        stores = sum(len(op.stores) for op in state.operators)
+        notes = ((verdict,
+                  f"Spark {state.spark_version} derived the state schemas of the new code "
+                  f"({len(state.operators)} stateful operator(s), {stores} store(s)); the "
+                  "findings compare them with the checkpoint's"),)
+    return Confirmation(f"Spark {state.spark_version} confirmation", lines, verdict,
+                        {"confirmation": confirmation_data(state)}, (), notes)
 
 
 def confirmation_text(state: SparkState) -> str:

@@ -14,10 +14,9 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from streamlint.core import exit_code
 from streamlint.diff import Report
 from streamlint.errors import UsageError
-
-EXIT_OK, EXIT_INCOMPATIBLE = 0, 1
 
 
 @contextlib.contextmanager
@@ -48,13 +47,13 @@ def reproduce_command(args: argparse.Namespace, spark_version: str, java_version
             f"Java {java_version})"]
 
 
-def run_confirm(args: argparse.Namespace, report: Report, static_text: str) -> int:
+def run_confirm(args: argparse.Namespace, report: Report) -> int:
     """Confirm the pair in an embedded Spark (or on the --remote Spark Connect server), then
     report."""
     from streamlint.config import load_config
 
     if getattr(args, "remote", None):
-        return _report(args, report, static_text, _remote_confirmation(args))
+        return _report(args, report, _remote_confirmation(args))
     from streamlint.spark.runtime import require_spark
 
     require_spark()
@@ -73,7 +72,7 @@ def run_confirm(args: argparse.Namespace, report: Report, static_text: str) -> i
         finally:
             if ours:
                 session.stop()
-    return _report(args, report, static_text, confirmation)
+    return _report(args, report, confirmation)
 
 
 def _remote_confirmation(args: argparse.Namespace) -> Any:
@@ -102,23 +101,19 @@ def _remote_confirmation(args: argparse.Namespace) -> Any:
             session.stop()
 
 
-def _report(args: argparse.Namespace, report: Report, static_text: str, confirmation: Any
-            ) -> int:
-    """Print the combined report; the exit code follows the stricter verdict."""
-    from streamlint.spark.report import final_verdict, render_json, render_text
+def _report(args: argparse.Namespace, report: Report, confirmation: Any) -> int:
+    """Print the result (the static report and Spark's confirmation) in any format; the exit
+    code follows the stricter verdict."""
+    from streamlint.report import render_for
+    from streamlint.result import Result
+    from streamlint.spark.report import as_result
 
     reproduce = reproduce_command(args, confirmation.spark_version,
                                  confirmation.java_version)
-    if args.format == "json":
-        sys.stdout.write(render_json(report, confirmation, static_text, reproduce))
-    else:
-        sys.stdout.write(render_text(report, confirmation, static_text, reproduce))
-    verdict = final_verdict(report, confirmation)
-    if args.exit_zero:
-        return EXIT_OK
-    if verdict == "incompatible" or (args.strict and verdict == "review"):
-        return EXIT_INCOMPATIBLE
-    return EXIT_OK
+    result = Result((report,), single=True,
+                    confirmation=as_result(report, confirmation, reproduce))
+    sys.stdout.write(render_for(args.format, result, args.new))
+    return exit_code(result.verdict, strict=args.strict, exit_zero=args.exit_zero)
 
 
 def run_check_confirm(args: argparse.Namespace, outcome: Any) -> int:
@@ -166,12 +161,7 @@ def run_check_confirm(args: argparse.Namespace, outcome: Any) -> int:
             text += f"\n{report.new.path}:" + render_text(
                 report, confirmation, "", _check_reproduce(args, report, confirmation))
         sys.stdout.write(text)
-    verdict = _stricter(verdicts)
-    if args.exit_zero:
-        return EXIT_OK
-    if verdict == "incompatible" or (args.strict and verdict == "review"):
-        return EXIT_INCOMPATIBLE
-    return EXIT_OK
+    return exit_code(_stricter(verdicts), strict=args.strict, exit_zero=args.exit_zero)
 
 
 def _stricter(verdicts: list[str]) -> str:

@@ -7,16 +7,16 @@ verdict (and exit code) is the stricter of the two.
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Sequence
 from typing import Any
 
+from streamlint.core import worst
 from streamlint.diff import Report
 from streamlint.model import Query
+from streamlint.result import Confirmation as ResultConfirmation
 from streamlint.spark.confirm import Confirmation, QueryConfirmation
 
-VERDICTS = ("compatible", "review", "incompatible")
 OUTCOME_TEXT = {
     "restart-fails": "Spark refused the restart",
     "results-differ": "Spark restarted, but the results differ from a fresh run of the new "
@@ -38,7 +38,7 @@ NOT_RUN = ("neither Spark run of the job started this query (it starts only on a
 
 
 def stricter(*verdicts: str | None) -> str:
-    return max((v for v in verdicts if v), key=VERDICTS.index, default="compatible")
+    return worst(verdicts)
 
 
 def _keys(query: Query, position: int) -> list[str]:
@@ -185,7 +185,54 @@ def _types(schema: str) -> str:
 
 def render_text(report: Report, confirmation: Confirmation, static_text: str,
                 reproduce: Sequence[str]) -> str:
-    out = [static_text.rstrip("\n"), "",
+    return "\n".join([static_text.rstrip("\n"), *_lines(report, confirmation, reproduce)]) + "\n"
+
+
+def as_result(report: Report, confirmation: Confirmation, reproduce: Sequence[str]
+              ) -> ResultConfirmation:
+    """Spark's confirmation of a `diff` as part of its result, for every format."""
+    queries = []
+    notes: list[tuple[str, str]] = []
+    for (old, new), confirmed in zip(report.pairs, pair_confirmations(report, confirmation),
+                                     strict=True):
+        entry = _confirmation_json(confirmed)
+        entry["static_verdict"] = static_verdict(report, old, new)
+        queries.append(entry)
+        label = (new or old).label  # type: ignore[union-attr]
+        if confirmed is None or confirmed.verdict is None:
+            # No outcome is no good news: the static verdict stands, and the note says so.
+            what = NOT_RUN if confirmed is None else OUTCOME_TEXT[confirmed.outcome]
+            notes.append(("review", f"query {label}: {what}"))
+        else:
+            message = f": {confirmed.message}" if confirmed.message else ""
+            notes.append((confirmed.verdict,
+                          f"query {label}: {OUTCOME_TEXT[confirmed.outcome]}{message}"))
+    if confirmation.problem:
+        notes.insert(0, ("review", confirmation.problem))
+    notes += [("review", f"disagreement: {line}") for line in disagreements(report, confirmation)]
+    return ResultConfirmation(
+        f"Spark {confirmation.spark_version} confirmation",
+        tuple(_lines(report, confirmation, reproduce)), final_verdict(report, confirmation),
+        _fields(report, confirmation, reproduce), tuple(queries), tuple(notes))
+
+
+def _fields(report: Report, confirmation: Confirmation, reproduce: Sequence[str]
+            ) -> dict[str, Any]:
+    return {
+        "static_verdict": report.verdict,
+        "spark": {
+            "version": confirmation.spark_version,
+            "problem": confirmation.problem,
+            "warnings": list(confirmation.warnings),
+            "disagreements": disagreements(report, confirmation),
+            "reproduce": list(reproduce),
+        },
+    }
+
+
+def _lines(report: Report, confirmation: Confirmation, reproduce: Sequence[str]) -> list[str]:
+    """The text section: a blank line, then what Spark did to each query."""
+    out = ["",
            f"Spark {confirmation.spark_version} confirmation (a local run of both versions on "
            "synthetic input; README: Confirming with Spark):"]
     if confirmation.problem:
@@ -223,7 +270,7 @@ def render_text(report: Report, confirmation: Confirmation, static_text: str,
     if disagree or final != report.verdict:
         out.append(f"reproduce: {' '.join(reproduce)}")
     out.append(f"verdict (stricter of static and Spark): {final}")
-    return "\n".join(out) + "\n"
+    return out
 
 
 def _confirmation_json(confirmed: QueryConfirmation | None) -> dict[str, Any]:
@@ -249,19 +296,8 @@ def _confirmation_json(confirmed: QueryConfirmation | None) -> dict[str, Any]:
 
 def render_json(report: Report, confirmation: Confirmation, static_json: str,
                 reproduce: Sequence[str]) -> str:
-    data = json.loads(static_json)
-    for entry, (old, new), confirmed in zip(
-            data["queries"], report.pairs, pair_confirmations(report, confirmation), strict=True):
-        entry["confirmation"] = _confirmation_json(confirmed)
-        if entry["confirmation"] is not None:
-            entry["confirmation"]["static_verdict"] = static_verdict(report, old, new)
-    data["static_verdict"] = report.verdict
-    data["verdict"] = final_verdict(report, confirmation)
-    data["spark"] = {
-        "version": confirmation.spark_version,
-        "problem": confirmation.problem,
-        "warnings": list(confirmation.warnings),
-        "disagreements": disagreements(report, confirmation),
-        "reproduce": list(reproduce),
-    }
-    return json.dumps(data, indent=2) + "\n"
+    """`check --confirm`'s object for one file (`diff` renders `as_result` instead)."""
+    from streamlint.report.json import render
+
+    del static_json  # the report is rendered from the records, with the confirmation
+    return render(report, as_result(report, confirmation, reproduce))
