@@ -114,7 +114,6 @@ LONG_FUNCTIONS = {
     ("extract/frames.py", "project"): 79,
     ("extract/sql/expressions.py", "lower"): 72,
     ("extract/__init__.py", "_interpret"): 65,
-    ("spark/confirm.py", "_confirm"): 64,
     ("checkpoint/show_text.py", "render_show_text"): 64,
     ("records.py", "record"): 63,
 }

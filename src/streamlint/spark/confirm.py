@@ -148,27 +148,9 @@ def _confirm(old: Path, new: Path, session: Any, tables: dict[str, str], timeout
     pool = literal_pool(old.read_text(encoding="utf-8", errors="replace"),
                         new.read_text(encoding="utf-8", errors="replace"))
     warnings: list[str] = []
-    plans: dict[str, Sandbox] = {}
-    for side, job in (("old", old), ("new", new)):
-        sandbox = Sandbox(workdir / "plan" / side, tables, pool, plan=True,
-                          session=run_session(session))
-        try:
-            run = run_job(sandbox, job, timeout)
-        except CannotConfirm as err:
-            return Confirmation(version, (), (), f"{job}: cannot confirm: {err}")
-        warnings.extend(w for w in sandbox.warnings if w not in warnings)
-        if run.error is not None and not sandbox.queries:
-            return Confirmation(version, (), tuple(warnings),
-                                f"{job}: the job failed before its queries started: "
-                                f"{error_summary(error_text(run.error))}")
-        if run.error is not None:
-            # Its queries started; what failed after them (a notebook cell reading the
-            # sink's table, a batch report) is not what a restart is about.
-            warning = (f"{job.name}: the job failed after starting its queries "
-                       f"({error_summary(error_text(run.error))}); they are compared as started")
-            if warning not in warnings:
-                warnings.append(warning)
-        plans[side] = sandbox
+    plans = _plans(old, new, session, tables, pool, timeout, workdir, version, warnings)
+    if isinstance(plans, Confirmation):
+        return plans
     sources = _merged_sources(plans.values())
     value_schemas = [s for plan in plans.values() for s in plan.json_schemas]
 
@@ -212,6 +194,36 @@ def _confirm(old: Path, new: Path, session: Any, tables: dict[str, str], timeout
         results.append(_judge(key, planned.label, old_run, after, first, baseline,
                               tuple(old_states.get(key, ())), tuple(new_states.get(key, ()))))
     return Confirmation(version, tuple(results), tuple(warnings))
+
+
+def _plans(old: Path, new: Path, session: Any, tables: dict[str, str], pool: Any,
+           timeout: float, workdir: Path, version: str, warnings: list[str]
+           ) -> dict[str, Sandbox] | Confirmation:
+    """Each version run once without starting its queries: what they read and start, or
+    why the pair cannot be confirmed."""
+    plans: dict[str, Sandbox] = {}
+    for side, job in (("old", old), ("new", new)):
+        sandbox = Sandbox(workdir / "plan" / side, tables, pool, plan=True,
+                          session=run_session(session))
+        try:
+            run = run_job(sandbox, job, timeout)
+        except CannotConfirm as err:
+            return Confirmation(version, (), (), f"{job}: cannot confirm: {err}")
+        warnings.extend(w for w in sandbox.warnings if w not in warnings)
+        if run.error is not None and not sandbox.queries:
+            return Confirmation(version, (), tuple(warnings),
+                                f"{job}: the job failed before its queries started: "
+                                f"{error_summary(error_text(run.error))}")
+        if run.error is not None:
+            # Its queries started; what failed after them (a notebook cell reading the
+            # sink's table, a batch report) is not what a restart is about.
+            warning = (f"{job.name}: the job failed after starting its queries "
+                       f"({error_summary(error_text(run.error))}); they are compared as started")
+            if warning not in warnings:
+                warnings.append(warning)
+        plans[side] = sandbox
+    return plans
+
 
 
 def _judge(key: str, label: str, old_run: JobRun, after: JobRun, first: JobRun,

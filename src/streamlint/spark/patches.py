@@ -209,48 +209,56 @@ def _writer_patches() -> None:
                 _patch(cls, name, no_write(name))
 
 
+def get_or_create(self: Any) -> Any:
+    """`SparkSession.builder...getOrCreate()`: the sandbox's session, with the builder's
+    `spark.sql.*` settings applied as a job's own `spark.conf.set` would."""
+    session = current().session
+    for key, value in getattr(self, "_options", {}).items():
+        if key.startswith("spark.sql."):
+            session.conf.set(key, value)
+    return session
+
+
+def catalog_setup(key: str) -> bool:
+    """Settings that install a cluster's libraries (Delta's catalog and extensions): their
+    classes are not on the local classpath, and the stand-in sources and sinks do not need
+    them."""
+    return key == "spark.sql.extensions" or key.startswith("spark.sql.catalog.")
+
+
+def conf_set(self: Any, key: str, value: Any) -> None:
+    """`spark.conf.set`: a cluster's library settings skipped, shuffle partitions kept small,
+    a static setting left as the local session has it; each said in a warning."""
+    if catalog_setup(key):
+        current().warn(f"{key} ({value}) names a cluster's library: not set locally (the "
+                       "stand-in sources and sinks do not use it)")
+        return
+    if key == "spark.sql.shuffle.partitions" and str(value).isdigit() and \
+            int(value) > LOCAL_SHUFFLE_PARTITIONS:
+        current().warn(f"spark.sql.shuffle.partitions {value} ran as "
+                       f"{LOCAL_SHUFFLE_PARTITIONS} locally (a checkpoint pins its own "
+                       "value; the results do not depend on it)")
+        value = LOCAL_SHUFFLE_PARTITIONS
+    try:
+        pyspark_method(self, "set")(self, key, value)
+    except Exception as err:
+        if "CANNOT_MODIFY" not in str(err) and "Cannot modify" not in str(err):
+            raise
+        # A static setting (spark.sql.extensions, a catalog) is the cluster's, fixed when
+        # it starts: the local session keeps its own, as a running cluster would.
+        current().warn(f"{key} is a static Spark setting: the local session kept its own "
+                       "(the job's value takes effect only when a cluster starts)")
+
+
 def _session_patches() -> None:
     from pyspark.sql import SparkSession
     from pyspark.sql.streaming.query import StreamingQuery, StreamingQueryManager
 
-    def get_or_create(self: Any) -> Any:
-        session = current().session
-        for key, value in getattr(self, "_options", {}).items():
-            if key.startswith("spark.sql."):
-                session.conf.set(key, value)
-        return session
-
-    def catalog_setup(key: str) -> bool:
-        """Settings that install a cluster's libraries (Delta's catalog and extensions):
-        their classes are not on the local classpath, and the stand-in sources and sinks do
-        not need them."""
-        return key == "spark.sql.extensions" or key.startswith("spark.sql.catalog.")
 
     def table(self: Any, name: str) -> Any:
         return current().stand_in("table", name, {}, None, streaming=False)
 
     from pyspark.sql.conf import RuntimeConfig
-
-    def conf_set(self: Any, key: str, value: Any) -> None:
-        if catalog_setup(key):
-            current().warn(f"{key} ({value}) names a cluster's library: not set locally (the "
-                           "stand-in sources and sinks do not use it)")
-            return
-        if key == "spark.sql.shuffle.partitions" and str(value).isdigit() and \
-                int(value) > LOCAL_SHUFFLE_PARTITIONS:
-            current().warn(f"spark.sql.shuffle.partitions {value} ran as "
-                            f"{LOCAL_SHUFFLE_PARTITIONS} locally (a checkpoint pins its own "
-                            "value; the results do not depend on it)")
-            value = LOCAL_SHUFFLE_PARTITIONS
-        try:
-            pyspark_method(self, "set")(self, key, value)
-        except Exception as err:
-            if "CANNOT_MODIFY" not in str(err) and "Cannot modify" not in str(err):
-                raise
-            # A static setting (spark.sql.extensions, a catalog) is the cluster's, fixed when
-            # it starts: the local session keeps its own, as a running cluster would.
-            current().warn(f"{key} is a static Spark setting: the local session kept its own "
-                           "(the job's value takes effect only when a cluster starts)")
 
     def await_termination(self: Any, timeout: Any = None) -> bool:
         if current().wait_in_job:
