@@ -60,3 +60,55 @@ def test_every_change_kind_has_a_rule() -> None:
 
     covered = {kind for rule in load_rules() for kind in rule.change}
     assert sorted(CHANGE_KINDS - covered) == []
+
+
+_TYPO_RULE = '''
+[[rule]]
+code = "ZZ01"
+name = "typo"
+change = "config.changed"
+when = {when}
+verdict = "review"
+message = "{{subject}} changed"
+why = "a test"
+docs = "https://example.invalid"
+'''
+
+
+@pytest.mark.parametrize(("when", "expected"), [
+    pytest.param('{ statefull = "true" }', "`when` key 'statefull' is not a fact", id="key"),
+    pytest.param('{ stateful = "ture" }', "`when` stateful = 'ture' is never a value",
+                 id="value"),
+])
+def test_a_typo_in_when_is_refused(tmp_path, monkeypatch, when, expected) -> None:
+    monkeypatch.setenv("STREAMLINT_NO_CACHE", "1")
+    (tmp_path / "typos.toml").write_text(_TYPO_RULE.format(when=when))
+    with pytest.raises(ValueError) as caught:
+        load_rules(str(tmp_path))
+    message = str(caught.value)
+    assert message.startswith("rules/typos.toml: rule ZZ01: "), message
+    assert expected in message and "config.changed" in message, message
+
+
+def test_every_fact_a_change_carries_is_declared(monkeypatch) -> None:
+    """The facts table (`core.FACTS`) lists what the diff really sets: every change of every
+    rule example carries only declared facts, with declared values."""
+    import streamlint.rules
+    from streamlint.core import facts_of
+
+    seen = []
+    judge = streamlint.rules.judge
+    monkeypatch.setattr(streamlint.rules, "judge",
+                        lambda change, version: seen.append(change) or judge(change, version))
+    for rule in load_rules():
+        for example in rule.examples:
+            diff_jobs(extract_text(example.old, "old.py"), extract_text(example.new, "new.py"),
+                      example.spark or DEFAULT_SPARK_VERSION)
+    assert len(seen) > 100
+    for change in seen:
+        declared = facts_of(change.kind)
+        for key, value in change.facts.items():
+            assert key in declared, f"{change.kind} carries undeclared fact {key!r}"
+            allowed = declared[key]
+            assert allowed is None or value in allowed, (
+                f"{change.kind}: {key} = {value!r} is not among {sorted(allowed)}")

@@ -9,6 +9,7 @@ from __future__ import annotations
 import difflib
 from typing import Any
 
+from streamlint.core import SINK_KINDS
 from streamlint.diff import operators
 from streamlint.diff.changes import (
     CHANGE_KINDS,
@@ -90,13 +91,14 @@ def _unknown_code(value: Any) -> bool:
 
 
 def sink_kind(fmt: Any) -> str:
+    """What a sink is, for the rules (`core.SINK_KINDS`)."""
     if not isinstance(fmt, str):
         return "unknown"
     if fmt in FILE_SINKS:
         return "file"
     if fmt in ("foreach", "foreachBatch"):
         return "foreach"
-    return fmt
+    return fmt if fmt in SINK_KINDS else "other"
 
 
 class _Differ:
