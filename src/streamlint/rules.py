@@ -34,6 +34,10 @@ class Example:
     new: str
     spark: str | None = None
     fires: bool = True  # False: an example where the rule must not fire
+    # Where the rule fires: a distinctive part of its message, and the line of the finding in
+    # the new snippet (in the old one for a finding with no new location).
+    message: str | None = None
+    line: int | None = None
 
 
 @record
