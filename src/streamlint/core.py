@@ -40,26 +40,103 @@ def exit_code(verdict: str, *, errors: bool = False, strict: bool = False,
         return EXIT_INCOMPATIBLE
     return EXIT_OK
 
+
+# The facts each kind of change carries: what a rule's `when` may match, beside the Spark
+# version (a rule's `spark` range). A fact's values are listed where they are a closed set;
+# None is free text (a setting's key, a table's name). The rules loader refuses a `when` key
+# a kind does not carry, or a value outside its set, so a typo cannot silently never match.
+# Every change of a pipeline's flow also carries PIPELINE_FACTS.
+BOOL = frozenset({"true", "false"})
+# `streamlint.diff.compare.sink_kind`: what a sink is, for the rules.
+SINK_KINDS = frozenset({"file", "foreach", "kafka", "delta", "table", "memory", "console",
+                        "noop", "other", "unknown"})
+JOIN_TYPES = frozenset({"inner", "left_outer", "right_outer", "full_outer", "left_semi",
+                        "left_anti", "cross"})
+OUTPUT_MODES = frozenset({"append", "update", "complete"})
+STATE_APIS = frozenset({"applyInPandasWithState", "transformWithStateInPandas",
+                        "transformWithState", "flatMapGroupsWithState", "mapGroupsWithState"})
+# How a transformWithState processor's declared state changed (`diff.operators.evolution`).
+STATE_EVOLUTIONS = frozenset({
+    "ttl_duration",   # only a TTLConfig's duration changed
+    "ttl_added", "ttl_removed",
+    "fields",         # value fields added, removed, reordered or widened (upcast)
+    "narrowed",       # a value field's type narrowed or changed to an unrelated type
+    "variable_type",  # a variable changed kind (value, list, map)
+    "variables",      # variables added or removed, the others unchanged
+    "other",          # anything else, or not readable
+})
+Facts = dict[str, "frozenset[str] | None"]
+_S: Facts = {"stateful": BOOL}
+_NAMED: Facts = {"named": BOOL}
+PIPELINE_FACTS: Facts = {"pipeline": frozenset({"sdp", "dlt"}), "pipeline_table": None}
+FACTS: dict[str, Facts] = {
+    "query.checkpoint": {**_S, "reset": frozenset({"explicit", "no"})},
+    "query.name": _S, "query.added": _S, "query.removed": _S, "query.moved": _S,
+    "query.shared_checkpoint": {**_S, "alike": BOOL},
+    "query.volatile_checkpoint": {**_S, "sink": None},
+    "unresolved": {**_S, "about": None},  # a change kind, or "code"
+    "unseen": {"about": None, "side": frozenset({"old", "new"})},
+    "source.added": {**_S, **_NAMED}, "source.removed": {**_S, **_NAMED},
+    "source.reordered": {**_S, **_NAMED},
+    "source.type": {**_S, **_NAMED, "old_format": None, "new_format": None},
+    "source.identity": {**_S, **_NAMED, "key": None},
+    "source.rate_limit": _S,
+    "source.option": {**_S, "key": None},
+    # `fields`: the declared schema only gained (or lost) fields; `used`: whether any of those
+    # fields is read downstream (an operator or the sink), "unknown" when that is not known.
+    "source.schema": {**_S, "fields": frozenset({"added", "removed", "other"}),
+                      "used": frozenset({"true", "false", "unknown"})},
+    "source.name": _S,
+    "stateful.added": _S, "stateful.removed": _S, "stateful.replaced": _S,
+    "agg.method": _S, "agg.keys": _S, "agg.window": _S, "agg.aggregates": _S,
+    "agg.function": _S, "agg.input": _S, "agg.alias": _S,
+    "agg.input_type": {**_S, "typed": BOOL},
+    "dedup.kind": _S, "dedup.keys": _S,
+    "join.type": {**_S, "old_how": JOIN_TYPES, "new_how": JOIN_TYPES, "inner": BOOL},
+    "join.keys": _S, "join.condition": _S, "join.input": _S,
+    "join.state_schema": {**_S, "side": frozenset({"left", "right"})},
+    "state.api": _S,
+    "state.keys": {**_S, "computed": BOOL},
+    "state.schema": {**_S, "api": STATE_APIS, "encoding": frozenset({"avro", "unsaferow"}),
+                     "evolution": STATE_EVOLUTIONS},
+    "state.timeout": {**_S, "api": STATE_APIS},
+    "state.output_mode": {**_S, "api": STATE_APIS},
+    "state.output_schema": _S, "state.function": _S,
+    "watermark.added": _S, "watermark.removed": _S, "watermark.column": _S,
+    "watermark.delay": _S,
+    "filter.changed": _S, "projection.same_columns": _S,
+    # The sink before and after: a sink that never saw the old columns does not care.
+    "projection.columns": {**_S, "old_sink": SINK_KINDS, "new_sink": SINK_KINDS},
+    "static_join.changed": _S,
+    "sink.format": {**_S, "old_kind": SINK_KINDS, "new_kind": SINK_KINDS},
+    "sink.path": {**_S, "sink": SINK_KINDS}, "sink.topic": {**_S, "sink": SINK_KINDS},
+    "sink.table": {**_S, "sink": SINK_KINDS}, "sink.foreach_code": {**_S, "sink": SINK_KINDS},
+    "sink.option": _S, "sink.partition_by": {**_S, "sink": SINK_KINDS},
+    # `watermark`: the query has one (its state is evicted as the watermark passes).
+    "output_mode": {**_S, "old_mode": OUTPUT_MODES, "new_mode": OUTPUT_MODES,
+                    "watermark": BOOL},
+    "trigger": {**_S, "continuous": BOOL, "real_time": BOOL},
+    "config.changed": {**_S, "key": None},
+    "pipeline.flow_renamed": _S,
+    "pipeline.table_renamed": {**_S, "old_table": None},
+    "pipeline.flow_added": {**_S, "existing": BOOL},
+    "pipeline.flow_removed": {**_S, "table_kept": BOOL},
+    "pipeline.expectation": {"action": frozenset({"warn", "drop", "fail", "unknown"}),
+                             "direction": frozenset({"added", "changed", "removed"})},
+    "pipeline.cdc": {"about": None},
+}
+
+
 # Every kind of change the diff reports; each has at least one rule (tested), and a rule
 # naming a kind that is not here is refused when the rules load.
-CHANGE_KINDS = frozenset({
-    "query.checkpoint", "query.name", "query.added", "query.removed", "unresolved", "unseen",
-    "query.moved", "query.shared_checkpoint", "query.volatile_checkpoint",
-    "source.added", "source.removed", "source.reordered", "source.type", "source.identity",
-    "source.rate_limit", "source.option", "source.schema", "source.name",
-    "stateful.added", "stateful.removed", "stateful.replaced",
-    "agg.method", "agg.keys", "agg.window", "agg.aggregates", "agg.function", "agg.input",
-    "agg.alias", "agg.input_type", "dedup.kind", "dedup.keys",
-    "join.type", "join.keys", "join.condition", "join.input", "join.state_schema",
-    "state.api", "state.keys", "state.schema", "state.timeout", "state.output_mode",
-    "state.output_schema", "state.function",
-    "watermark.added", "watermark.removed", "watermark.column", "watermark.delay",
-    "filter.changed", "projection.same_columns", "projection.columns", "static_join.changed",
-    "sink.format", "sink.path", "sink.topic", "sink.table", "sink.foreach_code", "sink.option",
-    "sink.partition_by", "output_mode", "trigger", "config.changed",
-    "pipeline.flow_renamed", "pipeline.table_renamed", "pipeline.flow_added",
-    "pipeline.flow_removed", "pipeline.expectation", "pipeline.cdc",
-})
+CHANGE_KINDS = frozenset(FACTS)
+
+
+def facts_of(kind: str) -> Facts:
+    """The facts a change of `kind` may carry, with their values (None: free text)."""
+    return {**FACTS[kind], **PIPELINE_FACTS}
+
+
 # Changes about an operator or source being there at all: their verdict does not depend on
 # the (possibly unresolved) details of what was added or removed.
 STRUCTURAL = {

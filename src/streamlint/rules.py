@@ -15,7 +15,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from streamlint.core import CHANGE_KINDS, VERDICTS, Change, Code
+from streamlint.core import CHANGE_KINDS, VERDICTS, Change, Code, facts_of
 from streamlint.core import DEFAULT_SPARK_VERSION as DEFAULT_SPARK_VERSION
 from streamlint.core import worst as worst  # the rules' users take it from here too
 from streamlint.errors import UsageError
@@ -42,6 +42,10 @@ class Example:
     checkpoint: str = ""
     accept: str = ""
     change: str = ""
+    # Where the rule fires: a distinctive part of its message, and the line of the finding in
+    # the new snippet (in the old one for a finding with no new location).
+    message: str | None = None
+    line: int | None = None
 
 
 @record
@@ -190,6 +194,7 @@ def _rule(raw: dict[str, Any], family: str) -> Rule:
     unknown = sorted(set(kinds) - CHANGE_KINDS)
     if unknown:
         raise ValueError(f"{raw['code']}: no change of kind {unknown} exists")
+    check_when(f"rules/{family}.toml", raw["code"], kinds, when)
     for clause in filter(None, (c.strip() for c in raw.get("spark", "").split(","))):
         if not re.fullmatch(r"(>=|<=|==|>|<)\d+(\.\d+)*", clause):
             raise ValueError(f"{raw['code']}: cannot read the Spark range {raw['spark']!r}")
@@ -201,6 +206,25 @@ def _rule(raw: dict[str, Any], family: str) -> Rule:
         docs=raw["docs"], spark=raw.get("spark", ""), when=when, examples=examples,
         family=family,
     )
+
+
+def check_when(where: str, code: str, kinds: list[str],
+               when: tuple[tuple[str, tuple[str, ...]], ...]) -> None:
+    """Refuse a `when` key that a kind the rule judges does not carry, or a value it never
+    takes: such a rule would silently never match."""
+    for kind in kinds:
+        facts = facts_of(kind)
+        for key, values in when:
+            if key not in facts:
+                raise ValueError(
+                    f"{where}: rule {code}: `when` key {key!r} is not a fact of a {kind} "
+                    f"change (its facts: {', '.join(sorted(facts))})")
+            allowed = facts[key]
+            wrong = sorted(set(values) - allowed) if allowed is not None else []
+            if wrong:
+                raise ValueError(
+                    f"{where}: rule {code}: `when` {key} = {wrong[0]!r} is never a value of "
+                    f"a {kind} change (its values: {', '.join(sorted(allowed))})")
 
 
 def rule_for(change: Change, version: tuple[int, ...]) -> Rule | None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import difflib
 from typing import Any
 
+from streamlint.core import OUTPUT_MODES, SINK_KINDS
 from streamlint.diff import operators
 from streamlint.diff.changes import (
     CHANGE_KINDS,
@@ -32,6 +33,7 @@ from streamlint.diff.render import (
     static_on_text,
     trigger_text,
 )
+from streamlint.diff.usage import uses
 from streamlint.diff.values import undecidable
 from streamlint.model import (
     Aggregation,
@@ -90,13 +92,14 @@ def _unknown_code(value: Any) -> bool:
 
 
 def sink_kind(fmt: Any) -> str:
+    """What a sink is, for the rules (`core.SINK_KINDS`)."""
     if not isinstance(fmt, str):
         return "unknown"
     if fmt in FILE_SINKS:
         return "file"
     if fmt in ("foreach", "foreachBatch"):
         return "foreach"
-    return fmt
+    return fmt if fmt in SINK_KINDS else "other"
 
 
 class _Differ:
@@ -218,8 +221,10 @@ class _Differ:
                 self.add("source.option", f"the {fmt} source option `{key}`", a, b, old.loc,
                          new.loc, key=key.lower())
         if old.schema != new.schema:
+            fields, columns = _schema_change(old.schema, new.schema)
+            used = uses((self.old, self.new), columns) if fields != "other" else "unknown"
             self.add("source.schema", f"the declared schema of the {fmt} source", old.schema,
-                     new.schema, old.loc, new.loc)
+                     new.schema, old.loc, new.loc, fields=fields, used=used)
         if old.name != new.name and facts.get("named") != "true":
             self.add("source.name", "the source name", old.name, new.name, old.loc, new.loc)
 
@@ -322,7 +327,9 @@ class _Differ:
                          projections_text(old_proj), maybe_names(new_cols), loc_a, loc_b)
             else:
                 self.add("projection.columns", "the output columns",
-                         maybe_names(old_cols), maybe_names(new_cols), loc_a, loc_b)
+                         maybe_names(old_cols), maybe_names(new_cols), loc_a, loc_b,
+                         old_sink=sink_kind(self.old.sink.format),
+                         new_sink=sink_kind(self.new.sink.format))
         old_static = [o for o in self.old.operators if o.kind == "static_join"]
         new_static = [o for o in self.new.operators if o.kind == "static_join"]
         if [(o.how, o.on) for o in old_static] != [(o.how, o.on) for o in new_static]:  # type: ignore
@@ -364,15 +371,21 @@ class _Differ:
                 self.add("sink.partition_by", "the sink's partition columns", old.partition_by,
                          new.partition_by, old.loc, new.loc, sink=new_kind)
         if (old.output_mode or "append") != (new.output_mode or "append"):
+            watermark = any(isinstance(o, Watermark)
+                            for o in (*self.old.operators, *self.new.operators))
+            modes = {"old_mode": str(old.output_mode or "append").lower(),
+                     "new_mode": str(new.output_mode or "append").lower()}
             self.add("output_mode", "the output mode", old.output_mode or "append",
                      new.output_mode or "append", old.output_mode_loc or old.loc,
-                     new.output_mode_loc or new.loc)
+                     new.output_mode_loc or new.loc, watermark="true" if watermark else "false",
+                     **{k: v for k, v in modes.items() if v in OUTPUT_MODES})
         if normalized(old.trigger) != normalized(new.trigger):
-            continuous = "true" if "continuous" in (old.trigger[0], new.trigger[0]) else "false"
+            kinds = (old.trigger[0], new.trigger[0])
             self.add("trigger", "the trigger", trigger_text(old.trigger),
                      trigger_text(new.trigger),
                      old.trigger_loc or old.loc, new.trigger_loc or new.loc,
-                     continuous=continuous)
+                     continuous="true" if "continuous" in kinds else "false",
+                     real_time="true" if "realTime" in kinds else "false")
         if old.query_name != new.query_name and old.checkpoint == new.checkpoint:
             self.add("query.name", "the query name", old.query_name, new.query_name, old.loc,
                      new.loc)
@@ -412,6 +425,29 @@ def _static(joins: list[Any]) -> Code | None:
     shown = Code("; ".join(parts))
     shown.known = all(p.known for p in parts)
     return shown
+
+
+def _schema_change(old: Any, new: Any) -> tuple[str, tuple[str, ...]]:
+    """How a declared schema changed: only fields "added", only "removed" (the others kept
+    with their types, in their order), or "other"; and the fields added or removed."""
+    from streamlint.extract.schema_text import split_top_level  # pure text, no libcst
+
+    if not (isinstance(old, str) and isinstance(new, str) and is_known(old) and is_known(new)):
+        return "other", ()
+    before = [tuple(f.split(":", 1)) for f in split_top_level(old)]
+    after = [tuple(f.split(":", 1)) for f in split_top_level(new)]
+    old_names, new_names = {f[0] for f in before}, {f[0] for f in after}
+    kept_before = [f for f in before if f[0] in new_names]
+    kept_after = [f for f in after if f[0] in old_names]
+    if kept_before != kept_after:
+        return "other", ()
+    added = tuple(f[0] for f in after if f[0] not in old_names)
+    removed = tuple(f[0] for f in before if f[0] not in new_names)
+    if added and not removed:
+        return "added", added
+    if removed and not added:
+        return "removed", removed
+    return "other", ()
 
 
 def _align(old: tuple, new: tuple, key: Any) -> list[tuple[Any, Any]]:

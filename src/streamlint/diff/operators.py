@@ -19,7 +19,14 @@ from streamlint.diff.render import (
     exprs_text,
     names_text,
 )
-from streamlint.model import Aggregation, ArbitraryState, Deduplication, StreamJoin
+from streamlint.model import (
+    Aggregation,
+    ArbitraryState,
+    Deduplication,
+    StateVariable,
+    StreamJoin,
+    show,
+)
 from streamlint.model.expr import (
     WINDOW_FUNCTIONS,
     Binary,
@@ -255,15 +262,68 @@ def arbitrary_state(add: Add, a: ArbitraryState, b: ArbitraryState, encoding: st
                     computed="true")
     if variables(a.state_schema) != variables(b.state_schema):
         add("state.schema", "the state schema", a.state_schema, b.state_schema, a.loc,
-            b.loc, api=a.api, encoding=encoding)
+            b.loc, api=a.api, encoding=encoding, evolution=evolution(a.variables, b.variables))
     if a.timeout != b.timeout:
-        add("state.timeout", "the timeout", a.timeout, b.timeout, a.loc, b.loc)
+        add("state.timeout", "the timeout", a.timeout, b.timeout, a.loc, b.loc, api=a.api)
     if a.output_mode != b.output_mode:
         add("state.output_mode", "the operator's output mode", a.output_mode,
-            b.output_mode, a.loc, b.loc)
+            b.output_mode, a.loc, b.loc, api=a.api)
     if a.output_schema != b.output_schema:
         add("state.output_schema", "the output schema", a.output_schema,
             b.output_schema, a.loc, b.loc)
     if a.function != b.function:
         add("state.function", "the state function", a.function, b.function, a.loc,
             b.loc)
+
+
+# How a processor's state may change, worst first: what Spark refuses whatever the encoding,
+# what only Avro encoding lets evolve, and what leaves the stored schema alone.
+_EVOLUTION_ORDER = ("variable_type", "narrowed", "other", "ttl_added", "ttl_removed",
+                    "variables", "fields", "ttl_duration")
+# Widening casts of a state value field (Spark's upcast on Avro-encoded state).
+_WIDER = {"tinyint": 0, "smallint": 1, "int": 2, "bigint": 3}
+
+
+def evolution(old: tuple[StateVariable, ...] | None, new: tuple[StateVariable, ...] | None
+              ) -> str:
+    """How a transformWithState processor's declared state changed (`core.STATE_EVOLUTIONS`):
+    the worst of its variables' changes."""
+    if old is None or new is None:
+        return "other"
+    before = {show(v.name): v for v in old}
+    after = {show(v.name): v for v in new}
+    if len(before) != len(old) or len(after) != len(new):
+        return "other"  # a name declared twice, or unresolved names: not judged
+    kinds = {"variables"} if before.keys() != after.keys() else set()
+    for name in before.keys() & after.keys():
+        a, b = before[name], after[name]
+        if a.getter != b.getter:
+            kinds.add("variable_type")
+        elif a.schemas != b.schemas:
+            kinds.add("other" if a.ttl != b.ttl else _fields(a, b))
+        elif a.ttl != b.ttl:
+            kinds.add("ttl_added" if a.ttl is None else "ttl_removed" if b.ttl is None
+                      else "ttl_duration")
+    return min(kinds, key=_EVOLUTION_ORDER.index) if kinds else "other"
+
+
+def _fields(a: StateVariable, b: StateVariable) -> str:
+    """A value schema's fields added, removed, reordered or widened ("fields"), a field's type
+    narrowed or replaced ("narrowed"), or a map's key schema changed ("other")."""
+    from streamlint.extract.schema_text import split_top_level  # pure text, no libcst
+
+    if a.schemas[:-1] != b.schemas[:-1]:
+        return "other"  # a map's user key is part of the state key
+    old, new = a.schemas[-1], b.schemas[-1]
+    if not isinstance(old, str) or not isinstance(new, str):
+        return "other"
+    before = dict(tuple(f.split(":", 1)) for f in split_top_level(old) if ":" in f)
+    after = dict(tuple(f.split(":", 1)) for f in split_top_level(new) if ":" in f)
+    for name in before.keys() & after.keys():
+        x, y = before[name], after[name]
+        if x == y or (x, y) == ("float", "double"):
+            continue
+        if x in _WIDER and y in _WIDER and _WIDER[x] < _WIDER[y]:
+            continue
+        return "narrowed"
+    return "fields"

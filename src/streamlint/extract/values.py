@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 import libcst as cst
 
-from streamlint.model import Loc, Operator, Setting, Source, Unknown
+from streamlint.model import Loc, Operator, Setting, Source, StateVariable, Unknown
 from streamlint.model.expr import Alias, Column, Definition, Expr, Star, refs, render, unaliased
 from streamlint.records import factory, record, replace
 
@@ -267,6 +267,7 @@ class StateHandle:
     """
 
     declared: list[str] = factory(list)
+    variables: list[StateVariable] = factory(list)
 
 
 class ModuleContext:

@@ -193,6 +193,16 @@ class StaticJoin:
 
 
 @record
+class StateVariable:
+    """One state variable a transformWithState processor declares in `init`."""
+
+    getter: str  # getValueState, getListState, getMapState
+    name: Value
+    schemas: tuple[Value, ...]  # canonical schema text: the value's (a map's key's first)
+    ttl: Value  # ttlDurationMs (TTLConfig in Scala); None when the state never expires
+
+
+@record
 class ArbitraryState:
     """applyInPandasWithState / transformWithState: user-defined state per key."""
 
@@ -206,6 +216,9 @@ class ArbitraryState:
     loc: Loc
     kind: str = "arbitrary_state"
     inputs: tuple[Definition, ...] = ()  # how each grouping column was computed upstream
+    # transformWithState: the variables `init` declares, as data (`state_schema` is their
+    # text); None where the processor could not be read.
+    variables: tuple[StateVariable, ...] | None = None
 
 
 @record

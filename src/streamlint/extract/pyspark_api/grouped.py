@@ -19,7 +19,7 @@ from streamlint.extract.frames import (
 )
 from streamlint.extract.schemas import schema_of
 from streamlint.extract.values import Function, Grouped, Instance, Lambda, Plan, StateHandle
-from streamlint.model import ArbitraryState, Loc, Projection, Unknown, show
+from streamlint.model import ArbitraryState, Loc, Projection, StateVariable, Unknown, show
 from streamlint.records import replace
 
 if TYPE_CHECKING:
@@ -98,11 +98,14 @@ def arbitrary_state(
         if isinstance(timeout, str):  # Spark reads the time mode case-insensitively
             timeout = TIME_MODES.get(timeout.lower(), timeout)
         state_schema: Any = state_variables(interp, function)
+        variables = (state_schema[1] if isinstance(state_schema, tuple) else None)
+        state_schema = state_schema[0] if isinstance(state_schema, tuple) else state_schema
     else:
         output_schema = arg(1, "outputStructType")
         state_schema = arg(2, "stateStructType")
         output_mode = arg(3, "outputMode")
         timeout = arg(4, "timeoutConf")
+        variables = None
     op = ArbitraryState(
         api=name, keys=tuple(resolved_key(grouped.plan, k) for k in grouped.keys),
         function=function_name, inputs=inputs_of(grouped.plan, list(grouped.keys)),
@@ -110,7 +113,7 @@ def arbitrary_state(
         if not isinstance(state_schema, tuple) else state_schema,
         # Spark parses the output mode case-insensitively: "Update" is "update".
         output_mode=output_mode.lower() if isinstance(output_mode, str) else plain(output_mode),
-        timeout=plain(timeout), loc=grouped.loc,
+        timeout=plain(timeout), loc=grouped.loc, variables=variables,
     )
     return grouped.plan.then(op, columns=None, definitions=())
 
@@ -135,10 +138,10 @@ def state_variables(interp: Interpreter, processor: Any) -> Any:
         return Unknown(function_label(interp, processor))
     init = processor.cls.methods.get("init")
     if init is None:
-        return ()
+        return (), ()
     handle = StateHandle()
     interp.call_function(Function(init, processor.cls.env, processor), [handle], {}, init)
-    return tuple(handle.declared)
+    return tuple(handle.declared), tuple(handle.variables)
 
 
 def declare_state(handle: StateHandle, name: str, args: list[Any],
@@ -155,3 +158,20 @@ def declare_state(handle: StateHandle, name: str, args: list[Any],
         text = str(schema_of(value)) if "schema" in key.lower() else show(plain(value))
         parts.append(f"{key}={text}")
     handle.declared.append(f"{name}({', '.join(parts)})")
+    ttl_keys = ("ttlDurationMs", "ttlConfig", "ttl_config")
+    ttl = args[schemas + 1] if len(args) > schemas + 1 else next(
+        (kwargs[k] for k in ttl_keys if k in kwargs), None)
+    state_name = args[0] if args else kwargs.get("stateName")
+    given = [args[i] if len(args) > i else None for i in range(1, schemas + 1)]
+    for i, key in enumerate(("userKeySchema", "valueSchema") if schemas == 2 else ("schema",)):
+        if given[i] is None and key in kwargs:
+            given[i] = kwargs[key]
+    handle.variables.append(StateVariable(
+        name, plain(state_name), tuple(schema_of(v) for v in given),
+        None if ttl is None else _ttl(ttl)))
+
+
+def _ttl(value: Any) -> Any:
+    """A TTL as milliseconds where it is a number (Python's ttlDurationMs), else its code."""
+    value = plain(value)
+    return value if isinstance(value, int | Unknown) else Unknown(show(value))

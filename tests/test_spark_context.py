@@ -1,0 +1,371 @@
+"""Verdicts that rest on Spark's measured behaviour, each measured on a real restart.
+
+Each test runs a small query on the session's local Spark (see `conftest.spark`): an old
+version for a few micro-batches (`availableNow`, one batch of input per run) on a checkpoint,
+then the new version on the same checkpoint, and where results matter the new version from
+scratch too. Each states what the rule of that change says and asserts what Spark did:
+
+* transformWithState TTL added (AS10) vs TTL duration changed (AS09), `ttlDurationMs`;
+* a field added to transformWithState value state with Avro encoding (AS12, Spark 4.1+);
+* inner -> left outer stream-stream join (JN05): null-padded rows lost;
+* update -> complete output mode with a watermark (QY15): evicted windows lost;
+* spark.sql.shuffle.partitions on a stateless query (CF06/CF07) and a stateful one (CF01).
+
+Runs with `pytest -m spark` (the recorded outcomes are Spark 4.3's, `spark_harness.RECORDED_ON`).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import datetime as dt
+import json
+import threading
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import pytest
+
+from streamlint.diff import diff_jobs
+from streamlint.extract import extract_text
+
+if TYPE_CHECKING:
+    from pyspark.sql import DataFrame, SparkSession
+
+pytestmark = pytest.mark.spark
+
+ROCKSDB = "org.apache.spark.sql.execution.streaming.state.RocksDBStateStoreProvider"
+_EPOCH = dt.datetime(2024, 1, 1, tzinfo=dt.timezone.utc)
+
+
+def _ts(seconds: int) -> str:
+    return (_EPOCH + dt.timedelta(seconds=seconds)).strftime("%Y-%m-%dT%H:%M:%S.000Z")
+
+
+@contextlib.contextmanager
+def _conf(spark: SparkSession, **values: str) -> Iterator[None]:
+    """Session settings for one test (keys with `_` for `.`), restored afterwards."""
+    keys = {key.replace("__", "."): value for key, value in values.items()}
+    saved = {key: spark.conf.get(key, None) for key in keys}
+    for key, value in keys.items():
+        spark.conf.set(key, value)
+    try:
+        yield
+    finally:
+        for key, value in saved.items():
+            if value is None:
+                spark.conf.unset(key)
+            else:
+                spark.conf.set(key, value)
+
+
+def _land(folder: Path, batch: int, rows: list[dict[str, Any]]) -> None:
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / f"batch-{batch}.json").write_text("".join(json.dumps(r) + "\n" for r in rows))
+
+
+def _run(spark: SparkSession, build: Callable[[], DataFrame], checkpoint: Path,
+         mode: str = "append", once: bool = False) -> tuple[list[Any], str | None]:
+    """Run `build()`'s query to the end of its input: the rows its batches wrote, or Spark's
+    error (its message without the JVM stack). `once`: one micro-batch (a processing-time
+    transformWithState under availableNow plans no-data batches without end)."""
+    from pyspark.errors import PySparkException
+
+    rows: list[Any] = []
+    lock = threading.Lock()
+
+    def collect(batch: DataFrame, batch_id: int) -> None:
+        got = batch.collect()
+        with lock:
+            rows.extend(got)
+
+    query = (build().writeStream.foreachBatch(collect).outputMode(mode)
+             .option("checkpointLocation", str(checkpoint))
+             .trigger(**({"once": True} if once else {"availableNow": True})).start())
+    try:
+        query.awaitTermination(120)
+    except PySparkException as err:
+        return rows, str(err).split("\nJVM stacktrace:", 1)[0]
+    finally:
+        query.stop()
+    return rows, None
+
+
+def _static(old: str, new: str, version: str) -> dict[str, str]:
+    """The rule codes (with their verdicts) the static diff gives for a job change."""
+    report = diff_jobs(extract_text(old, "old.py"), extract_text(new, "new.py"), version)
+    return {f.code: f.verdict for f in report.findings}
+
+
+# -- transformWithState: TTL ---------------------------------------------------------------
+
+TWS_JOB = '''
+from pyspark.sql.streaming import StatefulProcessor
+spark.conf.set("spark.sql.streaming.stateStore.providerClass", "{rocksdb}")
+
+class Counter(StatefulProcessor):
+    def init(self, handle):
+        self.count = handle.getValueState({state})
+
+df = spark.readStream.schema("user STRING").json("/in")
+out = df.groupBy("user").transformWithStateInPandas(Counter(), "user STRING, n LONG", "Update", "{mode}")
+out.writeStream.foreachBatch(save).outputMode("update").option("checkpointLocation", "/c").start()
+'''  # noqa: E501
+
+
+def _counter(state: str, ttl_ms: int | None, field: bool = False) -> type:
+    """A transformWithStateInPandas processor counting rows per user in value state
+    `state` (optionally with a TTL, or with a second field it writes the last batch size to)."""
+    import pandas as pd
+    from pyspark.sql.streaming import StatefulProcessor
+
+    class Counter(StatefulProcessor):
+        def init(self, handle: Any) -> None:
+            self.count = handle.getValueState("count", state, ttl_ms)
+
+        def handleInputRows(self, key: Any, rows: Any, timerValues: Any) -> Any:
+            n = int(self.count.get()[0]) if self.count.exists() else 0
+            size = sum(len(pdf) for pdf in rows)
+            n += size
+            self.count.update((n, size) if field else (n,))
+            yield pd.DataFrame({"user": [key[0]], "n": [n]})
+
+        def close(self) -> None:
+            pass
+
+    return Counter
+
+
+def _tws(spark: SparkSession, root: Path, processor: type, mode: str
+         ) -> Callable[[], DataFrame]:
+    def build() -> DataFrame:
+        df = spark.readStream.schema("user STRING").json(str(root / "in"))
+        return df.groupBy("user").transformWithStateInPandas(
+            processor(), "user STRING, n LONG", "Update", mode)
+    return build
+
+
+def _tws_restart(spark: SparkSession, root: Path, old: type, new: type, mode: str = "None"
+                 ) -> tuple[list[Any], str | None]:
+    """Two users counted in batch 1 by `old`, user a once more in batch 2 by `new` restarted
+    on the same checkpoint. `mode` is the time mode (TTL needs ProcessingTime)."""
+    _land(root / "in", 1, [{"user": "a"}, {"user": "a"}, {"user": "b"}])
+    rows, error = _run(spark, _tws(spark, root, old, mode), root / "chk", "update", once=True)
+    assert error is None, error
+    assert sorted((r.user, r.n) for r in rows) == [("a", 2), ("b", 1)]
+    _land(root / "in", 2, [{"user": "a"}])
+    return _run(spark, _tws(spark, root, new, mode), root / "chk", "update", once=True)
+
+
+def test_tws_ttl_added_fails_the_restart(spark: SparkSession, tmp_path: Path) -> None:
+    old = TWS_JOB.format(rocksdb=ROCKSDB, state='"count", "n LONG"', mode="ProcessingTime")
+    new = TWS_JOB.format(rocksdb=ROCKSDB, state='"count", "n LONG", 3600000',
+                         mode="ProcessingTime")
+    assert _static(old, new, "4.3") == {"AS10": "incompatible"}
+    with _conf(spark, spark__sql__streaming__stateStore__providerClass=ROCKSDB):
+        _, error = _tws_restart(spark, tmp_path, _counter("n LONG", None),
+                                _counter("n LONG", 3_600_000), "ProcessingTime")
+    assert error is not None and "STATE_STORE_VALUE_SCHEMA_NOT_COMPATIBLE" in error, error
+
+
+def test_tws_ttl_duration_changed_keeps_the_state(spark: SparkSession, tmp_path: Path) -> None:
+    old = TWS_JOB.format(rocksdb=ROCKSDB, state='"count", "n LONG", 3600000',
+                         mode="ProcessingTime")
+    new = TWS_JOB.format(rocksdb=ROCKSDB, state='"count", "n LONG", 7200000',
+                         mode="ProcessingTime")
+    assert _static(old, new, "4.3") == {"AS09": "compatible"}
+    with _conf(spark, spark__sql__streaming__stateStore__providerClass=ROCKSDB):
+        rows, error = _tws_restart(spark, tmp_path, _counter("n LONG", 3_600_000),
+                                   _counter("n LONG", 7_200_000), "ProcessingTime")
+    assert error is None, error
+    assert [(r.user, r.n) for r in rows] == [("a", 3)], "the count continues from the state"
+
+
+# -- transformWithState: Avro state encoding, a value field added (Spark 4.1+) -----------------
+
+
+def test_tws_avro_value_field_added_restarts(spark: SparkSession, tmp_path: Path) -> None:
+    avro = 'spark.conf.set("spark.sql.streaming.stateStore.encodingFormat", "avro")\n'
+    old = avro + TWS_JOB.format(rocksdb=ROCKSDB, state='"count", "n LONG"', mode="None")
+    new = avro + TWS_JOB.format(rocksdb=ROCKSDB, state='"count", "n LONG, last LONG"',
+                                mode="None")
+    assert _static(old, new, "4.3") == {"AS12": "compatible"}
+    assert _static(old, new, "4.0") == {"AS02": "review"}
+    with _conf(spark, spark__sql__streaming__stateStore__providerClass=ROCKSDB,
+               spark__sql__streaming__stateStore__encodingFormat="avro"):
+        rows, error = _tws_restart(spark, tmp_path, _counter("n LONG", None),
+                                   _counter("n LONG, last LONG", None, field=True))
+    assert error is None, error
+    assert [(r.user, r.n) for r in rows] == [("a", 3)], "the count continues from the state"
+
+
+def test_tws_unsaferow_value_field_added_fails(spark: SparkSession, tmp_path: Path) -> None:
+    """The contrast: the same change with the default encoding is refused."""
+    old = TWS_JOB.format(rocksdb=ROCKSDB, state='"count", "n LONG"', mode="None")
+    new = TWS_JOB.format(rocksdb=ROCKSDB, state='"count", "n LONG, last LONG"', mode="None")
+    assert _static(old, new, "4.3") == {"AS01": "incompatible"}
+    with _conf(spark, spark__sql__streaming__stateStore__providerClass=ROCKSDB):
+        _, error = _tws_restart(spark, tmp_path, _counter("n LONG", None),
+                                _counter("n LONG, last LONG", None, field=True))
+    assert error is not None and "STATE_STORE_VALUE_SCHEMA_NOT_COMPATIBLE" in error, error
+
+
+# -- stream-stream join: inner -> left outer ------------------------------------------------
+
+JOIN_JOB = '''
+from pyspark.sql import functions as F
+orders = spark.readStream.schema("order_id LONG, ts TIMESTAMP").json("/in/o").withWatermark("ts", "10 seconds")
+payments = spark.readStream.schema("paid_id LONG, pts TIMESTAMP").json("/in/p").withWatermark("pts", "10 seconds")
+joined = orders.join(payments, F.expr("order_id = paid_id AND pts >= ts AND pts <= ts + interval 5 seconds"), "{how}")
+joined.writeStream.foreachBatch(save).option("checkpointLocation", "/c").start()
+'''  # noqa: E501
+
+
+def _join(spark: SparkSession, root: Path, how: str) -> Callable[[], DataFrame]:
+    from pyspark.sql import functions as F
+
+    def build() -> DataFrame:
+        orders = (spark.readStream.schema("order_id LONG, ts TIMESTAMP").json(str(root / "o"))
+                  .withWatermark("ts", "10 seconds"))
+        payments = (spark.readStream.schema("paid_id LONG, pts TIMESTAMP")
+                    .json(str(root / "p")).withWatermark("pts", "10 seconds"))
+        return orders.join(payments, F.expr(
+            "order_id = paid_id AND pts >= ts AND pts <= ts + interval 5 seconds"), how)
+    return build
+
+
+def _land_orders(root: Path, batch: int) -> None:
+    """Two orders per batch, 30 s apart per batch; only the first one is paid."""
+    base = batch * 30
+    _land(root / "o", batch, [{"order_id": batch * 10, "ts": _ts(base)},
+                              {"order_id": batch * 10 + 1, "ts": _ts(base + 1)}])
+    _land(root / "p", batch, [{"paid_id": batch * 10, "pts": _ts(base + 2)}])
+
+
+def _join_rows(rows: list[Any]) -> set[tuple[int, int | None]]:
+    return {(r.order_id, r.paid_id) for r in rows}
+
+
+def test_inner_to_left_outer_join_loses_null_padded_rows(spark: SparkSession,
+                                                         tmp_path: Path) -> None:
+    old, new = JOIN_JOB.format(how="inner"), JOIN_JOB.format(how="left_outer")
+    assert _static(old, new, "4.3")["JN05"] == "incompatible"
+    batches = 4
+    restarted: set[tuple[int, int | None]] = set()
+    for batch in range(1, batches + 1):  # the inner join for 3 batches, then the outer one
+        _land_orders(tmp_path / "r", batch)
+        how = "inner" if batch < batches else "left_outer"
+        rows, error = _run(spark, _join(spark, tmp_path / "r", how), tmp_path / "r" / "chk")
+        assert error is None, error
+        restarted |= _join_rows(rows)
+    fresh: set[tuple[int, int | None]] = set()
+    for batch in range(1, batches + 1):
+        _land_orders(tmp_path / "f", batch)
+        rows, error = _run(spark, _join(spark, tmp_path / "f", "left_outer"),
+                           tmp_path / "f" / "chk")
+        assert error is None, error
+        fresh |= _join_rows(rows)
+    # From scratch, the outer join emits every unpaid order once the watermark passes it.
+    assert {(11, None), (21, None)} <= fresh, fresh
+    # Restarted, the unpaid orders the inner join had already evicted are never emitted.
+    lost = fresh - restarted
+    assert lost and all(paid is None for _, paid in lost), (lost, restarted)
+    assert restarted <= fresh
+
+
+# -- output mode update -> complete with a watermark -----------------------------------------
+
+MODE_JOB = '''
+from pyspark.sql import functions as F
+df = spark.readStream.schema("ts TIMESTAMP").json("/in").withWatermark("ts", "10 seconds")
+counts = df.groupBy(F.window("ts", "10 seconds")).count()
+counts.writeStream.outputMode("{mode}").foreachBatch(save).option("checkpointLocation", "/c").start()
+'''  # noqa: E501
+
+
+def _windows(spark: SparkSession, root: Path) -> Callable[[], DataFrame]:
+    from pyspark.sql import functions as F
+
+    def build() -> DataFrame:
+        df = spark.readStream.schema("ts TIMESTAMP").json(str(root / "in")).withWatermark(
+            "ts", "10 seconds")
+        return df.groupBy(F.window("ts", "10 seconds")).count()
+    return build
+
+
+def test_update_to_complete_with_watermark_loses_evicted_windows(spark: SparkSession,
+                                                                 tmp_path: Path) -> None:
+    old, new = MODE_JOB.format(mode="update"), MODE_JOB.format(mode="complete")
+    assert _static(old, new, "4.3") == {"QY15": "incompatible"}
+    batches = 4
+
+    def land(root: Path, batch: int) -> None:
+        _land(root / "in", batch, [{"ts": _ts(batch * 30)}, {"ts": _ts(batch * 30 + 1)}])
+
+    last: dict[str, list[Any]] = {}
+    for name, modes in (("restarted", ["update"] * (batches - 1) + ["complete"]),
+                        ("fresh", ["complete"] * batches)):
+        root = tmp_path / name
+        for batch, mode in enumerate(modes, start=1):
+            land(root, batch)
+            rows, error = _run(spark, _windows(spark, root), root / "chk", mode)
+            assert error is None, error
+        last[name] = rows  # the last run's complete result table
+    starts = {name: sorted(r.window.start.second + 60 * r.window.start.minute for r in rows)
+              for name, rows in last.items()}
+    assert starts["fresh"] == [30, 60, 90, 120], starts  # every window, complete
+    # Restarted, the complete table lacks the windows update mode had already evicted.
+    assert set(starts["restarted"]) < set(starts["fresh"]) and 30 not in starts["restarted"]
+
+
+# -- spark.sql.shuffle.partitions ---------------------------------------------------------------
+
+SHUFFLE_JOB = '''
+from pyspark.sql import SparkSession
+spark = SparkSession.builder.config("spark.sql.shuffle.partitions", "{n}").getOrCreate()
+df = spark.readStream.schema("user STRING").json("/in")
+q = df.{step}.writeStream.foreachBatch(save).outputMode("{mode}")
+q.option("checkpointLocation", "/c").start()
+'''
+
+
+def _partitions(spark: SparkSession, root: Path, stateful: bool, count: int) -> int:
+    """The number of partitions of the micro-batch a restart with `count` shuffle partitions
+    runs, after a first run with 2."""
+    seen: list[int] = []
+
+    def build() -> DataFrame:
+        df = spark.readStream.schema("user STRING").json(str(root / "in"))
+        return df.groupBy("user").count() if stateful else df.repartition("user")
+
+    def collect(batch: DataFrame, batch_id: int) -> None:
+        seen.append(batch.rdd.getNumPartitions())
+        batch.collect()  # every partition runs: the state stores commit
+
+    for batch, partitions in ((1, 2), (2, count)):
+        _land(root / "in", batch, [{"user": "a"}, {"user": "b"}])
+        with _conf(spark, spark__sql__shuffle__partitions=str(partitions)):
+            query = (build().writeStream.foreachBatch(collect)
+                     .outputMode("update" if stateful else "append")
+                     .option("checkpointLocation", str(root / "chk"))
+                     .trigger(availableNow=True).start())
+            query.processAllAvailable()
+            query.stop()
+    return seen[-1]
+
+
+def test_shuffle_partitions_on_a_stateless_query_take_effect(spark: SparkSession,
+                                                             tmp_path: Path) -> None:
+    old = SHUFFLE_JOB.format(n=2, step='repartition("user")', mode="append")
+    new = SHUFFLE_JOB.format(n=5, step='repartition("user")', mode="append")
+    assert _static(old, new, "4.3") == {"CF07": "compatible"}
+    assert _static(old, new, "3.5") == {"CF06": "compatible"}
+    assert _partitions(spark, tmp_path / "stateless", stateful=False, count=5) == 5
+
+
+def test_shuffle_partitions_on_a_stateful_query_stay_pinned(spark: SparkSession,
+                                                            tmp_path: Path) -> None:
+    old = SHUFFLE_JOB.format(n=2, step='groupBy("user").count()', mode="update")
+    new = SHUFFLE_JOB.format(n=5, step='groupBy("user").count()', mode="update")
+    assert _static(old, new, "4.3") == {"CF01": "review"}
+    assert _partitions(spark, tmp_path / "stateful", stateful=True, count=5) == 2
