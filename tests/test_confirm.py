@@ -355,6 +355,52 @@ def test_each_version_runs_its_own_helper_module(spark: SparkSession, tmp_path: 
     assert "mylib" not in sys.modules and "mylib.transforms" not in sys.modules
 
 
+_PACKAGED_JOB = '''"""A job of a packaged repository, started as `python jobs/job.py PORT`."""
+import sys
+
+from pyspark import SparkContext
+from pyspark.sql import SparkSession
+from teamlib.transforms import revenue
+
+sc = SparkContext()  # the old style: one context, made before the session
+spark = SparkSession.builder.getOrCreate()
+port = int(sys.argv[1])
+schema = open("orders.ddl").read()  # next to the job: it runs from its folder
+orders = spark.readStream.schema(schema).json("/landing/orders")
+revenue(orders).writeStream.format("delta").outputMode("complete").option(
+    "checkpointLocation", "/chk/revenue").toTable("gold.revenue")
+'''
+
+
+@pytest.mark.spark
+def test_a_packaged_job_runs_as_its_authors_run_it(spark: SparkSession, tmp_path: Path) -> None:
+    """tests/realworld: jobs import their repository's package from `src/` (atc-dataplatform)
+    or next to a setup.py (dataproc-templates), read files relative to their folder
+    (LearningJournal's Avro schema), make a SparkContext first (delta-io's examples) and
+    parse their arguments as numbers (a socket port): each stopped the run before its
+    queries. All of them run now, and nothing is written into the repository."""
+    for version, function in (("old", "sum"), ("new", "max")):
+        root = tmp_path / version
+        (root / "src" / "teamlib").mkdir(parents=True)
+        (root / "jobs").mkdir()
+        (root / "pyproject.toml").write_text("[project]\nname = 'team'\n")
+        (root / "src" / "teamlib" / "__init__.py").write_text("")
+        (root / "src" / "teamlib" / "transforms.py").write_text(
+            _HELPER.format(function=function))
+        (root / "jobs" / "orders.ddl").write_text("customer STRING, amount BIGINT")
+        (root / "jobs" / "job.py").write_text(_PACKAGED_JOB)
+    before = sorted(p.relative_to(tmp_path) for p in tmp_path.rglob("*"))
+    confirmation = confirm_files(tmp_path / "old" / "jobs" / "job.py",
+                                 tmp_path / "new" / "jobs" / "job.py", spark)
+    assert confirmation.problem is None, confirmation.problem
+    (query,) = confirmation.queries
+    assert query.outcome == "results-differ", query
+    assert "sys.argv[1]" in "\n".join(confirmation.warnings)
+    assert sorted(p.relative_to(tmp_path) for p in tmp_path.rglob("*")) == before
+    assert "teamlib" not in sys.modules
+    assert spark.sparkContext._jsc is not None  # the shared context was not stopped
+
+
 def test_the_arguments_a_job_checks_for_are_given(tmp_path: Path) -> None:
     from streamlint.spark.stubs import _arguments_needed
 
@@ -513,6 +559,30 @@ def test_a_table_schema_is_inferred_from_how_the_job_uses_it() -> None:
     assert inferred_schemas(job.queries, {"bronze.orders": "x STRING"}) == []  # config wins
 
 
+def test_a_struct_column_read_by_its_fields_is_inferred_as_a_struct() -> None:
+    """tests/realworld/LearningJournal__Spark-Streaming-In-Python/02-FileStreamDemo reads
+    `DeliveryAddress.City`: a flat guess (`City STRING`) left Spark unable to resolve it."""
+    from streamlint.extract import extract_text
+    from streamlint.spark.inferred_schemas import inferred_schemas
+
+    job = extract_text('''from pyspark.sql import functions as F
+df = spark.readStream.table("bronze.invoices")
+out = df.selectExpr("InvoiceNumber", "DeliveryAddress.City", "DeliveryAddress.PinCode") \\
+    .withColumn("state", F.col("DeliveryAddress")["State"]).withColumn("n", F.col("Nested.a.b"))
+out.writeStream.option("checkpointLocation", "/chk/i").toTable("silver.invoices")
+''', "job.py")
+    (guess,) = inferred_schemas(job.queries, {})
+    assert guess.ddl == ("DeliveryAddress STRUCT<City: STRING, PinCode: STRING, State: STRING>, "
+                         "InvoiceNumber STRING, Nested STRUCT<a: STRUCT<b: STRING>>")
+
+
+@pytest.mark.spark
+def test_spark_reads_an_inferred_struct_schema(spark: SparkSession) -> None:
+    assert spark.createDataFrame([], "DeliveryAddress STRUCT<City: STRING, `Pin Code`: STRING>, "
+                                 "n DOUBLE").schema.simpleString() == (
+        "struct<DeliveryAddress:struct<City:string,Pin Code:string>,n:double>")
+
+
 _TABLE_JOB = '''from pyspark.sql import SparkSession
 from pyspark.sql import functions as F
 
@@ -580,3 +650,49 @@ def test_spark_stricter_than_static_shows_in_every_format(fmt: str) -> None:
     else:
         assert out.startswith("### ❌ streamlint: incompatible")
         assert "results differ" in out and "Spark 4.3.0 confirmation" in out
+
+
+_PIPELINE = '''import dlt
+from pyspark.sql import functions as F
+
+
+@dlt.table
+def clicks_raw():
+    return (spark.readStream.format("kafka").option("subscribe", "clicks").load()
+            .select(F.col("key").cast("string").alias("user"),
+                    F.col("value").cast("string").alias("page")))
+
+
+@dlt.table(name="clicks_per_user")
+@dlt.expect_or_drop("known user", "user IS NOT NULL")
+def per_user():
+    return dlt.read_stream("clicks_raw").dropDuplicates({keys})
+
+
+@dlt.table
+def top_users():
+    return dlt.read("clicks_per_user").groupBy("user").count()
+'''
+
+
+@pytest.mark.spark
+def test_a_dlt_pipeline_is_confirmed_table_by_table(spark: SparkSession, tmp_path: Path) -> None:
+    """tests/realworld/dave90__delta-live-tables-examples: `import dlt` failed, so no pipeline
+    was ever confirmed. The stand-in runs each streaming table as the pipeline's update would,
+    paired with the static flows (`pipeline flow <table>/<flow>`); the materialized view
+    (`top_users`, a batch read) is not a query."""
+    from streamlint.diff import diff_files
+
+    for version, keys in (("old", ["user"]), ("new", ["user", "page"])):
+        (tmp_path / version).mkdir()
+        (tmp_path / version / "pipeline.py").write_text(_PIPELINE.format(keys=keys))
+    old, new = tmp_path / "old" / "pipeline.py", tmp_path / "new" / "pipeline.py"
+    static = diff_files(str(old), str(new))
+    assert sorted(q.sink.checkpoint for q, _ in static.pairs) == [
+        "pipeline flow clicks_per_user/clicks_per_user", "pipeline flow clicks_raw/clicks_raw"]
+    confirmation = confirm_files(old, new, spark)
+    assert confirmation.problem is None, confirmation.problem
+    outcomes = {q.label: q.outcome for q in confirmation.queries}
+    assert outcomes == {"clicks_per_user": "restart-fails", "clicks_raw": "same-results"}, (
+        confirmation.queries)
+    assert static.verdict == "incompatible"

@@ -19,9 +19,18 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from streamlint.model import Aggregation, Query, Watermark, option
-from streamlint.model.expr import WINDOW_FUNCTIONS, Call, Column, Definition, Expr, walk
+from streamlint.model.expr import (
+    WINDOW_FUNCTIONS,
+    Call,
+    Column,
+    Definition,
+    Expr,
+    Field,
+    walk,
+)
 from streamlint.records import fields
 
 TABLE_FORMATS = {"table", "delta", "iceberg", "hudi"}
@@ -77,28 +86,89 @@ def _lookup_name(fmt: object, identity: tuple, options: tuple) -> str | None:
 
 
 def _column_types(query: Query) -> dict[str, str]:
-    types: dict[str, str] = {}
+    """Each column the query reads, as a DDL type: a struct where the job reads its fields
+    (`col("address.city")`, `F.col("address")["city"]`, `address.city` in SQL)."""
+    paths: dict[tuple[str, ...], str] = {}
+    # `x.f` in SQL: a qualifier that names no source (its table or path) is a struct column.
+    sources = {part.lower() for source in query.sources
+               for value in (_lookup_name(source.format, source.identity, source.options),)
+               if value for part in (value, value.rsplit(".", 1)[-1], value.rsplit("/", 1)[-1])}
 
-    def note(name: str, kind: str) -> None:
-        if name != "*" and types.get(name) != "TIMESTAMP":
-            types[name] = kind if kind != "STRING" else types.get(name, "STRING")
+    def column_path(node: Column) -> tuple[str, ...]:
+        parts = tuple(node.name.split("."))
+        qualifier = node.qualifier
+        if qualifier and qualifier.lower() not in sources:
+            return (*qualifier.split("."), *parts)
+        return parts
+
+    def note(path: tuple[str, ...], kind: str) -> None:
+        if path and "*" not in path and paths.get(path) != "TIMESTAMP":
+            paths[path] = kind if kind != "STRING" else paths.get(path, "STRING")
 
     for op in query.operators:
         if isinstance(op, Watermark):
-            note(op.column, "TIMESTAMP")
+            note(tuple(op.column.split(".")), "TIMESTAMP")
         for expr in _exprs(op):
+            inside: set[int] = set()
             for node in walk(expr):
-                if isinstance(node, Call) and node.function in WINDOW_FUNCTIONS and node.args \
-                        and isinstance(node.args[0], Column):
-                    note(node.args[0].name, "TIMESTAMP")
-                elif isinstance(node, Column):
-                    note(node.name, "STRING")
+                if isinstance(node, Call) and node.function in WINDOW_FUNCTIONS and node.args:
+                    path = _path(node.args[0])
+                    if path:
+                        note(path, "TIMESTAMP")
+                elif isinstance(node, Field) and id(node) not in inside:
+                    path = _path(node)
+                    if path:  # the outermost field of a chain names the whole path
+                        note(path, "STRING")
+                        inside.update(id(n) for n in walk(node))
+                elif isinstance(node, Column) and id(node) not in inside:
+                    note(column_path(node), "STRING")
         if isinstance(op, Aggregation):
             for agg in op.aggregates:
                 for arg in agg.args:
-                    if agg.function in NUMERIC and isinstance(arg, Column):
-                        note(arg.name, "DOUBLE")
-    return types
+                    path = _path(arg)
+                    if agg.function in NUMERIC and path:
+                        note(path, "DOUBLE")
+    return _ddl_types(paths)
+
+
+def _path(expr: Expr) -> tuple[str, ...] | None:
+    """`col("a.b")` or `col("a")["b"]` as ("a", "b"); None for anything else."""
+    keys: list[str] = []
+    while isinstance(expr, Field):
+        if not isinstance(expr.key, str):
+            return None
+        keys.append(expr.key)
+        expr = expr.operand
+    if not isinstance(expr, Column):
+        return None
+    return (*expr.name.split("."), *reversed(keys))
+
+
+def _ddl_types(paths: dict[tuple[str, ...], str]) -> dict[str, str]:
+    """Top-level columns and their DDL types; a column read by its fields is a STRUCT of them
+    (a name read both whole and by fields is the struct)."""
+    tree: dict[str, Any] = {}
+    for path, kind in sorted(paths.items()):
+        node = tree
+        for part in path[:-1]:
+            child = node.get(part)
+            if not isinstance(child, dict):
+                child = node[part] = {}
+            node = child
+        if not isinstance(node.get(path[-1]), dict):
+            node[path[-1]] = kind
+
+    def render(value: Any) -> str:
+        if isinstance(value, str):
+            return value
+        return "STRUCT<" + ", ".join(f"{_quoted(k)}: {render(v)}"
+                                     for k, v in sorted(value.items())) + ">"
+
+    return {_quoted(name): render(value) for name, value in tree.items()}
+
+
+def _quoted(name: str) -> str:
+    return name if name.isidentifier() else "`" + name.replace("`", "``") + "`"
 
 
 def _exprs(op: object) -> list[Expr]:

@@ -49,11 +49,31 @@ def _is_installed(module: ModuleType, roots: tuple[str, ...]) -> bool:
     return where.startswith(roots)
 
 
+def import_roots(job: Path) -> list[str]:
+    """Where the job's own imports resolve: its folder, then its repository's root and
+    source roots (`extract.project`: the nearest folder with .git, pyproject.toml or
+    setup.py; "" and "src")."""
+    from streamlint.extract.project import DEFAULT_SOURCE_ROOTS, project_root
+
+    root = project_root(str(job))
+    roots = [job.parent.resolve(), *((root / r).resolve() for r in DEFAULT_SOURCE_ROOTS)]
+    out: list[str] = []
+    for folder in roots:
+        if folder.is_dir() and str(folder) not in out:
+            out.append(str(folder))
+    return out
+
+
 @contextlib.contextmanager
 def own_modules(job: Path) -> Iterator[None]:
     """Run the block with the job's folder's modules imported fresh, then forgotten."""
-    folder = job.parent.resolve()
-    local = _local_names(folder)
+    roots = _installed_roots()
+    # Names the job's folder and repository provide; never a module of the installation or
+    # of streamlint itself (a job inside a checkout of streamlint must not unload it).
+    local = {name for folder in import_roots(job) for name in _local_names(Path(folder))}
+    local -= {name for name in local
+              if name in sys.modules and _is_installed(sys.modules[name], roots)}
+    local.discard("streamlint")
     hidden = {name: module for name, module in sys.modules.items()
               if name.split(".", 1)[0] in local}
     for name in hidden:
@@ -62,7 +82,6 @@ def own_modules(job: Path) -> Iterator[None]:
     saved_bytecode = sys.dont_write_bytecode
     sys.dont_write_bytecode = True
     importlib.invalidate_caches()
-    roots = _installed_roots()
     try:
         yield
     finally:

@@ -250,6 +250,26 @@ def conf_set(self: Any, key: str, value: Any) -> None:
                        "(the job's value takes effect only when a cluster starts)")
 
 
+_UNSET = object()
+
+
+def conf_get(self: Any, key: str, default: Any = _UNSET) -> Any:
+    """`spark.conf.get(key)` of a setting the cluster or the pipeline defines (a pipeline's
+    configuration, a cluster's Spark conf): a placeholder with a warning, as for a missing
+    environment variable, instead of SQL_CONF_NOT_FOUND."""
+    get = pyspark_method(self, "get")
+    if default is not _UNSET:
+        return get(self, key, default)
+    try:
+        return get(self, key)
+    except Exception as err:
+        if "SQL_CONF_NOT_FOUND" not in str(err) and "NoSuchElement" not in str(err):
+            raise
+        current().warn(f"spark.conf.get({key!r}) is not set here (a cluster's or pipeline's "
+                       "setting): it was given 'streamlint-stub'")
+        return "streamlint-stub"
+
+
 def _session_patches() -> None:
     from pyspark.sql import SparkSession
     from pyspark.sql.streaming.query import StreamingQuery, StreamingQueryManager
@@ -284,6 +304,7 @@ def _session_patches() -> None:
         managers.append(connect.manager)
     for cls in confs:
         _patch(cls, "set", conf_set)
+        _patch(cls, "get", conf_get)
     for cls in sessions:
         _patch(cls.Builder, "getOrCreate", get_or_create)
         _patch(cls, "stop", lambda self: None)
@@ -292,6 +313,23 @@ def _session_patches() -> None:
         _patch(cls, "awaitTermination", await_termination)
     for cls in managers:
         _patch(cls, "awaitAnyTermination", await_any)
+
+
+def _context_patches() -> None:
+    """`SparkContext()` in a job (an old style before SparkSession): the sandbox's context,
+    not a second one in the JVM (which Spark refuses); `sc.stop()` does nothing, like the
+    session's."""
+    from pyspark import SparkContext
+
+    def init(self: Any, *args: Any, **kwargs: Any) -> None:
+        active = SparkContext._active_spark_context
+        if active is None:
+            ORIGINAL[(SparkContext, "__init__")](self, *args, **kwargs)
+            return
+        self.__dict__.update(active.__dict__)
+
+    _patch(SparkContext, "__init__", init)
+    _patch(SparkContext, "stop", lambda self: None)
 
 
 def _patch_from_json() -> None:
@@ -323,6 +361,7 @@ def install() -> None:
     _reader_patches()
     _writer_patches()
     _session_patches()
+    _context_patches()
     _patch_from_json()
 
 

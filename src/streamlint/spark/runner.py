@@ -13,6 +13,7 @@ from pathlib import Path
 from streamlint.spark.job_modules import own_modules
 from streamlint.spark.notebooks import hooks, runnable
 from streamlint.spark.patches import active
+from streamlint.spark.pipelines import pipeline_module
 from streamlint.spark.sandbox import CannotConfirm, QueryRun, Sandbox
 from streamlint.spark.stubs import NotebookExit, notebook_globals, platform_stubs
 
@@ -49,13 +50,14 @@ def start_job(sandbox: Sandbox, job: Path, timeout: float) -> StartedJob:
         timer.daemon = True
         timer.start()
         try:
-            with own_modules(job), platform_stubs(job) as stubs:
+            with own_modules(job), platform_stubs(job) as stubs, pipeline_module() as pipeline:
                 source = job.read_text(encoding="utf-8", errors="replace")
                 stubs.update(notebook_globals(sandbox, source))
                 _state_store_for(sandbox, source)
                 _lenient_parsing_for(sandbox, source)
                 try:
                     _execute(sandbox, job, source, stubs)
+                    pipeline.start_flows()  # a pipeline file's tables, as its update would
                 except SystemExit as err:
                     if err.code not in (None, 0):
                         error = err

@@ -15,13 +15,30 @@ from collections.abc import Callable, Iterator, MutableMapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from streamlint.spark.job_modules import import_roots
 from streamlint.spark.patches import current
 from streamlint.spark.runtime import is_connect
 
 if TYPE_CHECKING:
     from streamlint.spark.sandbox import Sandbox
 
-STUB = "streamlint-stub"
+
+
+class _Placeholder(str):
+    """A stubbed command-line argument: the text `streamlint-stub`, which `int()` and
+    `float()` read as 1 (a port, a count, a number of seconds)."""
+
+    def __int__(self) -> int:
+        return 1
+
+    def __index__(self) -> int:
+        return 1
+
+    def __float__(self) -> float:
+        return 1.0
+
+
+STUB = _Placeholder("streamlint-stub")
 
 
 class NotebookExit(Exception):
@@ -206,13 +223,22 @@ def platform_stubs(job: Path) -> Iterator[dict[str, Any]]:
     os.environ = _StubEnviron(saved_environ, job.parent)  # type: ignore[assignment]  # noqa: B003
     argparse.ArgumentParser.parse_known_args = _lenient_parse(  # type: ignore[method-assign]
         saved_parse)
-    # As `python job.py` runs it: helper modules next to the job import.
-    sys.path.insert(0, str(job.parent.resolve()))
+    # As `python job.py` runs it from its folder: helper modules next to the job import, and
+    # so do the repository's packages (its root and `src/`, as the static extraction reads
+    # them); files the job opens by relative paths are found.
+    added = import_roots(job)
+    sys.path[:0] = added
+    saved_cwd = os.getcwd()
+    with contextlib.suppress(OSError):
+        os.chdir(job.parent)
     try:
         yield {"dbutils": _Stub("dbutils"), "display": lambda *a, **k: None}
     finally:
-        with contextlib.suppress(ValueError):
-            sys.path.remove(str(job.parent.resolve()))
+        with contextlib.suppress(OSError):
+            os.chdir(saved_cwd)
+        for path in added:
+            with contextlib.suppress(ValueError):
+                sys.path.remove(path)
         sys.argv, os.environ = saved_argv, saved_environ
         argparse.ArgumentParser.parse_known_args = saved_parse  # type: ignore[method-assign]
         for name in fake_delta:
