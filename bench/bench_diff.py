@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -32,21 +33,29 @@ FLOOR = (
 ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
 
 
-def seconds(command: list[str]) -> float:
+def seconds(command: list[str]) -> tuple[float, float]:
+    """(wall, CPU) seconds of one run; CPU time (user + system) varies far less than wall
+    time when other work shares the machine."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False,
                    env=ENV)
-    return time.perf_counter() - start
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 
-def interleaved_medians(first: list[str], second: list[str], runs: int) -> tuple[float, float]:
-    """Median wall time of each command, run alternately: a change in the machine's load
-    during the measurement weighs on both sides alike, not on whichever ran second."""
-    times: tuple[list[float], list[float]] = ([], [])
+def interleaved_medians(first: list[str], second: list[str], runs: int
+                        ) -> tuple[tuple[float, float], tuple[float, float]]:
+    """Median (wall, CPU) time of each command, run alternately: a change in the machine's
+    load during the measurement weighs on both sides alike, not on whichever ran second."""
+    times: tuple[list[tuple[float, float]], ...] = ([], [])
     for _ in range(runs):
         times[0].append(seconds(first))
         times[1].append(seconds(second))
-    return statistics.median(times[0]), statistics.median(times[1])
+    return tuple(  # type: ignore[return-value]
+        (statistics.median(t[0] for t in side), statistics.median(t[1] for t in side))
+        for side in times)
 
 
 def imported(command: list[str], package: str) -> list[str]:
@@ -88,7 +97,7 @@ def bench_pair(old: str, new: str, sql: bool, runs: int) -> bool:
     for command in (floor_cmd, tool_cmd):
         subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False,
                        env=ENV)
-    floor, tool = interleaved_medians(floor_cmd, tool_cmd, runs)
+    (floor, floor_cpu), (tool, tool_cpu) = interleaved_medians(floor_cmd, tool_cmd, runs)
     static = ["-m", "streamlint", "diff", old, new]
     pyspark = imported(static, "pyspark")
     sqlglot = imported(static, "sqlglot")
@@ -97,6 +106,8 @@ def bench_pair(old: str, new: str, sql: bool, runs: int) -> bool:
     print(f"floor ({label}, parse both): {floor * 1000:7.1f} ms, median of {runs}")
     print(f"streamlint diff: {tool * 1000:7.1f} ms, median of {runs}")
     print(f"ratio: {tool / floor:.2f}x (target <= 1.30x)")
+    print(f"CPU time (user + system): floor {floor_cpu * 1000:.1f} ms, streamlint "
+          f"{tool_cpu * 1000:.1f} ms, ratio {tool_cpu / floor_cpu:.2f}x")
     print(f"pyspark imported by the static path: {'YES' if pyspark else 'no'}")
     print(f"sqlglot imported: {'yes' if sqlglot else 'no'}"
           + ("" if sql else " (must be no: this pair has no SQL statement)"))

@@ -35,26 +35,31 @@ def record(cls: type[T] | None = None, *, frozen: bool = True) -> Any:
 
         count = len(names)
         setter = object.__setattr__
+        known = frozenset(names)
+        fixed = {n: d for n, d in defaults.items() if not isinstance(d, factory)}
+        made = {n: d.make for n, d in defaults.items() if isinstance(d, factory)}
 
         def __init__(self: Any, *args: Any, **kwargs: Any) -> None:  # noqa: N807
             if not kwargs and len(args) == count:  # the common case, kept cheap
                 for name, value in zip(names, args, strict=True):
                     setter(self, name, value)
                 return
-            if len(args) > len(names):
-                raise TypeError(f"{label}() takes {len(names)} arguments, got {len(args)}")
-            values = dict(zip(names, args, strict=False))
-            for key, value in kwargs.items():
-                if key not in names or key in values:
-                    raise TypeError(f"{label}() got an unexpected or repeated argument {key!r}")
-                values[key] = value
+            if len(args) > count:
+                raise TypeError(f"{label}() takes {count} arguments, got {len(args)}")
+            values = dict(zip(names, args, strict=False)) if args else {}
+            if not known.issuperset(kwargs) or (args and not values.keys().isdisjoint(kwargs)):
+                extra = next(k for k in kwargs if k not in known or k in values)
+                raise TypeError(f"{label}() got an unexpected or repeated argument {extra!r}")
+            values.update(kwargs)
             for name in names:
-                if name not in values:
-                    if name not in defaults:
-                        raise TypeError(f"{label}() missing argument {name!r}")
-                    default = defaults[name]
-                    values[name] = default.make() if isinstance(default, factory) else default
-                object.__setattr__(self, name, values[name])
+                if name in values:
+                    setter(self, name, values[name])
+                elif name in fixed:
+                    setter(self, name, fixed[name])
+                elif name in made:
+                    setter(self, name, made[name]())
+                else:
+                    raise TypeError(f"{label}() missing argument {name!r}")
 
         def __eq__(self: Any, other: Any) -> Any:  # noqa: N807
             if other.__class__ is not self.__class__:
