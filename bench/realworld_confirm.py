@@ -3,7 +3,7 @@
 Usage: python bench/realworld_confirm.py [--only SUBSTRING] [--limit N] [--json OUT.json]
 For every edit of tests/realworld/EDITS.toml (real public jobs, realistic edits), the
 original and the edited file are confirmed on Spark in one JVM, each version running its own
-copy of its repository's Python files and notebooks at the manifest's commit (read from the
+copy of its repository's code and small files at the manifest's commit (read from the
 snapshots in /work/.mirror, as bench/realworld_fetch.py does: a job's own modules such as
 `lib/logger.py` are there), with no `[tool.streamlint]` tables: schemas come from the job
 itself or are inferred. Prints one line per edit (the
@@ -29,16 +29,18 @@ import realworld_corpus as rw  # noqa: E402
 from confirm_corpus import SPARK_VERSION, classify, why_not_confirmed  # noqa: E402
 
 MIRRORS = Path("/work/.mirror")
+MAX_DATA_BYTES = 1_000_000
 
 
 def repository(entry: dict, into: Path) -> Path:
-    """The Python files and notebooks of the entry's repository at its commit, under `into`
-    (the repository's root). Snapshots may lack large blobs, so files are read one by one."""
+    """The Python files, notebooks and files up to 1 MB (schemas, sample data) of the entry's
+    repository at its commit, under `into` (the repository's root). Snapshots may lack large
+    blobs: a missing one is left out."""
     git_dir = MIRRORS / entry["repo"].replace("/", "+") / "repo"
     into.mkdir(parents=True)
     for rev in (entry["commit"], "HEAD"):
-        listing = subprocess.run(["git", "--git-dir", str(git_dir), "ls-tree", "-r", "-z", rev],
-                                 capture_output=True, check=False)
+        listing = subprocess.run(["git", "--git-dir", str(git_dir), "ls-tree", "-r", "-l", "-z",
+                                  rev], capture_output=True, check=False)
         if listing.returncode == 0:
             break
     else:
@@ -49,8 +51,11 @@ def repository(entry: dict, into: Path) -> Path:
             continue
         meta, name = record.split(b"\t", 1)
         path = name.decode("utf-8", "replace")
-        if meta.split()[1] == b"blob" and path.endswith((".py", ".ipynb")):
-            wanted.append((meta.split()[2].decode(), path))
+        _, kind, sha, size = meta.split()
+        # The code, and the small files beside it a job reads (schemas, sample data).
+        small = size.isdigit() and int(size) <= MAX_DATA_BYTES  # "BAD": not in the snapshot
+        if kind == b"blob" and (path.endswith((".py", ".ipynb")) or small):
+            wanted.append((sha.decode(), path))
     batch = subprocess.run(["git", "--git-dir", str(git_dir), "cat-file", "--batch"],
                            input="".join(f"{sha}\n" for sha, _ in wanted).encode(),
                            capture_output=True, check=False).stdout

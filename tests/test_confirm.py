@@ -356,6 +356,7 @@ def test_each_version_runs_its_own_helper_module(spark: SparkSession, tmp_path: 
 
 
 _PACKAGED_JOB = '''"""A job of a packaged repository, started as `python jobs/job.py PORT`."""
+import os
 import sys
 
 from pyspark import SparkContext
@@ -366,6 +367,7 @@ sc = SparkContext()  # the old style: one context, made before the session
 spark = SparkSession.builder.getOrCreate()
 port = int(sys.argv[1])
 schema = open("orders.ddl").read()  # next to the job: it runs from its folder
+os.makedirs("processed", exist_ok=True)  # ... but what it creates there is not kept
 orders = spark.readStream.schema(schema).json("/landing/orders")
 revenue(orders).writeStream.format("delta").outputMode("complete").option(
     "checkpointLocation", "/chk/revenue").toTable("gold.revenue")
@@ -378,7 +380,8 @@ def test_a_packaged_job_runs_as_its_authors_run_it(spark: SparkSession, tmp_path
     or next to a setup.py (dataproc-templates), read files relative to their folder
     (LearningJournal's Avro schema), make a SparkContext first (delta-io's examples) and
     parse their arguments as numbers (a socket port): each stopped the run before its
-    queries. All of them run now, and nothing is written into the repository."""
+    queries. All of them run now, and nothing is written into the repository (a folder the
+    job creates by a relative path lands in a temporary folder of links)."""
     for version, function in (("old", "sum"), ("new", "max")):
         root = tmp_path / version
         (root / "src" / "teamlib").mkdir(parents=True)
@@ -696,3 +699,25 @@ def test_a_dlt_pipeline_is_confirmed_table_by_table(spark: SparkSession, tmp_pat
     assert outcomes == {"clicks_per_user": "restart-fails", "clicks_raw": "same-results"}, (
         confirmation.queries)
     assert static.verdict == "incompatible"
+
+
+@pytest.mark.spark
+def test_a_file_source_on_this_machine_gives_its_own_schema(spark: SparkSession,
+                                                            tmp_path: Path) -> None:
+    """tests/realworld/JTupitza-UVA__DS-2002 reads sample CSVs kept in the repository with
+    header and inferSchema: "no schema" stopped every pair. The files' own schema is read
+    (never written); a path that is not here still asks for one."""
+    from streamlint.spark.sandbox import CannotConfirm, Sandbox
+    from streamlint.spark.synthetic import literal_pool
+
+    data = tmp_path / "lab_data"
+    data.mkdir()
+    (data / "patients.csv").write_text("mrn,name,visits\n1,Ann,3\n2,Bob,5\n")
+    before = sorted(tmp_path.rglob("*"))
+    sandbox = Sandbox(tmp_path / "work", {}, literal_pool(""), plan=True, session=spark)
+    spec = sandbox.source_spec("csv", str(data), {"header": "true", "inferSchema": "true"}, None)
+    assert spec.schema.simpleString() == "struct<mrn:int,name:string,visits:int>"
+    assert any("read from the files there" in w for w in sandbox.warnings)
+    assert sorted(p for p in tmp_path.rglob("*") if "work" not in p.parts) == before
+    with pytest.raises(CannotConfirm, match="no schema for the csv source"):
+        sandbox.source_spec("csv", str(tmp_path / "elsewhere"), {"header": "true"}, None)

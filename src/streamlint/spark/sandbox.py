@@ -46,6 +46,12 @@ WORKER_DID_NOT_CONNECT = "Python worker failed to connect back"
 WORKER_START_ATTEMPTS = 3
 
 
+# Reader options that decide a file's schema (the rest, such as maxFilesPerTrigger, do not).
+_READ_OPTIONS = {"header", "inferschema", "sep", "delimiter", "multiline", "samplingratio",
+                 "encoding", "quote", "escape", "comment", "mergeschema", "recursivefilelookup",
+                 "pathglobfilter"}
+
+
 class CannotConfirm(Exception):
     """The job cannot run in the sandbox (a table without a schema, ...): says why."""
 
@@ -168,11 +174,36 @@ class Sandbox:
                 schema = "value STRING"
             elif where in self.tables:
                 schema = self.tables[where]
+            elif (local := self._local_schema(fmt, where, options)) is not None:
+                schema = local
             else:
                 raise CannotConfirm(f"no schema for the {fmt} source {where}: declare it with "
                                     ".schema(...) (streaming file sources need one) or in "
                                     "[tool.streamlint.tables]")
         return SourceSpec(f"path:{where}", "file", self.struct(schema))
+
+    def _local_schema(self, fmt: str, where: str, options: Mapping[str, str]) -> Any:
+        """The schema of a file source whose data is on this machine (a sample folder in the
+        repository): read, as the job's own options read it, never written. None otherwise."""
+        if fmt not in FILE_FORMATS or not where or "://" in where or self.session is None \
+                or is_connect(self.session):
+            return None
+        location = Path(where)
+        if not location.exists():
+            return None
+        from pyspark.sql.readwriter import DataFrameReader
+
+        reader = DataFrameReader(self.session)
+        wanted = {k: v for k, v in options.items() if k.lower() in _READ_OPTIONS}
+        try:
+            pyspark_method(reader, "options")(reader, **wanted)
+            schema = load_with(reader, fmt, str(location.resolve())).schema
+        except Exception:  # noqa: BLE001 - unreadable: the job's own schema is still asked for
+            return None
+        if not schema.fields:
+            return None
+        self.warn(f"no schema for the {fmt} source {where}: read from the files there")
+        return schema
 
     def struct(self, schema: Any) -> Any:
         from pyspark.sql.types import StructType, _parse_datatype_string

@@ -9,7 +9,9 @@ import contextlib
 import importlib.util
 import os
 import re
+import shutil
 import sys
+import tempfile
 import types
 from collections.abc import Callable, Iterator, MutableMapping
 from pathlib import Path
@@ -181,6 +183,15 @@ def _fake_delta() -> dict[str, types.ModuleType]:
     return {"delta": delta, "delta.tables": tables}
 
 
+def _fake_findspark() -> dict[str, types.ModuleType]:
+    """`findspark` where it is not installed: it only locates a Spark installation for a
+    plain Python process (`findspark.init()`); the run already has its session."""
+    findspark = types.ModuleType("findspark")
+    for name in ("init", "find", "add_packages", "add_jars"):
+        setattr(findspark, name, lambda *args, **kwargs: None)
+    return {"findspark": findspark}
+
+
 _ARGV_INDEX = re.compile(r"\bargv\[(\d+)\]")
 _ARGV_LENGTH = re.compile(r"\blen\(\s*(?:sys\.)?argv\s*\)\s*(<=|<|!=|==|>=|>)\s*(\d+)")
 
@@ -203,6 +214,18 @@ def _arguments_needed(job: Path) -> int:
     return min(needed, 20)
 
 
+def _shadow_folder(folder: Path) -> str:
+    """A temporary folder of links to everything in the job's folder: the job runs there, so
+    files it opens by relative paths are found, and files or folders it creates (a tracker
+    folder, an output) land in the temporary folder, not in the user's tree."""
+    shadow = tempfile.mkdtemp(prefix="streamlint-cwd-")
+    with contextlib.suppress(OSError):
+        for entry in folder.iterdir():
+            with contextlib.suppress(OSError):
+                os.symlink(entry.resolve(), os.path.join(shadow, entry.name))
+    return shadow
+
+
 @contextlib.contextmanager
 def platform_stubs(job: Path) -> Iterator[dict[str, Any]]:
     saved_argv, saved_environ = sys.argv, os.environ
@@ -212,6 +235,8 @@ def platform_stubs(job: Path) -> Iterator[dict[str, Any]]:
     saved_module = sys.modules.get("pyspark.dbutils")
     sys.modules["pyspark.dbutils"] = dbutils_module
     fake_delta = _fake_delta() if importlib.util.find_spec("delta") is None else {}
+    if importlib.util.find_spec("findspark") is None:
+        fake_delta.update(_fake_findspark())
     sys.modules.update(fake_delta)
     needed = _arguments_needed(job)
     if needed:
@@ -229,13 +254,15 @@ def platform_stubs(job: Path) -> Iterator[dict[str, Any]]:
     added = import_roots(job)
     sys.path[:0] = added
     saved_cwd = os.getcwd()
+    shadow = _shadow_folder(job.parent)
     with contextlib.suppress(OSError):
-        os.chdir(job.parent)
+        os.chdir(shadow)
     try:
         yield {"dbutils": _Stub("dbutils"), "display": lambda *a, **k: None}
     finally:
         with contextlib.suppress(OSError):
             os.chdir(saved_cwd)
+        shutil.rmtree(shadow, ignore_errors=True)  # its links, never what they point to
         for path in added:
             with contextlib.suppress(ValueError):
                 sys.path.remove(path)
