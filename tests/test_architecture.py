@@ -115,7 +115,6 @@ LONG_FUNCTIONS = {
     ("extract/sql/expressions.py", "lower"): 72,
     ("extract/__init__.py", "_interpret"): 65,
     ("checkpoint/show_text.py", "render_show_text"): 64,
-    ("records.py", "record"): 63,
 }
 
 

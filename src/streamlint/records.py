@@ -33,33 +33,7 @@ def record(cls: type[T] | None = None, *, frozen: bool = True) -> Any:
             delattr(cls, name)  # a default lives here, not as a shared class attribute
         label = cls.__name__
 
-        count = len(names)
-        setter = object.__setattr__
-        known = frozenset(names)
-        fixed = {n: d for n, d in defaults.items() if not isinstance(d, factory)}
-        made = {n: d.make for n, d in defaults.items() if isinstance(d, factory)}
-
-        def __init__(self: Any, *args: Any, **kwargs: Any) -> None:  # noqa: N807
-            if not kwargs and len(args) == count:  # the common case, kept cheap
-                for name, value in zip(names, args, strict=True):
-                    setter(self, name, value)
-                return
-            if len(args) > count:
-                raise TypeError(f"{label}() takes {count} arguments, got {len(args)}")
-            values = dict(zip(names, args, strict=False)) if args else {}
-            if not known.issuperset(kwargs) or (args and not values.keys().isdisjoint(kwargs)):
-                extra = next(k for k in kwargs if k not in known or k in values)
-                raise TypeError(f"{label}() got an unexpected or repeated argument {extra!r}")
-            values.update(kwargs)
-            for name in names:
-                if name in values:
-                    setter(self, name, values[name])
-                elif name in fixed:
-                    setter(self, name, fixed[name])
-                elif name in made:
-                    setter(self, name, made[name]())
-                else:
-                    raise TypeError(f"{label}() missing argument {name!r}")
+        __init__ = _constructor(names, defaults, label)
 
         def __eq__(self: Any, other: Any) -> Any:  # noqa: N807
             if other.__class__ is not self.__class__:
@@ -105,3 +79,37 @@ def replace(value: T, **changes: Any) -> T:
 
 def is_record(value: Any) -> bool:
     return hasattr(type(value), "__record_fields__")
+
+
+def _constructor(names: tuple[str, ...], defaults: dict[str, Any], label: str
+                 ) -> Callable[..., None]:
+    """The `__init__` of a record: positional or keyword arguments, defaults filled in."""
+    count = len(names)
+    setter = object.__setattr__
+    known = frozenset(names)
+    fixed = {n: d for n, d in defaults.items() if not isinstance(d, factory)}
+    made = {n: d.make for n, d in defaults.items() if isinstance(d, factory)}
+
+    def __init__(self: Any, *args: Any, **kwargs: Any) -> None:  # noqa: N807
+        if not kwargs and len(args) == count:  # the common case, kept cheap
+            for name, value in zip(names, args, strict=True):
+                setter(self, name, value)
+            return
+        if len(args) > count:
+            raise TypeError(f"{label}() takes {count} arguments, got {len(args)}")
+        values = dict(zip(names, args, strict=False)) if args else {}
+        if not known.issuperset(kwargs) or (args and not values.keys().isdisjoint(kwargs)):
+            extra = next(k for k in kwargs if k not in known or k in values)
+            raise TypeError(f"{label}() got an unexpected or repeated argument {extra!r}")
+        values.update(kwargs)
+        for name in names:
+            if name in values:
+                setter(self, name, values[name])
+            elif name in fixed:
+                setter(self, name, fixed[name])
+            elif name in made:
+                setter(self, name, made[name]())
+            else:
+                raise TypeError(f"{label}() missing argument {name!r}")
+
+    return __init__
