@@ -15,7 +15,7 @@ import pytest
 
 from streamlint.diff import diff_jobs
 from streamlint.extract import extract_text
-from streamlint.extract.removals import normal, shell_removal
+from streamlint.extract.removals import checkpoint_places, removed_place, shell_removal
 
 SOURCE = 'df = spark.readStream.format("rate").load()\n'
 TO_DELTA = 'q = df.writeStream.format("delta").option("checkpointLocation", "/chk/a").start("/t")\n'
@@ -61,16 +61,25 @@ def test_a_removal_before_both_queries_clears_neither() -> None:
     assert codes(SOURCE + 'dbutils.fs.rm("/chk/a", True)\n' + TO_DELTA + TO_CONSOLE) == ["QY11"]
 
 
+def relative(cell: str) -> str:
+    """As the delta-io notebook has it: a checkpoint folder next to the notebook."""
+    return cell.replace('"/chk/a"', '"data/chk/"')
+
+
 def test_a_notebook_clearing_the_checkpoint_with_a_shell_line() -> None:
-    text = notebook(SOURCE, TO_DELTA, "! rm -rf /chk/a\n! mkdir /chk", TO_CONSOLE)
+    text = notebook(SOURCE, relative(TO_DELTA), "! rm -rf data/chk\n! mkdir data",
+                    relative(TO_CONSOLE))
     assert codes(text, "demo.ipynb") == []
-    kept = notebook(SOURCE, TO_DELTA, "! ls /chk/a", TO_CONSOLE)
+    kept = notebook(SOURCE, relative(TO_DELTA), "! ls data/chk", relative(TO_CONSOLE))
     assert codes(kept, "demo.ipynb") == ["QY11"]
+    # The driver's own disk: on Databricks `/chk/a` is DBFS, which a local rm does not reach.
+    absolute = notebook(SOURCE, TO_DELTA, "! rm -rf /chk/a", TO_CONSOLE)
+    assert codes(absolute, "demo.ipynb") == ["QY11"]
 
 
 def test_a_notebook_clearing_the_checkpoint_in_a_shell_cell() -> None:
-    assert codes(notebook(SOURCE, TO_DELTA, "%%sh\nrm -r /chk/a", TO_CONSOLE),
-                 "demo.ipynb") == []
+    assert codes(notebook(SOURCE, relative(TO_DELTA), "%%sh\nrm -r data/chk",
+                          relative(TO_CONSOLE)), "demo.ipynb") == []
     databricks = ("# Databricks notebook source\n" + SOURCE + "\n# COMMAND ----------\n\n"
                   + TO_DELTA + "\n# COMMAND ----------\n\n# MAGIC %fs rm -r dbfs:/chk/a\n"
                   "\n# COMMAND ----------\n\n" + TO_CONSOLE)
@@ -96,4 +105,32 @@ def test_shell_removals() -> None:
     assert shell_removal("rm -rf $CHK") is None
     assert shell_removal("rm -rf /chk/*") is None
     assert shell_removal("ls -r /chk") is None
-    assert normal("dbfs:/chk/a/") == normal("/dbfs/chk/a") == normal("/chk//a") == "/chk/a"
+
+def test_where_a_removal_and_a_checkpoint_are() -> None:
+    """A file utility works on the cluster's file system, a shell `rm` or shutil on the
+    driver's disk: on Databricks `/chk` is DBFS, and a local `rm -rf /chk` leaves it be."""
+    assert removed_place("dbfs:/chk/a/", local=False) == removed_place("/chk//a", local=False) \
+        == removed_place("/dbfs/chk/a", local=True) == ("fs", "/chk/a")
+    assert removed_place("/chk/a", local=True) == ("local", "/chk/a")
+    assert checkpoint_places("/chk/a") == {("fs", "/chk/a")}
+    assert checkpoint_places("data/chk/") == {("fs", "data/chk"), ("local", "data/chk")}
+    assert checkpoint_places("s3://b/chk/") == {("fs", "s3://b/chk")}
+
+
+def test_a_local_removal_of_an_absolute_path_does_not_clear_a_checkpoint_there() -> None:
+    for removal in ('import shutil\nshutil.rmtree("/chk/a")\n', "import os\n"):
+        assert codes(SOURCE + TO_DELTA + removal + TO_CONSOLE) == ["QY11"]
+
+
+def test_a_removal_under_a_run_time_condition_clears_nothing() -> None:
+    """tests: `if os.environ.get("RESET"): shutil.rmtree(chk)` may not run; nor may a loop's
+    body over values not known. Found in review: both read as a certain removal."""
+    conditional = 'if os.environ.get("RESET"):\n    dbutils.fs.rm("/chk/a", True)\n'
+    looped = 'for p in paths:\n    dbutils.fs.rm("/chk/a", True)\n'
+    tried = 'try:\n    dbutils.fs.rm("/chk/a", True)\nexcept Exception:\n    pass\n'
+    for removal in (conditional, looped, tried):
+        assert codes(SOURCE + TO_DELTA + removal + TO_CONSOLE) == ["QY11"], removal
+
+
+def test_await_termination_with_a_timeout_leaves_the_query_running() -> None:
+    assert codes(SOURCE + TO_DELTA + "q.awaitTermination(60)\n" + TO_DELTA) == ["QY12"]

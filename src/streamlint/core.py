@@ -116,7 +116,8 @@ FACTS: dict[str, Facts] = {
     "output_mode": {**_S, "old_mode": OUTPUT_MODES, "new_mode": OUTPUT_MODES,
                     "watermark": BOOL},
     "trigger": {**_S, "continuous": BOOL, "real_time": BOOL},
-    "config.changed": {**_S, "key": None},
+    # `stateful` "unknown": a query streamlint did not read whole (it may hold state).
+    "config.changed": {"stateful": frozenset({"true", "false", "unknown"}), "key": None},
     "pipeline.flow_renamed": _S,
     "pipeline.table_renamed": {**_S, "old_table": None},
     "pipeline.flow_added": {**_S, "existing": BOOL},

@@ -221,7 +221,7 @@ class _Differ:
                 self.add("source.option", f"the {fmt} source option `{key}`", a, b, old.loc,
                          new.loc, key=key.lower())
         if old.schema != new.schema:
-            fields, columns = _schema_change(old.schema, new.schema)
+            fields, columns = _schema_change(old.schema, new.schema, fmt)
             used = uses((self.old, self.new), columns) if fields != "other" else "unknown"
             self.add("source.schema", f"the declared schema of the {fmt} source", old.schema,
                      new.schema, old.loc, new.loc, fields=fields, used=used)
@@ -258,10 +258,14 @@ class _Differ:
         elif isinstance(a, StreamJoin) and isinstance(b, StreamJoin):
             operators.join(self.add, a, b)
         elif isinstance(a, ArbitraryState) and isinstance(b, ArbitraryState):
-            encoding = next((str(s.value).lower() for s in reversed(self.new.config)
+            # The checkpoint keeps the encoding the old query started with (CF04): the old
+            # job's setting decides; one not known statically counts as the stricter UnsafeRow.
+            encoding = next((str(s.value).lower() for s in reversed(self.old.config)
                              if s.key == "spark.sql.streaming.stateStore.encodingFormat"),
                             "unsaferow")
-            operators.arbitrary_state(self.add, a, b, encoding)
+            operators.arbitrary_state(self.add, a, b,
+                                      encoding if encoding in ("avro", "unsaferow")
+                                      else "unsaferow")
 
     # -- stateless parts ----------------------------------------------------------------------
 
@@ -399,7 +403,17 @@ class _Differ:
             b_value = b.value if b else "(Spark's default)"
             if a_value != b_value:
                 self.add("config.changed", f"the session setting `{key}`", a_value, b_value,
-                         a.loc if a else None, b.loc if b else None, key=key)
+                         a.loc if a else None, b.loc if b else None, key=key,
+                         stateful=self.certainly_stateful())
+
+    def certainly_stateful(self) -> str:
+        """"false" only when both queries were read whole: code streamlint did not follow
+        (an imported transform, an unmodelled method) may hold state it cannot see."""
+        if self.stateful == "true":
+            return "true"
+        read_whole = all(not q.unresolved and q.output_columns is not None
+                         for q in (self.old, self.new))
+        return "false" if read_whole else "unknown"
 
 
 def compare_queries(old: Query, new: Query, changed_modules: frozenset[str] = frozenset()
@@ -427,9 +441,15 @@ def _static(joins: list[Any]) -> Code | None:
     return shown
 
 
-def _schema_change(old: Any, new: Any) -> tuple[str, tuple[str, ...]]:
+# Formats that match a declared schema to the data by field name; others (csv) by position,
+# where a field added or removed before the last shifts every later one.
+BY_NAME_FORMATS = frozenset({"json", "parquet", "orc", "avro"})
+
+
+def _schema_change(old: Any, new: Any, fmt: str = "") -> tuple[str, tuple[str, ...]]:
     """How a declared schema changed: only fields "added", only "removed" (the others kept
-    with their types, in their order), or "other"; and the fields added or removed."""
+    with their types, in their order; for a format read by position, only at the end), or
+    "other"; and the fields added or removed."""
     from streamlint.extract.schema_text import split_top_level  # pure text, no libcst
 
     if not (isinstance(old, str) and isinstance(new, str) and is_known(old) and is_known(new)):
@@ -443,6 +463,9 @@ def _schema_change(old: Any, new: Any) -> tuple[str, tuple[str, ...]]:
         return "other", ()
     added = tuple(f[0] for f in after if f[0] not in old_names)
     removed = tuple(f[0] for f in before if f[0] not in new_names)
+    if fmt.lower() not in BY_NAME_FORMATS and (after[:len(before)] != before
+                                               and before[:len(after)] != after):
+        return "other", ()  # read by position: a field moved every one after it
     if added and not removed:
         return "added", added
     if removed and not added:

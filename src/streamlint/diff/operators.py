@@ -302,9 +302,17 @@ def evolution(old: tuple[StateVariable, ...] | None, new: tuple[StateVariable, .
         elif a.schemas != b.schemas:
             kinds.add("other" if a.ttl != b.ttl else _fields(a, b))
         elif a.ttl != b.ttl:
-            kinds.add("ttl_added" if a.ttl is None else "ttl_removed" if b.ttl is None
-                      else "ttl_duration")
+            if not (_known_ttl(a.ttl) and _known_ttl(b.ttl)):
+                kinds.add("other")  # a TTL known only at run time may be none at all
+            else:
+                kinds.add("ttl_added" if a.ttl is None else "ttl_removed" if b.ttl is None
+                          else "ttl_duration")
     return min(kinds, key=_EVOLUTION_ORDER.index) if kinds else "other"
+
+
+def _known_ttl(ttl: object) -> bool:
+    """No TTL, or a duration in milliseconds known statically."""
+    return ttl is None or (isinstance(ttl, int) and not isinstance(ttl, bool))
 
 
 def _fields(a: StateVariable, b: StateVariable) -> str:
@@ -319,6 +327,9 @@ def _fields(a: StateVariable, b: StateVariable) -> str:
         return "other"
     before = dict(tuple(f.split(":", 1)) for f in split_top_level(old) if ":" in f)
     after = dict(tuple(f.split(":", 1)) for f in split_top_level(new) if ":" in f)
+    for name in after.keys() - before.keys():
+        if "not null" in after[name].lower():
+            return "narrowed"  # an added field must be nullable (old rows have none)
     for name in before.keys() & after.keys():
         x, y = before[name], after[name]
         if x == y or (x, y) == ("float", "double"):

@@ -110,20 +110,26 @@ def neutral(line: str) -> str:
         return f"{assign.group(1)}{assign.group(2)} = {MAGIC_VALUE}()"
     paths = _removed(stripped)
     if paths:  # `!rm -rf chk`: a checkpoint cleared before the next query (extract/removals)
-        return indent + f"{REMOVE_HOOK}({', '.join(repr(p) for p in paths)})"
+        return indent + _removal_call(paths, local=not stripped.startswith("%fs "))
     return indent + "pass"
+
+
+def _removal_call(paths: list[str], local: bool) -> str:
+    """`%fs rm` works on the cluster's file system, `!rm` and `%sh rm` on the driver's disk."""
+    return f"{REMOVE_HOOK}({', '.join(repr(p) for p in paths)}, local={local})"
 
 
 def shell_lines(lines: list[str], at: int) -> list[str]:
     """A `%sh` or `%fs` cell as Python, line for line: its `rm -r` commands become removals
     (a checkpoint cleared before the next query), every other line nothing."""
     out = []
+    local = not (0 <= at < len(lines) and lines[at].strip().startswith("%fs"))
     for i, line in enumerate(lines):
         command = line.strip()
         if i == at:
             command = command.split(maxsplit=1)[1] if len(command.split(maxsplit=1)) > 1 else ""
         paths = shell_removal(command) if command else None
-        out.append(f"{REMOVE_HOOK}({', '.join(repr(p) for p in paths)})" if paths else "")
+        out.append(_removal_call(paths, local) if paths else "")
     return out
 
 

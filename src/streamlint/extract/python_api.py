@@ -62,7 +62,7 @@ def call_shutil(interp: Interpreter, func: FunctionRef, args: list[Any],
     if func.name == "rmtree":
         from streamlint.extract.removals import record
 
-        record(interp, args[:1] or [kwargs.get("path")])
+        record(interp, args[:1] or [kwargs.get("path")], local=True)
         return None
     return registry.NEXT
 

@@ -29,38 +29,80 @@ REMOVE_HOOK = "__streamlint_rm__"
 FS_UTILITIES = ("dbutils.fs", "mssparkutils.fs", "notebookutils.fs")
 
 
-def record(interp: Interpreter, paths: list[Any]) -> None:
+def record(interp: Interpreter, paths: list[Any], local: bool = False) -> None:
+    """Removals of `paths`: through a file utility (`dbutils.fs.rm`, `%fs rm`), or `local`ly
+    on the driver (a shell `rm`, `shutil.rmtree`)."""
+    if interp.effects.uncertain:
+        return  # under a run-time condition: the folder may well be kept
     for path in paths:
         if isinstance(path, str) and path.strip():
-            interp.effects.removed.append((len(interp.effects.queries), normal(path)))
+            interp.effects.removed.append((len(interp.effects.queries), removed_place(path,
+                                                                                     local)))
 
 
 def remove_hook(interp: Interpreter, args: list[Any], kwargs: dict[str, Any],
                 node: cst.Call) -> None:
-    record(interp, args)
+    record(interp, args, local=kwargs.get("local", True))
 
 
-def normal(path: str) -> str:
-    """One spelling per folder: `dbfs:/chk/`, `/dbfs/chk` and `/chk` are one on Databricks."""
-    path = path.strip()
-    for prefix in ("dbfs:", "file:"):
-        if path.startswith(prefix):
-            path = path[len(prefix):]
+Place = tuple[str, str]  # ("fs" | "local", a normalised path)
+
+
+def removed_place(path: str, local: bool) -> Place:
+    """Where a removal takes effect. A file utility works on the cluster's file system
+    (`dbfs:/x` and `/x` are one there); a shell `rm` or `shutil.rmtree` on the driver's own
+    disk, where only `/dbfs/x` reaches that file system."""
+    path = _clean(path)
+    if path.startswith("file:"):
+        return ("local", _clean(path[len("file:"):]))
+    if local:
+        if path.startswith("/dbfs/"):
+            return ("fs", _clean(path[len("/dbfs"):]))
+        return ("local", path)
+    if path.startswith("dbfs:"):
+        return ("fs", _clean(path[len("dbfs:"):]))
+    return ("fs", path)
+
+
+def checkpoint_places(checkpoint: str) -> set[Place]:
+    """Where a checkpoint may be. An absolute path without a scheme is the cluster's file
+    system on Databricks and the local disk elsewhere: only a file utility's removal of it
+    counts (a local `rm -rf /chk` on a Databricks driver leaves the checkpoint be)."""
+    path = _clean(checkpoint)
+    if path.startswith("dbfs:"):
+        return {("fs", _clean(path[len("dbfs:"):]))}
+    if path.startswith("file:"):
+        return {("local", _clean(path[len("file:"):]))}
     if path.startswith("/dbfs/"):
-        path = path[len("/dbfs"):]
+        return {("fs", _clean(path[len("/dbfs"):])), ("local", path)}
+    if "://" in path or path.startswith("/"):
+        return {("fs", path)}
+    return {("fs", path), ("local", path)}  # relative: the job's own folder
+
+
+def _clean(path: str) -> str:
+    path = path.strip()
+    scheme, sep, rest = path.partition("://")
+    if sep:
+        return scheme + sep + rest.rstrip("/")
     while "//" in path:
         path = path.replace("//", "/")
     return path.rstrip("/") or "/"
 
 
-def generation(removed: list[tuple[int, str]], index: int, checkpoint: object) -> int:
+def _under(place: Place, gone: Place) -> bool:
+    return place[0] == gone[0] and (place[1] == gone[1]
+                                    or place[1].startswith(gone[1].rstrip("/") + "/"))
+
+
+def generation(removed: list[tuple[int, Place]], index: int, checkpoint: object) -> int:
     """How many removals of `checkpoint` (or of a folder holding it) came before the query
     started `index`-th (0-based) in the run."""
     if not isinstance(checkpoint, str) or not removed:
         return 0
-    path = normal(checkpoint)
+    places = checkpoint_places(checkpoint)
     return sum(1 for before, gone in removed
-               if before <= index and (path == gone or path.startswith(gone.rstrip("/") + "/")))
+               if before <= index and any(_under(place, gone) for place in places))
 
 
 def shell_removal(command: str) -> list[str] | None:
@@ -89,7 +131,7 @@ def sequential(queries: list[Query], ended: dict[int, int]) -> list[Query]:
         if not isinstance(path, str):
             continue
         if any(ended.get(i, j + 1) <= j and isinstance(queries[i].sink.checkpoint, str)
-               and normal(queries[i].sink.checkpoint) == normal(path)
+               and checkpoint_places(queries[i].sink.checkpoint) == checkpoint_places(path)
                and queries[i].sink.cleared == query.sink.cleared for i in range(j)):
             out[j] = replace(query, sink=replace(query.sink, restarts=True))
     return out

@@ -218,10 +218,13 @@ class Statements:
         for branch in branches:
             env.names = dict(before)
             mark = len(self.effects.queries)
+            self.effects.uncertain += 1
             try:
                 branch(env)
             except Return as ret:
                 returned = returned or ret
+            finally:
+                self.effects.uncertain -= 1
             outcomes.append(dict(env.names))
             started.append(self.effects.queries[mark:])
             del self.effects.queries[mark:]
@@ -251,7 +254,11 @@ class Statements:
                 self.run_block(stmt.body.body, env)
         else:
             self.assign(stmt.target, Unknown(self.code(stmt.target)), env)
-            self.run_block(stmt.body.body, env)
+            self.effects.uncertain += 1  # the body may run any number of times, even none
+            try:
+                self.run_block(stmt.body.body, env)
+            finally:
+                self.effects.uncertain -= 1
         if stmt.orelse is not None:
             self.run_block(stmt.orelse.body.body, env)
 

@@ -336,9 +336,12 @@ class Effects:
     escaped_writers: dict[Loc, tuple[str, str]] = factory(dict)  # likewise, for writers
     reached: set[int] = factory(set)
     # (queries started before, folder) of each folder the run deletes (extract/removals.py)
-    removed: list[tuple[int, str]] = factory(list)
+    removed: list[tuple[int, tuple[str, str]]] = factory(list)
     # query index -> queries started before it was stopped or awaited
     ended: dict[int, int] = factory(dict)
+    # > 0 while code runs that may not run at all (a branch of a run-time condition, a loop
+    # over values not known): a removal or a stop there is not certain, so not recorded
+    uncertain: int = 0
 
     def set_aside(self, writer: Writer) -> None:
         """A query started in a run-time branch not kept: the kept one's alternative, its

@@ -16,7 +16,6 @@ confirmed, and the report says so.
 from __future__ import annotations
 
 import contextlib
-import importlib.util
 import sys
 import types
 from collections.abc import Callable, Iterator
@@ -156,13 +155,16 @@ def _conditions(args: tuple[Any, ...], kwargs: dict[str, Any]) -> list[str]:
 
 @contextlib.contextmanager
 def pipeline_module() -> Iterator[StandIn]:
-    """`import dlt` gives the stand-in while the block runs (unless a real one is installed)."""
+    """`import dlt` gives the stand-in while the block runs, whatever is installed under that
+    name (dltHub's unrelated `dlt`, Databricks' stub package): a run never wants a real
+    pipeline runtime."""
     standin = StandIn()
-    if "dlt" in sys.modules or importlib.util.find_spec("dlt") is not None:
-        yield standin
-        return
+    saved = sys.modules.get("dlt")
     sys.modules["dlt"] = standin.module()
     try:
         yield standin
     finally:
-        sys.modules.pop("dlt", None)
+        if saved is None:
+            sys.modules.pop("dlt", None)
+        else:
+            sys.modules["dlt"] = saved

@@ -216,8 +216,10 @@ def _arguments_needed(job: Path) -> int:
 
 def _shadow_folder(folder: Path) -> str:
     """A temporary folder of links to everything in the job's folder: the job runs there, so
-    files it opens by relative paths are found, and files or folders it creates (a tracker
-    folder, an output) land in the temporary folder, not in the user's tree."""
+    files it opens by relative paths are found, and a file or folder it creates there (a
+    tracker folder, an output) lands in the temporary folder. What it writes *through* a link
+    (into an existing file, or inside an existing subfolder) still reaches the user's tree:
+    `--confirm` executes the job's own code, as the README says."""
     shadow = tempfile.mkdtemp(prefix="streamlint-cwd-")
     with contextlib.suppress(OSError):
         for entry in folder.iterdir():

@@ -49,9 +49,11 @@ def writer_method(interp: Interpreter, writer: Writer, name: str, args: list[Any
 @registry.method(StartedQuery)
 def started_method(interp: Interpreter, query: StartedQuery, name: str, args: list[Any],
                    kwargs: dict[str, Any], node: cst.Call) -> Any:
-    if name in ("stop", "awaitTermination"):
+    certain = not interp.effects.uncertain
+    if certain and (name == "stop" or (name == "awaitTermination" and not args and not kwargs)):
         # The query is over before the code goes on: a later start on its checkpoint is a
-        # restart of it, not a second query running at once (extract/removals.py).
+        # restart of it, not a second query running at once (extract/removals.py). Not so
+        # after awaitTermination(timeout), which returns with the query still running.
         interp.effects.ended.setdefault(query.index, len(interp.effects.queries))
     return None
 
