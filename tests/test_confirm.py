@@ -721,3 +721,26 @@ def test_a_file_source_on_this_machine_gives_its_own_schema(spark: SparkSession,
     assert sorted(p for p in tmp_path.rglob("*") if "work" not in p.parts) == before
     with pytest.raises(CannotConfirm, match="no schema for the csv source"):
         sandbox.source_spec("csv", str(tmp_path / "elsewhere"), {"header": "true"}, None)
+
+
+@pytest.mark.spark
+def test_a_job_that_waits_on_its_query_in_a_loop_is_stopped(spark: SparkSession,
+                                                            tmp_path: Path) -> None:
+    """tests/realworld/JTupitza-UVA__DS-2002 (Demo-02) polls `query.recentProgress` until a
+    number of batches ran: the runs' availableNow queries end first, and the loop never did
+    (the whole confirmation hung). The timeout now interrupts the job's own code too, and
+    the pair is "cannot confirm" with that reason."""
+    job = ('import time\n'
+           'df = spark.readStream.format("rate").load()\n'
+           'q = df.writeStream.format("delta").option("checkpointLocation", "/chk/r")'
+           '.start("/t/r")\n'
+           'while len(q.recentProgress) < 1000:\n'
+           '    time.sleep(0.2)\n')
+    for version in ("old", "new"):
+        (tmp_path / version).mkdir()
+        (tmp_path / version / "job.py").write_text(job)
+    confirmation = confirm_files(tmp_path / "old" / "job.py", tmp_path / "new" / "job.py", spark,
+                                 timeout=8)
+    assert confirmation.queries == ()
+    assert confirmation.problem is not None
+    assert "cannot confirm: the job's own code still ran after 8 s" in confirmation.problem

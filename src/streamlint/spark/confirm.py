@@ -166,10 +166,12 @@ def _confirm(old: Path, new: Path, session: Any, tables: dict[str, str], timeout
     # Read now: the fresh run's batch 2 may be stopped half-way below.
     new_states = {key: fresh.state(key) for key in first.queries}
     if old_run.timed_out:  # every further run would time out too: say so now
-        return Confirmation(version, (), tuple(warnings + restarted.warnings), (
-            f"{old}: cannot confirm: the old job still ran after {timeout:.0f} s on a few "
-            "rows (a processing-time timeout in applyInPandasWithState, for one, makes an "
-            "availableNow run plan empty batches forever); --confirm-timeout sets the limit"))
+        why = (str(old_run.error) if isinstance(old_run.error, TimeoutError) else
+               f"the old job still ran after {timeout:.0f} s on a few rows (a processing-time "
+               "timeout in applyInPandasWithState, for one, makes an availableNow run plan "
+               "empty batches forever); --confirm-timeout sets the limit")
+        return Confirmation(version, (), tuple(warnings + restarted.warnings),
+                            f"{old}: cannot confirm: {why}")
     restarted.land(2)
     old_states = {key: restarted.state(key) for key in old_run.queries}
     fresh.land(2)

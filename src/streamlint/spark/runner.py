@@ -3,6 +3,7 @@ patched, each query stopped at the timeout."""
 
 from __future__ import annotations
 
+import _thread
 import contextlib
 import re
 import runpy
@@ -46,7 +47,8 @@ def start_job(sandbox: Sandbox, job: Path, timeout: float) -> StartedJob:
     With `sandbox.wait_in_job` off, its queries are still running when this returns."""
     with active(sandbox):
         error: BaseException | None = None
-        timer = threading.Timer(timeout, _stop_all, args=(sandbox,))
+        in_job = _InJob()
+        timer = threading.Timer(timeout, _on_timeout, args=(sandbox, in_job))
         timer.daemon = True
         timer.start()
         try:
@@ -56,8 +58,15 @@ def start_job(sandbox: Sandbox, job: Path, timeout: float) -> StartedJob:
                 _state_store_for(sandbox, source)
                 _lenient_parsing_for(sandbox, source)
                 try:
-                    _execute(sandbox, job, source, stubs)
-                    pipeline.start_flows()  # a pipeline file's tables, as its update would
+                    with in_job:
+                        _execute(sandbox, job, source, stubs)
+                        pipeline.start_flows()  # a pipeline file's tables, as its update would
+                except KeyboardInterrupt:
+                    if not in_job.interrupted:
+                        raise
+                    error = TimeoutError(
+                        f"the job's own code still ran after {timeout:.0f} s (a loop waiting "
+                        "for its queries' progress, a sleep?); --confirm-timeout sets the limit")
                 except SystemExit as err:
                     if err.code not in (None, 0):
                         error = err
@@ -150,6 +159,36 @@ def cancel_job(started: StartedJob) -> None:
 
 def _fired(sandbox: Sandbox) -> bool:
     return any(w.startswith("timed out") for w in sandbox.warnings)
+
+
+class _InJob:
+    """Whether the job's own Python is running, so that the timeout can interrupt it (a
+    notebook that polls `query.recentProgress` in a loop would never end): only in the main
+    thread, where KeyboardInterrupt lands."""
+
+    def __init__(self) -> None:
+        self.running = False
+        self.interrupted = False
+        self.lock = threading.Lock()
+
+    def __enter__(self) -> None:
+        with self.lock:
+            self.running = threading.current_thread() is threading.main_thread()
+
+    def __exit__(self, *exc: object) -> None:
+        with self.lock:
+            self.running = False
+
+    def interrupt(self) -> None:
+        with self.lock:
+            if self.running:
+                self.interrupted = True
+                _thread.interrupt_main()
+
+
+def _on_timeout(sandbox: Sandbox, in_job: _InJob) -> None:
+    _stop_all(sandbox)
+    in_job.interrupt()
 
 
 def _stop_all(sandbox: Sandbox, fired: bool = True) -> None:
