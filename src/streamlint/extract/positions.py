@@ -33,6 +33,17 @@ class ModuleIndex:
     mention: cst.Name | None = None  # the first name of MENTIONS in the code
 
 
+class _NoOp:
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, *exc: object) -> None:
+        return None
+
+
+_NO_OP = _NoOp()
+
+
 class _IndexingState(CodegenState):
     """Code generation that notes, for each name, how many tokens came before it.
 
@@ -45,6 +56,13 @@ class _IndexingState(CodegenState):
                          default_newline=module.default_newline)
         self.index = index
         self.names: list[tuple[int, int]] = []  # id(Name), tokens before it
+
+    def record_syntactic_position(  # type: ignore[override]
+            self, node: cst.CSTNode, **where: object) -> _NoOp:
+        # libcst's default is a generator context manager that does nothing; it is entered
+        # for every expression and statement, and `contextlib`'s machinery was a third of
+        # this pass's time.
+        return _NO_OP
 
     def before_codegen(self, node: cst.CSTNode) -> None:
         kind = type(node)
