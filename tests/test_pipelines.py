@@ -14,6 +14,7 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -330,3 +331,56 @@ def test_cli_end_to_end(tmp_path: Path) -> None:
     assert [f["code"] for f in data["findings"]] == ["PL01"]
     assert data["findings"][0]["new"]["line"] == SDP.splitlines().index(
         "def orders_eu():") + 1
+
+
+def test_a_pipeline_of_materialized_views_says_what_it_read(tmp_path: Path) -> None:
+    # The two real pipelines of this shape (alexott DLT-Pipeline.py, Packt dlt_pipeline.ipynb)
+    # once read "no streaming query found ... the new code can restart from the old
+    # checkpoint", as if nothing had been understood.
+    from streamlint.cli import main
+
+    old = tmp_path / "old.py"
+    new = tmp_path / "new.py"
+    old.write_text('import dlt\n\n@dlt.table\ndef raw():\n'
+                   '    return spark.read.format("json").load("/data")\n\n'
+                   '@dlt.table(name="daily_counts")\ndef daily():\n'
+                   '    return dlt.read("raw").groupBy("day").count()\n', encoding="utf-8")
+    new.write_text(old.read_text(encoding="utf-8").replace('"day"', '"day", "city"'),
+                   encoding="utf-8")
+    assert extract_text(new.read_text(encoding="utf-8"), "new.py").batch_datasets == (
+        "raw", "daily_counts")
+    out = _run(main, ["diff", str(old), str(new)])
+    assert "2 datasets (`raw`, `daily_counts`) are materialized views" in out
+    assert "compatible: no streaming query, so no checkpoint" in out
+    assert "can restart from the old checkpoint" not in out
+    data = json.loads(_run(main, ["diff", str(old), str(new), "--format", "json"]))
+    assert data["materialized_views"]["new"] == ["raw", "daily_counts"]
+    assert data["verdict"] == "compatible"
+    assert "are materialized views" in _run(main, ["diff", str(old), str(new),
+                                                   "--format", "markdown"])
+
+
+def test_a_pipeline_with_a_streaming_table_lists_no_views_in_its_summary(tmp_path: Path
+                                                                        ) -> None:
+    from streamlint.cli import main
+
+    job = tmp_path / "job.py"
+    job.write_text('import dlt\n\n@dlt.table\ndef raw():\n'
+                   '    return spark.readStream.format("json").load("/data")\n\n'
+                   '@dlt.table\ndef totals():\n'
+                   '    return dlt.read("raw").groupBy("day").count()\n', encoding="utf-8")
+    # `totals` reads `raw` as a batch: a materialized view beside one streaming table.
+    assert extract_text(job.read_text(encoding="utf-8"), "job.py").batch_datasets == (
+        "totals",)
+    out = _run(main, ["diff", str(job), str(job)])
+    assert "materialized view" not in out and "1 query compared" in out
+
+
+def _run(main: Any, argv: list[str]) -> str:
+    import contextlib
+    import io
+
+    buffer = io.StringIO()
+    with contextlib.redirect_stdout(buffer):
+        main(argv)
+    return buffer.getvalue()

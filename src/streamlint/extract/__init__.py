@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from streamlint.errors import InputError
-from streamlint.model import JobFile, Loc, Query, Setting, Sink, Unknown, Unseen, option
+from streamlint.model import JobFile, Loc, Query, Setting, Sink, Unknown, option
 
 if TYPE_CHECKING:
     from streamlint.extract.budget import Limits
@@ -96,8 +96,7 @@ def extract_text(text: str, path: str, project: Project | None = None) -> JobFil
     if not _STREAMING_RE.search(text) and not _helpers_stream(text, project):
         check_syntax(text, path)
         return JobFile(path, text, ())
-    queries, unseen, modules = interpret(text, path, project=project)
-    return JobFile(path, text, queries, unseen, modules)
+    return interpret(text, path, project=project)
 
 
 def check_syntax(text: str, path: str) -> None:
@@ -110,11 +109,11 @@ def check_syntax(text: str, path: str) -> None:
 
 
 def interpret(text: str, path: str, prepare: Callable[[Interpreter], None] | None = None,
-              project: Project | None = None
-              ) -> tuple[tuple[Query, ...], tuple[Unseen, ...], tuple[tuple[str, str], ...]]:
-    """Parse Python source and follow it: its queries, what it could not read, and the
-    repository modules followed. `prepare` binds names before it runs (a notebook's `%run`
-    hook); with a `project`, imports of the repository's modules are followed."""
+              project: Project | None = None) -> JobFile:
+    """Parse Python source and follow it: its queries, what it could not read, the
+    repository modules followed and a pipeline's materialized views. `prepare` binds names
+    before it runs (a notebook's `%run` hook); with a `project`, imports of the repository's
+    modules are followed."""
     from streamlint.extract.budget import Limits
     from streamlint.extract.watchdog import watchdog
 
@@ -124,8 +123,7 @@ def interpret(text: str, path: str, prepare: Callable[[Interpreter], None] | Non
 
 
 def _interpret(text: str, path: str, prepare: Callable[[Interpreter], None] | None,
-               project: Project | None, limits: Limits
-               ) -> tuple[tuple[Query, ...], tuple[Unseen, ...], tuple[tuple[str, str], ...]]:
+               project: Project | None, limits: Limits) -> JobFile:
     from streamlint.extract.budget import Budget, check_depth, check_size
 
     check_size(text, path, limits)
@@ -185,9 +183,10 @@ def _interpret(text: str, path: str, prepare: Callable[[Interpreter], None] | No
                                     for index, writer in enumerate(interp.effects.queries)],
                                    interp.effects.ended))
     found = pipelines.unseen(interp) + unseen(interp, queries)
+    batch = pipelines.batch_datasets(interp)
     if loader is None:
-        return queries, found, ()
-    return queries, tuple(loader.unseen) + found, loader.modules()
+        return JobFile(path, text, queries, found, (), batch)
+    return JobFile(path, text, queries, tuple(loader.unseen) + found, loader.modules(), batch)
 
 
 def _distinct(queries: list[Query]) -> tuple[Query, ...]:

@@ -146,6 +146,7 @@ def extract_notebook(text: str, path: str, converted: Converted,
         queries: tuple = ()
         found: tuple = ()
         followed: tuple = ()
+        batch: tuple[str, ...] = ()
     else:
         def prepare(interp: Interpreter) -> None:
             from streamlint.extract.removals import REMOVE_HOOK, remove_hook
@@ -155,8 +156,9 @@ def extract_notebook(text: str, path: str, converted: Converted,
             interp.globals.names[REMOVE_HOOK] = Native("rm", remove_hook)
             interp.globals.names[cells.MAGIC_VALUE] = Unknown("a magic command's output")
 
-        queries, found, followed = _located(interpret, converted, path, converted.source,
-                                            prepare, project)
+        read = _located(interpret, converted, path, converted.source, prepare, project)
+        queries, found, followed, batch = read.queries, read.unseen, read.modules, \
+            read.batch_datasets
         queries, found = relocate((queries, found), runs.maps)
     streaming = bool(queries) or runs.streaming
     unseen = [cell.unseen() for cell in runs.sql if cell.call is None
@@ -165,7 +167,7 @@ def extract_notebook(text: str, path: str, converted: Converted,
     unseen.extend(found)
     modules = dict(followed)
     modules.update(runs.modules)
-    return JobFile(path, text, queries, tuple(unseen), tuple(sorted(modules.items())))
+    return JobFile(path, text, queries, tuple(unseen), tuple(sorted(modules.items())), batch)
 
 
 def _located(function: Any, converted: Converted, path: str, *args: Any) -> Any:

@@ -82,6 +82,7 @@ class State:
     definitions: list[Definition] = factory(list)
     table_expectations: dict[str, list[Decorator]] = factory(dict)
     unseen: list[Unseen] = factory(list)
+    batch: list[str] = factory(list)  # the materialized views' names
     resolving: set[str] = factory(set)
     inlined: set[tuple[int, int]] = factory(set)  # reads of a view, read through its plan
 
@@ -279,7 +280,10 @@ def run(interp: Interpreter) -> None:
                 definition.loc))
             continue
         if not _streaming(plan):
-            continue  # a materialized view (or a batch flow): recomputed, no checkpoint
+            # A materialized view (or a batch flow): recomputed, no checkpoint.
+            name = plain(definition.name)
+            pipeline.batch.append(name if isinstance(name, str) else show(name))
+            continue
         if definition.kind != "cdc":
             plan = _expect(interp, plan, definition.expectations)
         plan = _expect(interp, plan, pipeline.table_expectations.get(_key(definition.name), []))
@@ -360,6 +364,10 @@ def _text(value: Any) -> str:
 
 def unseen(interp: Interpreter) -> tuple[Unseen, ...]:
     return tuple(interp.pipeline.unseen) if interp.pipeline is not None else ()
+
+
+def batch_datasets(interp: Interpreter) -> tuple[str, ...]:
+    return tuple(interp.pipeline.batch) if interp.pipeline is not None else ()
 
 
 def api(interp: Interpreter) -> str | None:

@@ -366,3 +366,7 @@ class JobFile:
     queries: tuple[Query, ...] = ()
     unseen: tuple[Unseen, ...] = ()
     modules: tuple[tuple[str, str], ...] = ()  # (path, digest of its text)
+    # A pipeline's materialized views: tables whose DataFrame is batch, recomputed on every
+    # update with no checkpoint (said in reports, so that "no streaming query" is not read
+    # as "nothing was read").
+    batch_datasets: tuple[str, ...] = ()

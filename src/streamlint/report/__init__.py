@@ -54,6 +54,26 @@ def query_verdicts(report: Report) -> list[str]:
             for label in pair_labels(report.pairs)]
 
 
+def no_query(report: Report) -> str | None:
+    """What to say of a file pair with no streaming query and nothing unread, or None.
+
+    A pipeline of materialized views was read (its tables were found): the report says so,
+    so that "no streaming query" is not taken for "nothing was understood"."""
+    if report.old.queries or report.new.queries or report.old.unseen or report.new.unseen:
+        return None
+    paths = (report.old.path if report.old.path == report.new.path
+             else f"{report.old.path} or {report.new.path}")
+    views = tuple(dict.fromkeys(report.old.batch_datasets + report.new.batch_datasets))
+    if not views:
+        return f"no streaming query found in {paths}"
+    shown = ", ".join(f"`{name}`" for name in views[:8]) + (
+        f" and {len(views) - 8} more" if len(views) > 8 else "")
+    return (f"no streaming query in {paths}: the pipeline's "
+            f"{plural(len(views), 'dataset')} ({shown}) "
+            f"{'is a materialized view' if len(views) == 1 else 'are materialized views'}, "
+            "recomputed on every update with no checkpoint to restart from")
+
+
 def repo_path(path: str, root: str | None) -> str:
     """A path as the pull request shows it: relative to the repository root, with `/`."""
     if root is not None:

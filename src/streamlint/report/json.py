@@ -76,6 +76,9 @@ def _data(report: Report) -> dict[str, Any]:
         "queries": [{"old": _query(old, label), "new": _query(new, label)}
                     for (old, new), label in zip(report.pairs, pair_labels(report.pairs),
                                                  strict=True)],
+        # A pipeline's materialized views (no checkpoint): read, and nothing to restart.
+        "materialized_views": {"old": list(report.old.batch_datasets),
+                               "new": list(report.new.batch_datasets)},
         "findings": [
             {
                 "code": f.code,

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 from streamlint.diff import Report
 from streamlint.errors import FileError
-from streamlint.report import plural, where
+from streamlint.report import no_query, plural, where
 
 if TYPE_CHECKING:
     from streamlint.result import Confirmation
@@ -42,13 +42,19 @@ def render(reports: list[Report], errors: tuple[FileError, ...] = (),
            f"{headline[0].upper()}{headline[1:]}. {plural(len(reports), 'job file')} "
            f"compared: {files['incompatible']} incompatible, {files['review']} to review, "
            f"{files['compatible']} compatible; {plural(sum(counts.values()), 'finding')}.", ""]
-    moved = [r for r in reports if r.status in STATUS]
-    for report in moved:
-        line = f"- `{report.new.path}`: {STATUS[report.status]}"
-        if report.status == "renamed":
-            line += f" (from `{report.old.path}`)"
+    listed = False
+    for report in reports:
+        if report.status in STATUS:
+            line = f"- `{report.new.path}`: {STATUS[report.status]}"
+            if report.status == "renamed":
+                line += f" (from `{report.old.path}`)"
+        elif (nothing := no_query(report)) is not None and report.new.batch_datasets:
+            line = f"- {_cell(nothing)}"  # a pipeline read, with materialized views only
+        else:
+            continue
         out.append(line)
-    if moved:
+        listed = True
+    if listed:
         out.append("")
     rows = [(r, f) for r in reports for f in r.findings]
     order = list(ICON)

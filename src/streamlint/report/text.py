@@ -6,7 +6,7 @@ from streamlint.core import VERDICTS, worst
 from streamlint.diff import Report
 from streamlint.errors import FileError
 from streamlint.model import JobFile, Loc
-from streamlint.report import plural, query_verdicts, see
+from streamlint.report import no_query, plural, query_verdicts, see
 
 SEVERITY = {"incompatible": "error", "review": "warning", "compatible": "note"}
 VERDICT_LINE = {
@@ -14,6 +14,7 @@ VERDICT_LINE = {
     "review": "review: the new code may restart, but a person should check the findings above",
     "incompatible": "incompatible: the new code cannot safely restart from the old checkpoint",
 }
+NO_QUERY_LINE = "compatible: no streaming query, so no checkpoint to restart from"
 
 
 def _source_line(text: str, loc: Loc) -> str:
@@ -100,11 +101,12 @@ def _finding_tally(findings: object) -> str:
 def render(report: Report) -> str:
     out = _findings(report)
     unseen = report.old.unseen or report.new.unseen
+    nothing = no_query(report)
     if unseen and report.old.text == report.new.text and report.old.modules == report.new.modules:
         out.append(f"{report.old.path} and {report.new.path} are the same code: nothing changed "
                    "(streamlint could not read all of their streaming code)")
-    elif not report.old.queries and not report.new.queries and not unseen:
-        out.append(f"no streaming query found in {report.old.path} or {report.new.path}")
+    elif nothing is not None:
+        out.append(nothing)
     elif not report.old.queries and not report.new.queries:
         out.append(f"no streaming query streamlint could read in {report.old.path} or "
                    f"{report.new.path}")
@@ -116,7 +118,8 @@ def render(report: Report) -> str:
     if report.suppressed:
         out.append(f"{plural(len(report.suppressed), 'finding')} accepted "
                    "(`# streamlint: ignore` comments or .streamlint-accept.toml)")
-    out.append(VERDICT_LINE[report.verdict])
+    out.append(NO_QUERY_LINE if nothing is not None and report.verdict == "compatible"
+               else VERDICT_LINE[report.verdict])
     return "\n".join(out) + "\n"
 
 
