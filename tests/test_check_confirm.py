@@ -64,15 +64,34 @@ def test_a_changed_helper_is_confirmed_from_each_ref(tmp_path: Path,
     assert repo.git("status", "--porcelain", "--untracked-files=all") == status
 
 
-def test_confirm_reports_in_text_or_json_only(tmp_path: Path,
-                                              monkeypatch: pytest.MonkeyPatch) -> None:
+def test_confirm_reports_in_every_format(tmp_path: Path,
+                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    """sum -> max in the job: Spark restarts and the rows differ; each format carries the
+    confirmation (SARIF: the run's properties and a notification; GitHub: an annotation
+    titled with it; markdown: its section) and the stricter verdict."""
     repo = Repo(tmp_path / "repo")
-    repo.put("job.py", JOB)
-    repo.commit()
+    repo.put("jobs/revenue.py", JOB)
+    repo.put("jobs/mylib/__init__.py", "")
+    repo.put("jobs/mylib/transforms.py", HELPER)
+    repo.commit("revenue job")
+    repo.edit("jobs/mylib/transforms.py", 'F.sum("amount")', 'F.max("amount")')
     monkeypatch.chdir(repo.path)
-    err = io.StringIO()
-    with contextlib.redirect_stderr(err):
-        code = main(["check", "--base", "HEAD", "--confirm", "--format", "sarif"])
-    assert code == 2 and "text or json" in err.getvalue()
+    outputs = {}
+    for fmt in ("sarif", "github", "markdown", "text"):
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            code = main(["check", "--base", "HEAD", "--confirm", "--format", fmt,
+                         "--no-progress"])
+        assert code == 1, (fmt, out.getvalue()[-500:])
+        outputs[fmt] = out.getvalue()
+    run = json.loads(outputs["sarif"])["runs"][0]
+    assert run["properties"]["verdict"] == "incompatible"
+    (confirmed,) = run["properties"]["confirmation"]["confirmations"]
+    assert confirmed["path"] == "jobs/revenue.py"
+    assert any("jobs/revenue.py: query" in n["message"]["text"]
+               for n in run["invocations"][0]["toolExecutionNotifications"])
+    assert "title=Spark " in outputs["github"] and "jobs/revenue.py: query" in outputs["github"]
+    assert "**Spark " in outputs["markdown"] and "incompatible" in outputs["markdown"]
+    assert "jobs/revenue.py:\n\nSpark " in outputs["text"]
     assert subprocess.run(["git", "status", "--porcelain"], cwd=repo.path, capture_output=True,
-                          text=True, check=True).stdout == ""
+                          text=True, check=True).stdout.strip() == "M jobs/mylib/transforms.py"

@@ -53,11 +53,8 @@ def add_verdict_options(parser: argparse.ArgumentParser) -> None:
 def run_check(args: argparse.Namespace) -> int:
     from streamlint.check import check, show_progress
     from streamlint.core import exit_code
-    from streamlint.errors import UsageError
     from streamlint.report import render
 
-    if args.confirm and args.format not in ("text", "json"):
-        raise UsageError("check --confirm reports in --format text or json")
     outcome = check(args.base, args.head, args.paths or None, args.spark_version,
                     progress=show_progress() and not args.no_progress)
     if args.confirm and not outcome.errors:

@@ -112,7 +112,7 @@ def render_result(fmt: str, result: Result, root: str | None = None) -> str:
         from streamlint.report import json
 
         return (json.render(reports[0], confirmation) if result.single
-                else json.render_all(reports, result.errors))
+                else json.render_all(reports, result.errors, confirmation))
     if fmt == "github":
         from streamlint.report import github
 

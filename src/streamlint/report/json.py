@@ -52,8 +52,10 @@ def render(report: Report, confirmation: Confirmation | None = None) -> str:
     return json.dumps(data, indent=2) + "\n"
 
 
-def render_all(reports: list[Report], errors: tuple[FileError, ...] = ()) -> str:
-    """Git mode: one object per changed job file under `files`, one verdict over all."""
+def render_all(reports: list[Report], errors: tuple[FileError, ...] = (),
+               confirmation: Confirmation | None = None) -> str:
+    """Git mode: one object per changed job file under `files`, one verdict over all; with
+    `check --confirm`, each file's Spark confirmation under `confirmations`."""
     from streamlint.rules import worst
 
     files = []
@@ -66,6 +68,9 @@ def render_all(reports: list[Report], errors: tuple[FileError, ...] = ()) -> str
     out = {"version": 1, "verdict": worst([r.verdict for r in reports]), "files": files,
            "errors": [{"path": e.path, "line": e.line, "column": e.column + 1,
                        "message": e.message} for e in errors]}
+    if confirmation is not None:
+        out["verdict"] = worst([out["verdict"], confirmation.verdict])
+        out.update(confirmation.fields)
     return json.dumps(out, indent=2) + "\n"
 
 

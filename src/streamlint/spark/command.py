@@ -119,14 +119,13 @@ def _report(args: argparse.Namespace, report: Report, confirmation: Any) -> int:
 def run_check_confirm(args: argparse.Namespace, outcome: Any) -> int:
     """`check --confirm`: the static check's report, then each changed job's Spark outcome
     (one local session for all of them); the exit code follows the stricter verdict."""
-    import json
-
+    from streamlint.check_cli import write_report
     from streamlint.config import load_config
     from streamlint.git import repo_root
-    from streamlint.report import render
-    from streamlint.report.json import render as static_json
+    from streamlint.report import render_result
+    from streamlint.result import Result
     from streamlint.spark.check_confirm import confirm_reports
-    from streamlint.spark.report import final_verdict, render_json, render_text
+    from streamlint.spark.report import as_check_result
     from streamlint.spark.runtime import require_spark
 
     require_spark()
@@ -146,28 +145,10 @@ def run_check_confirm(args: argparse.Namespace, outcome: Any) -> int:
         finally:
             if ours:
                 session.stop()
-    verdicts = [outcome.verdict] + [final_verdict(r, c) for r, c in confirmed]
-    if args.format == "json":
-        data = json.loads(render("json", reports, outcome.errors))
-        data["confirmations"] = [
-            {"path": r.new.path, **json.loads(render_json(
-                r, c, static_json(r), _check_reproduce(args, r, c)))}
-            for r, c in confirmed]
-        data["verdict"] = _stricter(verdicts)
-        sys.stdout.write(json.dumps(data, indent=2) + "\n")
-    else:
-        text = render("text", reports, outcome.errors)
-        for report, confirmation in confirmed:
-            text += f"\n{report.new.path}:" + render_text(
-                report, confirmation, "", _check_reproduce(args, report, confirmation))
-        sys.stdout.write(text)
-    return exit_code(_stricter(verdicts), strict=args.strict, exit_zero=args.exit_zero)
-
-
-def _stricter(verdicts: list[str]) -> str:
-    from streamlint.spark.report import stricter
-
-    return stricter(*verdicts)
+    result = Result(tuple(reports), outcome.errors, confirmation=as_check_result(
+        [(r, c, _check_reproduce(args, r, c)) for r, c in confirmed]))
+    write_report(args.format, render_result(args.format, result))  # paths as `check` has them
+    return exit_code(result.verdict, strict=args.strict, exit_zero=args.exit_zero)
 
 
 def _check_reproduce(args: argparse.Namespace, report: Report, confirmation: Any) -> list[str]:

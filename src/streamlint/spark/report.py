@@ -294,10 +294,35 @@ def _confirmation_json(confirmed: QueryConfirmation | None) -> dict[str, Any]:
     }
 
 
-def render_json(report: Report, confirmation: Confirmation, static_json: str,
-                reproduce: Sequence[str]) -> str:
+def render_json(report: Report, confirmation: Confirmation, reproduce: Sequence[str]
+                ) -> dict[str, Any]:
     """`check --confirm`'s object for one file (`diff` renders `as_result` instead)."""
+    import json
+
     from streamlint.report.json import render
 
-    del static_json  # the report is rendered from the records, with the confirmation
-    return render(report, as_result(report, confirmation, reproduce))
+    data: dict[str, Any] = json.loads(render(report, as_result(report, confirmation,
+                                                               reproduce)))
+    return data
+
+
+def as_check_result(confirmed: Sequence[tuple[Report, Confirmation, Sequence[str]]]
+                    ) -> ResultConfirmation:
+    """Spark's confirmation of every changed job of a `check`, for every format: each file's
+    text section under its path, its JSON object in `confirmations`, its notes prefixed with
+    its path, and the stricter of all verdicts."""
+    lines: list[str] = []
+    notes: list[tuple[str, str]] = []
+    files = []
+    verdicts = []
+    version = ""
+    for report, confirmation, reproduce in confirmed:
+        one = as_result(report, confirmation, reproduce)
+        version = version or confirmation.spark_version
+        lines += ["", f"{report.new.path}:", *one.lines]
+        notes += [(verdict, f"{report.new.path}: {note}") for verdict, note in one.notes]
+        files.append({"path": report.new.path, **render_json(report, confirmation, reproduce)})
+        verdicts.append(one.verdict)
+    title = f"Spark {version} confirmation" if version else "Spark confirmation"
+    return ResultConfirmation(title, tuple(lines),
+                              stricter(*verdicts), {"confirmations": files}, (), tuple(notes))
