@@ -404,6 +404,86 @@ def test_a_packaged_job_runs_as_its_authors_run_it(spark: SparkSession, tmp_path
     assert spark.sparkContext._jsc is not None  # the shared context was not stopped
 
 
+_THIRD_PARTY_JOB = '''"""Imports libraries this machine does not have (tests/realworld:
+atc-dataplatform's `deprecated`, dataproc-templates' `google.auth`, kedro's base class)."""
+from deprecated import deprecated
+from google.auth import default as google_credentials
+from kedro.io.core import AbstractDataset
+from pyspark.sql import SparkSession
+from pyspark.sql import functions as F
+import pandas_not_here_either as pd2  # noqa
+
+credentials = google_credentials()
+
+
+class Orders(AbstractDataset):
+    def __init__(self, path):
+        super().__init__(path=path)
+        self.path = path
+
+    @deprecated(reason="use load_stream")
+    def load(self):
+        return spark.readStream.schema("customer STRING, amount LONG").json(self.path)
+
+
+spark = SparkSession.builder.getOrCreate()
+orders = Orders("/landing/o").load()
+(
+    orders.groupBy("customer").agg(F.{function}("amount").alias("revenue"))
+    .writeStream.format("delta").outputMode("update")
+    .option("checkpointLocation", "/chk/revenue").toTable("gold.revenue")
+)
+'''
+
+
+@pytest.mark.spark
+def test_a_job_importing_libraries_not_installed_here_runs_on_stand_ins(
+        spark: SparkSession, tmp_path: Path) -> None:
+    """`deprecated`, `google.auth`, `kedro` and a made-up module are not installed: each
+    gets a stand-in (a decorator that leaves the method as written, a callable, a base class
+    the job's own class derives from), each is named in the warnings, and Spark gives its
+    outcome (sum -> max: the rows differ). The stand-ins are gone after the run, and pyspark's
+    own optional imports are left alone."""
+    for version, function in (("old", "sum"), ("new", "max")):
+        (tmp_path / version).mkdir()
+        (tmp_path / version / "job.py").write_text(_THIRD_PARTY_JOB.format(function=function))
+    confirmation = confirm_files(tmp_path / "old" / "job.py", tmp_path / "new" / "job.py", spark)
+    assert confirmation.problem is None, confirmation.problem
+    (query,) = confirmation.queries
+    assert query.outcome == "results-differ", query
+    warnings = "\n".join(confirmation.warnings)
+    for module in ("deprecated", "google", "kedro", "pandas_not_here_either"):
+        assert f"module `{module}` is not installed here" in warnings, warnings
+    assert not any(name.split(".")[0] in {"deprecated", "kedro", "pandas_not_here_either"}
+                   for name in sys.modules)
+    import importlib.util
+
+    assert importlib.util.find_spec("deprecated") is None
+
+
+def test_stand_ins_answer_only_the_jobs_own_imports(tmp_path: Path) -> None:
+    """An import made by code outside the job's folders (a library probing for an optional
+    dependency) still fails as it would."""
+    from streamlint.spark.missing_modules import stand_ins
+
+    (tmp_path / "mine.py").write_text("import not_installed_anywhere as x\nVALUE = x.thing\n")
+    warned: list[str] = []
+    sys.path.insert(0, str(tmp_path))
+    try:
+        with stand_ins([str(tmp_path)], warned.append):
+            import mine  # type: ignore[import-not-found]
+
+            assert mine.VALUE.__qualname__ == "not_installed_anywhere.thing"
+            with pytest.raises(ImportError):
+                import also_not_installed  # type: ignore[import-not-found]  # noqa: F401
+        assert warned == ["module `not_installed_anywhere` is not installed here: a stand-in "
+                          "answered the names the job takes from it (its code did not run)"]
+        assert "not_installed_anywhere" not in sys.modules
+    finally:
+        sys.path.remove(str(tmp_path))
+        sys.modules.pop("mine", None)
+
+
 def test_the_arguments_a_job_checks_for_are_given(tmp_path: Path) -> None:
     from streamlint.spark.stubs import _arguments_needed
 

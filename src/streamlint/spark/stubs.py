@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from streamlint.spark.job_modules import import_roots
+from streamlint.spark.missing_modules import stand_ins
 from streamlint.spark.patches import current
 from streamlint.spark.runtime import is_connect
 
@@ -260,7 +261,9 @@ def platform_stubs(job: Path) -> Iterator[dict[str, Any]]:
     with contextlib.suppress(OSError):
         os.chdir(shadow)
     try:
-        yield {"dbutils": _Stub("dbutils"), "display": lambda *a, **k: None}
+        # Third-party modules the job's code imports and this machine lacks get stand-ins.
+        with stand_ins([str(job.parent), *added], current().warn):
+            yield {"dbutils": _Stub("dbutils"), "display": lambda *a, **k: None}
     finally:
         with contextlib.suppress(OSError):
             os.chdir(saved_cwd)
