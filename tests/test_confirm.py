@@ -659,6 +659,26 @@ out.writeStream.option("checkpointLocation", "/chk/i").toTable("silver.invoices"
                          "InvoiceNumber STRING, Nested STRUCT<a: STRUCT<b: STRING>>")
 
 
+def test_an_exploded_column_is_inferred_as_an_array_of_what_is_read_from_it() -> None:
+    """tests/realworld/LearningJournal__Spark-Streaming-In-Python/02-FileStreamDemo explodes
+    `InvoiceLineItems` and reads `LineItem.ItemCode` from each element: guessed as a STRING,
+    Spark refused explode (DATATYPE_MISMATCH) and the job never started."""
+    from streamlint.extract import extract_text
+    from streamlint.spark.inferred_schemas import inferred_schemas
+
+    job = extract_text('''from pyspark.sql import functions as F
+df = spark.readStream.table("bronze.invoices")
+out = (df.selectExpr("InvoiceNumber", "explode(InvoiceLineItems) as LineItem")
+       .withColumn("ItemCode", F.expr("LineItem.ItemCode"))
+       .withColumn("Qty", F.col("LineItem.ItemQty"))
+       .withColumn("tag", F.explode_outer("Tags")))
+out.writeStream.option("checkpointLocation", "/chk/i").toTable("silver.invoices")
+''', "job.py")
+    (guess,) = inferred_schemas(job.queries, {})
+    assert guess.ddl == ("InvoiceLineItems ARRAY<STRUCT<ItemCode: STRING, ItemQty: STRING>>, "
+                         "InvoiceNumber STRING, Tags ARRAY<STRING>")
+
+
 @pytest.mark.spark
 def test_spark_reads_an_inferred_struct_schema(spark: SparkSession) -> None:
     assert spark.createDataFrame([], "DeliveryAddress STRUCT<City: STRING, `Pin Code`: STRING>, "

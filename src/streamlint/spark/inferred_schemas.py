@@ -24,6 +24,7 @@ from typing import Any
 from streamlint.model import Aggregation, Query, Watermark, option
 from streamlint.model.expr import (
     WINDOW_FUNCTIONS,
+    Alias,
     Call,
     Column,
     Definition,
@@ -35,6 +36,8 @@ from streamlint.records import fields
 
 TABLE_FORMATS = {"table", "delta", "iceberg", "hudi"}
 NUMERIC = {"sum", "avg", "mean", "min", "max", "stddev", "variance", "var_samp", "var_pop"}
+EXPLODE = {"explode", "explode_outer", "posexplode", "posexplode_outer"}
+_ELEMENT = "[]"  # a path step into an array's elements
 
 
 @dataclass(frozen=True)
@@ -94,6 +97,9 @@ def _column_types(query: Query) -> dict[str, str]:
                for value in (_lookup_name(source.format, source.identity, source.options),)
                if value for part in (value, value.rsplit(".", 1)[-1], value.rsplit("/", 1)[-1])}
 
+    # `explode(items) AS item`: `items` is an array, and `item.f` reads its elements' fields.
+    exploded: dict[str, tuple[str, ...]] = {}
+
     def column_path(node: Column) -> tuple[str, ...]:
         parts = tuple(node.name.split("."))
         qualifier = node.qualifier
@@ -102,6 +108,8 @@ def _column_types(query: Query) -> dict[str, str]:
         return parts
 
     def note(path: tuple[str, ...], kind: str) -> None:
+        if path and path[0] in exploded:
+            path = (*exploded[path[0]], *path[1:])
         if path and "*" not in path and paths.get(path) != "TIMESTAMP":
             paths[path] = kind if kind != "STRING" else paths.get(path, "STRING")
 
@@ -111,7 +119,16 @@ def _column_types(query: Query) -> dict[str, str]:
         for expr in _exprs(op):
             inside: set[int] = set()
             for node in walk(expr):
-                if isinstance(node, Call) and node.function in WINDOW_FUNCTIONS and node.args:
+                if isinstance(node, Call) and node.function in EXPLODE and node.args:
+                    array = _path(node.args[0])
+                    if array:
+                        note((*array, _ELEMENT), "STRING")
+                if isinstance(node, Alias) and isinstance(node.operand, Call) and \
+                        node.operand.function in EXPLODE and node.operand.args:
+                    array = _path(node.operand.args[0])
+                    if array:
+                        exploded[node.name] = (*array, _ELEMENT)
+                elif isinstance(node, Call) and node.function in WINDOW_FUNCTIONS and node.args:
                     path = _path(node.args[0])
                     if path:
                         note(path, "TIMESTAMP")
@@ -161,6 +178,8 @@ def _ddl_types(paths: dict[tuple[str, ...], str]) -> dict[str, str]:
     def render(value: Any) -> str:
         if isinstance(value, str):
             return value
+        if _ELEMENT in value:  # an array: its elements (a name also read whole stays one)
+            return f"ARRAY<{render(value[_ELEMENT])}>"
         return "STRUCT<" + ", ".join(f"{_quoted(k)}: {render(v)}"
                                      for k, v in sorted(value.items())) + ">"
 
