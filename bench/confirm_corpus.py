@@ -36,7 +36,8 @@ def why_not_confirmed(problem: str | None, outcomes: list[str], messages: list[s
     """The reason a pair is "not confirmed", in a few words, for the counts."""
     if problem:
         for marker, reason in (("no schema", "no schema"), ("still ran after", "timed out"),
-                               ("before its queries started", "job fails before its queries")):
+                               ("before its queries started", "job fails before its queries"),
+                               ("neither version started", "no query started as a script")):
             if marker in problem:
                 return reason
         return "cannot run"

@@ -844,3 +844,29 @@ def test_a_job_that_waits_on_its_query_in_a_loop_is_stopped(spark: SparkSession,
     assert confirmation.queries == ()
     assert confirmation.problem is not None
     assert "cannot confirm: the job's own code still ran after 8 s" in confirmation.problem
+
+
+@pytest.mark.spark
+def test_a_library_whose_queries_nothing_calls_says_why_it_is_not_confirmed(
+        spark: SparkSession, tmp_path: Path) -> None:
+    """tests/realworld: kedro's SparkStreamingDataset and feast's processor build their
+    queries in methods the file never calls; run as a script, neither version starts one.
+    That is a reason, said, not an empty confirmation."""
+    job = '''from pyspark.sql import SparkSession
+
+
+class Dataset:
+    def save(self, df):
+        df.writeStream.option("checkpointLocation", "/chk/{name}").toTable("out")
+
+    def load(self):
+        spark = SparkSession.builder.getOrCreate()
+        return spark.readStream.schema("a STRING").json("/in")
+'''
+    for version, name in (("old", "a"), ("new", "b")):
+        (tmp_path / version).mkdir()
+        (tmp_path / version / "job.py").write_text(job.format(name=name))
+    confirmation = confirm_files(tmp_path / "old" / "job.py", tmp_path / "new" / "job.py", spark)
+    assert confirmation.queries == ()
+    assert confirmation.problem is not None
+    assert "neither version started a streaming query" in confirmation.problem

@@ -224,6 +224,11 @@ def _plans(old: Path, new: Path, session: Any, tables: dict[str, str], pool: Any
             if warning not in warnings:
                 warnings.append(warning)
         plans[side] = sandbox
+    if not any(plan.queries for plan in plans.values()):
+        return Confirmation(version, (), tuple(warnings), f"{new}: cannot confirm: neither "
+                            "version started a streaming query when run as a script (the "
+                            "queries streamlint found are built in functions or methods "
+                            "that nothing in the file calls)")
     return plans
 
 
