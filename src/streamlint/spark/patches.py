@@ -357,12 +357,27 @@ def _patch_from_json() -> None:
         module.from_json = from_json  # type: ignore[attr-defined]
 
 
+def _patch_avro() -> None:
+    """from_avro / to_avro through JSON (`streamlint.spark.avro`), after from_json's patch."""
+    try:
+        import pyspark.sql.avro.functions as avro
+    except ImportError:
+        return
+    from streamlint.spark.avro import stand_ins
+
+    from_avro, to_avro = stand_ins((avro.from_avro, avro.to_avro),
+                                   lambda message: current().warn(message))
+    _patch(avro, "from_avro", from_avro)  # type: ignore[arg-type]
+    _patch(avro, "to_avro", to_avro)  # type: ignore[arg-type]
+
+
 def install() -> None:
     _reader_patches()
     _writer_patches()
     _session_patches()
     _context_patches()
     _patch_from_json()
+    _patch_avro()
 
 
 def uninstall() -> None:
