@@ -191,9 +191,7 @@ def test_no_rows_and_no_run_are_no_answer() -> None:
                                                          "same-results"),))
     text = render_text(static, unmatched, "", ["streamlint"])
     assert "not run: neither Spark run of the job started this query" in text
-    from streamlint.report.json import render as static_json
-
-    data = json.loads(render_json(static, unmatched, static_json(static), ["streamlint"]))
+    data = render_json(static, unmatched, ["streamlint"])
     (query,) = data["queries"]
     assert query["confirmation"]["outcome"] == "not-run"
     assert "started this query" in query["confirmation"]["reason"]
@@ -928,3 +926,50 @@ def test_a_job_decoding_avro_is_confirmed_through_json(spark: SparkSession,
     assert query.outcome == "results-differ", query
     assert any("from_avro: the stand-in Kafka source carries JSON" in w
                for w in confirmation.warnings), confirmation.warnings
+
+
+_STOPS_ITSELF_JOB = '''from pyspark.sql import SparkSession
+from pyspark.sql.functions import col, {function}
+
+spark = SparkSession.builder.getOrCreate()
+spark.range(0, 5).write.format("delta").save("/tmp/delta-table")
+spark.read.format("delta").load("/tmp/delta-table").show()  # the table it just wrote
+counts = (spark.readStream.format("rate").load()
+          .groupBy((col("value") % 3).alias("k")).agg({function}("value").alias("v")))
+query = (counts.writeStream.format("console").outputMode("update")
+         .option("checkpointLocation", "/tmp/checkpoint").start())
+query.awaitTermination(10)
+query.stop()
+'''
+
+
+@pytest.mark.spark
+def test_a_job_that_reads_what_it_wrote_and_stops_its_own_query_is_confirmed(
+        spark: SparkSession, tmp_path: Path) -> None:
+    """tests/realworld/delta-io__delta/examples/python/streaming.py: it reads back a table
+    its own batch write made (skipped here: "no schema for table /tmp/delta-table"), and
+    stops each query after `awaitTermination(10)` (at once here, before any batch: "neither
+    run wrote rows"). The read gets the write's schema, and the stand-in's batch runs before
+    the job's stop: sum -> max shows."""
+    for version, function in (("old", "sum"), ("new", "max")):
+        (tmp_path / version).mkdir()
+        (tmp_path / version / "job.py").write_text(_STOPS_ITSELF_JOB.format(function=function))
+    confirmation = confirm_files(tmp_path / "old" / "job.py", tmp_path / "new" / "job.py", spark)
+    assert confirmation.problem is None, confirmation.problem
+    (query,) = confirmation.queries
+    assert query.outcome == "results-differ", query
+    assert any("the one the job's own batch write of it gave" in w
+               for w in confirmation.warnings), confirmation.warnings
+
+
+def test_a_source_whose_columns_the_job_never_names_gets_a_one_column_stand_in() -> None:
+    """tests/realworld/delta-io__delta/examples/python/streaming.py streams a Delta table to
+    the console without naming a column: any schema runs it, both versions get the same."""
+    from streamlint.extract import extract_text
+    from streamlint.spark.inferred_schemas import PLACEHOLDER, inferred_schemas
+
+    job = extract_text('spark.readStream.format("delta").load("/tmp/t2")'
+                       '.writeStream.format("console").start()\n', "job.py")
+    (guess,) = inferred_schemas(job.queries, {})
+    assert (guess.name, guess.ddl) == ("/tmp/t2", PLACEHOLDER)
+    assert "names none of its columns" in guess.warning

@@ -54,6 +54,7 @@ def run_check(args: argparse.Namespace) -> int:
     from streamlint.check import check, show_progress
     from streamlint.core import exit_code
     from streamlint.report import render
+    from streamlint.report.colour import write
 
     outcome = check(args.base, args.head, args.paths or None, args.spark_version,
                     progress=show_progress() and not args.no_progress)
@@ -61,7 +62,7 @@ def run_check(args: argparse.Namespace) -> int:
         from streamlint.spark.command import run_check_confirm
 
         return run_check_confirm(args, outcome)
-    write_report(args.format, render(args.format, list(outcome.reports), outcome.errors))
+    write(args.format, render(args.format, list(outcome.reports), outcome.errors))
     for error in outcome.errors:
         print(error, file=sys.stderr)
     for warning in outcome.warnings:
@@ -91,20 +92,6 @@ def diff_report(old: str, new: str, spark_version: str | None) -> Report:
     return settle(diff_files(old, new, version, config.source_roots,
                              str(config.root) if config.root else None), config,
                   load(Path(new).parent))
-
-
-def write_report(fmt: str, text: str) -> None:
-    """The report on stdout; a text report in colour when a person reads it there."""
-    if fmt == "text":
-        import shutil
-
-        from streamlint.report.colour import colourise, fit, on_terminal, wanted
-
-        if on_terminal(sys.stdout):  # a person reads it: lines fit the terminal's width
-            text = fit(text, shutil.get_terminal_size().columns)
-        if wanted(sys.stdout):
-            text = colourise(text)
-    sys.stdout.write(text)
 
 
 def render_report(fmt: str, report: Report, new: str) -> str:

@@ -153,7 +153,8 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def run_diff(args: argparse.Namespace) -> int:
-    from streamlint.check_cli import diff_report, render_report, write_report
+    from streamlint.check_cli import diff_report, render_report
+    from streamlint.report.colour import write
 
     if args.new is None:
         raise UsageError("diff: give OLD and NEW job files (or --checkpoint PATH NEW)")
@@ -166,7 +167,7 @@ def run_diff(args: argparse.Namespace) -> int:
         from streamlint.spark.command import run_confirm
 
         return run_confirm(args, report)
-    write_report(args.format, render_report(args.format, report, args.new))
+    write(args.format, render_report(args.format, report, args.new))
     return exit_code(report.verdict, strict=args.strict, exit_zero=args.exit_zero)
 
 

@@ -74,3 +74,18 @@ def fit(report: str, width: int) -> str:
                                  subsequent_indent=indent + "  ", break_long_words=False,
                                  break_on_hyphens=False) or [line])
     return "\n".join(out)
+
+
+def write(fmt: str, text: str) -> None:
+    """A report on stdout; a text report in colour, and fitted to the terminal's width, when
+    a person reads it there."""
+    import sys
+
+    if fmt == "text":
+        import shutil
+
+        if on_terminal(sys.stdout):  # a person reads it: lines fit the terminal's width
+            text = fit(text, shutil.get_terminal_size().columns)
+        if wanted(sys.stdout):
+            text = colourise(text)
+    sys.stdout.write(text)

@@ -25,6 +25,19 @@ def _cell(text: str) -> str:
     return text.replace("|", "\\|").replace("\n", " ")
 
 
+def _file_line(report: Report) -> str | None:
+    """A file moved, or a pipeline read with materialized views only: one line above the
+    findings."""
+    if report.status in STATUS:
+        line = f"- `{report.new.path}`: {STATUS[report.status]}"
+        if report.status == "renamed":
+            line += f" (from `{report.old.path}`)"
+        return line
+    if (nothing := no_query(report)) is not None and report.new.batch_datasets:
+        return f"- {_cell(nothing)}"
+    return None
+
+
 def render(reports: list[Report], errors: tuple[FileError, ...] = (),
            root: str | None = None, confirmation: Confirmation | None = None) -> str:
     from streamlint.rules import worst
@@ -42,20 +55,8 @@ def render(reports: list[Report], errors: tuple[FileError, ...] = (),
            f"{headline[0].upper()}{headline[1:]}. {plural(len(reports), 'job file')} "
            f"compared: {files['incompatible']} incompatible, {files['review']} to review, "
            f"{files['compatible']} compatible; {plural(sum(counts.values()), 'finding')}.", ""]
-    listed = False
-    for report in reports:
-        if report.status in STATUS:
-            line = f"- `{report.new.path}`: {STATUS[report.status]}"
-            if report.status == "renamed":
-                line += f" (from `{report.old.path}`)"
-        elif (nothing := no_query(report)) is not None and report.new.batch_datasets:
-            line = f"- {_cell(nothing)}"  # a pipeline read, with materialized views only
-        else:
-            continue
-        out.append(line)
-        listed = True
-    if listed:
-        out.append("")
+    listed = [line for line in map(_file_line, reports) if line]
+    out += [*listed, ""] if listed else []
     rows = [(r, f) for r in reports for f in r.findings]
     order = list(ICON)
     rows.sort(key=lambda rf: order.index(rf[1].verdict))

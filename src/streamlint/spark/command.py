@@ -119,10 +119,10 @@ def _report(args: argparse.Namespace, report: Report, confirmation: Any) -> int:
 def run_check_confirm(args: argparse.Namespace, outcome: Any) -> int:
     """`check --confirm`: the static check's report, then each changed job's Spark outcome
     (one local session for all of them); the exit code follows the stricter verdict."""
-    from streamlint.check_cli import write_report
     from streamlint.config import load_config
     from streamlint.git import repo_root
     from streamlint.report import render_result
+    from streamlint.report.colour import write
     from streamlint.result import Result
     from streamlint.spark.check_confirm import confirm_reports
     from streamlint.spark.report import as_check_result
@@ -147,7 +147,7 @@ def run_check_confirm(args: argparse.Namespace, outcome: Any) -> int:
                 session.stop()
     result = Result(tuple(reports), outcome.errors, confirmation=as_check_result(
         [(r, c, _check_reproduce(args, r, c)) for r, c in confirmed]))
-    write_report(args.format, render_result(args.format, result))  # paths as `check` has them
+    write(args.format, render_result(args.format, result))  # paths as `check` has them
     return exit_code(result.verdict, strict=args.strict, exit_zero=args.exit_zero)
 
 

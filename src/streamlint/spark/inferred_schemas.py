@@ -47,13 +47,22 @@ class Inferred:
 
     @property
     def warning(self) -> str:
+        if self.ddl == PLACEHOLDER:
+            return (f"no schema for {self.name}: the job names none of its columns, so it was "
+                    f"stood in by one column ({PLACEHOLDER}); add it to "
+                    "[tool.streamlint.tables] to set it")
         return (f"no schema for {self.name}: inferred from how the job uses its columns "
                 f"({self.ddl}); add it to [tool.streamlint.tables] to set it")
 
 
+# A source whose query names no column of it (it is copied whole to a sink, counted, shown):
+# any schema runs it, and both versions get the same one.
+PLACEHOLDER = "value STRING"
+
+
 def inferred_schemas(queries: Iterable[Query], configured: Mapping[str, str]) -> list[Inferred]:
     """A schema for each source without one (declared or configured), from the queries'
-    use of columns; nothing for a source whose query names no column streamlint can read."""
+    use of columns; a one-column placeholder for a source whose queries name none."""
     found: dict[str, dict[str, str]] = {}
     for query in queries:
         if len(query.sources) != 1:
@@ -70,8 +79,8 @@ def inferred_schemas(queries: Iterable[Query], configured: Mapping[str, str]) ->
             for column, kind in types.items():
                 if merged.get(column) != "TIMESTAMP":  # a time column stays one
                     merged[column] = kind
-    return [Inferred(name, ", ".join(f"{c} {t}" for c, t in sorted(cols.items())))
-            for name, cols in found.items() if cols]
+    return [Inferred(name, ", ".join(f"{c} {t}" for c, t in sorted(cols.items()))
+                     if cols else PLACEHOLDER) for name, cols in found.items()]
 
 
 def _lookup_name(fmt: object, identity: tuple, options: tuple) -> str | None:

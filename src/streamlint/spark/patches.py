@@ -196,17 +196,27 @@ def _writer_patches() -> None:
         _patch(cls, "start", start)
         _patch(cls, "toTable", to_table)
 
-    def no_write(name: str) -> Callable[..., Any]:
-        def method(self: Any, *args: Any, **kwargs: Any) -> None:
-            current().warn(f"a batch write (DataFrameWriter.{name}) was skipped: nothing is "
-                            "written outside the sandbox")
-        return method
 
     for cls in batch_writers:
         for name in ("save", "saveAsTable", "insertInto", "parquet", "json", "csv", "orc",
                      "text", "jdbc", "xml"):
             if hasattr(cls, name):
-                _patch(cls, name, no_write(name))
+                _patch(cls, name, _skipped_write(name))
+
+
+def _skipped_write(name: str) -> Callable[..., Any]:
+    def method(self: Any, *args: Any, **kwargs: Any) -> None:
+        current().warn(f"a batch write (DataFrameWriter.{name}) was skipped: nothing is "
+                       "written outside the sandbox")
+        # What it would have written: a later read of that table or path (the job's own
+        # stream over the table it just created) gets this schema.
+        target = args[0] if args else (kwargs.get("path") or kwargs.get("name")
+                                       or kwargs.get("tableName"))
+        frame = getattr(self, "_df", None)
+        if isinstance(target, str) and frame is not None:
+            with contextlib.suppress(Exception):
+                current().written[target] = frame.schema
+    return method
 
 
 def get_or_create(self: Any) -> Any:
@@ -286,6 +296,13 @@ def _session_patches() -> None:
                 pyspark_method(self, "awaitTermination")(self, timeout)
         return True
 
+    def query_stop(self: Any) -> None:
+        # `q.awaitTermination(10); q.stop()`: on real input the query had those seconds to
+        # process what was there; the stand-in's batches are processed before it stops.
+        with contextlib.suppress(Exception):
+            pyspark_method(self, "awaitTermination")(self)
+        pyspark_method(self, "stop")(self)
+
     def await_any(self: Any, timeout: Any = None) -> bool:
         for run in current().queries.values():
             if run.handle is not None:
@@ -311,6 +328,7 @@ def _session_patches() -> None:
         _patch(cls, "table", table)
     for cls in queries:
         _patch(cls, "awaitTermination", await_termination)
+        _patch(cls, "stop", query_stop)
     for cls in managers:
         _patch(cls, "awaitAnyTermination", await_any)
 

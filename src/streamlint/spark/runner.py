@@ -13,7 +13,7 @@ from pathlib import Path
 
 from streamlint.spark.job_modules import own_modules
 from streamlint.spark.notebooks import hooks, runnable
-from streamlint.spark.patches import active
+from streamlint.spark.patches import active, pyspark_method
 from streamlint.spark.pipelines import pipeline_module
 from streamlint.spark.sandbox import CannotConfirm, QueryRun, Sandbox
 from streamlint.spark.stubs import NotebookExit, notebook_globals, platform_stubs
@@ -197,4 +197,4 @@ def _stop_all(sandbox: Sandbox, fired: bool = True) -> None:
     for run in sandbox.queries.values():
         if run.handle is not None:
             with contextlib.suppress(Exception):
-                run.handle.stop()
+                pyspark_method(run.handle, "stop")(run.handle)  # not the job's patched one

@@ -91,6 +91,7 @@ class Sandbox:
     plan: bool = False
     sources: dict[str, SourceSpec] = field(default_factory=dict)
     json_schemas: list[Any] = field(default_factory=list)
+    written: dict[str, Any] = field(default_factory=dict)  # skipped batch writes' schemas
     queries: dict[str, QueryRun] = field(default_factory=dict)
     warnings: list[str] = field(default_factory=list)
     session: Any = None
@@ -163,6 +164,10 @@ class Sandbox:
             name = (path or options.get("path") or options.get("tablename")
                     or options.get("dbtable") or options.get("table") or fmt)
             configured = self.tables.get(name)
+            if configured is None and schema is None and name in self.written:
+                schema = self.written[name]
+                self.warn(f"no schema for table {name}: the one the job's own batch write "
+                          "of it gave (the write itself was skipped)")
             if configured is None and schema is None:
                 raise CannotConfirm(
                     f"no schema for table {name}: add `\"{name}\" = \"col TYPE, ...\"` to "
