@@ -33,6 +33,7 @@ def diff(path: Path) -> tuple[int, str, str]:
     ("self_calling", "STREAMLINT_MAX_STEPS"),
     ("fan_out", "STREAMLINT_MAX_STEPS"),
 ])
+@pytest.mark.slow
 def test_too_much_is_refused_with_the_setting_to_raise(tmp_path: Path, name: str,
                                                        setting: str) -> None:
     path = tmp_path / f"{name}.py"
@@ -70,6 +71,7 @@ def test_the_bounds_are_settings(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
     assert code == 2 and "STREAMLINT_MAX_BYTES" in err
 
 
+@pytest.mark.slow
 def test_every_corpus_job_fits_well_inside_the_default_budget(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """The defaults leave room: every job of the corpora passes with a third of the steps."""

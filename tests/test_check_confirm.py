@@ -64,6 +64,7 @@ def test_a_changed_helper_is_confirmed_from_each_ref(tmp_path: Path,
     assert repo.git("status", "--porcelain", "--untracked-files=all") == status
 
 
+@pytest.mark.spark
 def test_confirm_reports_in_every_format(tmp_path: Path,
                                          monkeypatch: pytest.MonkeyPatch) -> None:
     """sum -> max in the job: Spark restarts and the rows differ; each format carries the

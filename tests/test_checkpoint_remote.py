@@ -71,6 +71,7 @@ def run_json(capsys: pytest.CaptureFixture[str], *argv: str) -> dict:
     return json.loads(out)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("version", "query"), QUERIES, ids=[f"{v}/{q}" for v, q in QUERIES])
 def test_show_and_offsets_on_s3(version: str, query: str, s3_env: str,
                                 capsys: pytest.CaptureFixture[str]) -> None:

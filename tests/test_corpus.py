@@ -81,6 +81,7 @@ def test_corpus_cases_are_well_formed() -> None:
         assert (folder / "old.py").is_file() and (folder / "new.py").is_file(), folder.name
 
 
+@pytest.mark.slow
 def test_no_change_falls_through_the_rules() -> None:
     """Every change the corpus produces meets a rule (SL000 is the fallback for none)."""
     for folder in sorted(p for p in CORPUS.iterdir() if (p / "case.toml").exists()):
@@ -89,6 +90,7 @@ def test_no_change_falls_through_the_rules() -> None:
         assert "SL000" not in {f.code for f in report.findings}, folder.name
 
 
+@pytest.mark.slow
 def test_every_job_compared_with_itself_has_nothing_to_say() -> None:
     """An unchanged file is unchanged: only code from other modules (UN01) is worth a look."""
     jobs = sorted([*CORPUS.glob("*/*.py"), *(CORPUS.parent / "jobs").glob("*.py")])

@@ -26,6 +26,7 @@ SLOW = [HealthCheck.too_slow, HealthCheck.function_scoped_fixture,
         HealthCheck.filter_too_much, HealthCheck.data_too_large]
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None, suppress_health_check=SLOW, derandomize=True)
 @given(index=st.integers(0, 10**9))
 def test_mutated_jobs_never_crash(index: int, tmp_path_factory: pytest.TempPathFactory) -> None:

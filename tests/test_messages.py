@@ -6,6 +6,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import pytest
+
 from streamlint.diff import diff_jobs
 from streamlint.extract import extract_file
 from streamlint.report import render
@@ -20,6 +22,7 @@ INTERNAL = re.compile(
     r"|object at 0x|\u27e8\?|<class '")
 
 
+@pytest.mark.slow
 def test_no_report_shows_internal_text() -> None:
     shown = []
     for folder in CASES:

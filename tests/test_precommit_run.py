@@ -57,6 +57,7 @@ def job_repo(tmp_path: Path, hook_setup: tuple[Path, str, Path]) -> Repo:
     return repo
 
 
+@pytest.mark.slow
 def test_incompatible_staged_change_fails_the_hook(job_repo: Repo, hook_setup) -> None:
     shutil.copy(EXAMPLES / "orders" / "new.py", job_repo.path / "jobs" / "orders.py")
     job_repo.git("add", "jobs/orders.py")

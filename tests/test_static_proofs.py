@@ -62,6 +62,7 @@ def test_the_corpus_has_jobs() -> None:
     assert len(job_files()) > 300
 
 
+@pytest.mark.slow
 def test_diff_touches_nothing(tmp_path: Path) -> None:
     runs = [(tmp_path, ["diff", str(old), str(new), "--format", fmt])
             for i, (old, new) in enumerate(pairs())
@@ -73,6 +74,7 @@ def test_diff_touches_nothing(tmp_path: Path) -> None:
     assert (tmp_path / "xdg-cache" / "streamlint").is_dir()  # the one write it may make
 
 
+@pytest.mark.slow
 def test_check_touches_nothing_but_runs_git(tmp_path: Path) -> None:
     """`check` in a repository: the base commit holds every old version, the work tree every
     new one (and a helper module the jobs could import, which must not be imported)."""

@@ -96,6 +96,7 @@ def test_github_workflow(workspace: Path, tmp_path: Path) -> None:
     assert summary.read_text().startswith("### ❌ streamlint: incompatible")
 
 
+@pytest.mark.slow
 def test_action_yml(workspace: Path, tmp_path: Path) -> None:
     """Every `run` step of the composite action, the install into its own virtualenv too;
     the check steps then use that virtualenv's streamlint, as on a runner."""
