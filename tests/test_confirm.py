@@ -477,9 +477,24 @@ def test_stand_ins_answer_only_the_jobs_own_imports(tmp_path: Path) -> None:
         assert warned == ["module `not_installed_anywhere` is not installed here: a stand-in "
                           "answered the names the job takes from it (its code did not run)"]
         assert "not_installed_anywhere" not in sys.modules
+        # A library installed inside the repository (a virtualenv there) is not the job: the
+        # suite's own pyspark once got a stand-in IPython this way, and every run failed.
+        installed = tmp_path / ".venv" / "lib" / "site-packages"
+        installed.mkdir(parents=True)
+        (installed / "probing.py").write_text("try:\n    import optional_dependency\n"
+                                              "    FOUND = True\nexcept ImportError:\n"
+                                              "    FOUND = False\n")
+        sys.path.insert(0, str(installed))
+        with stand_ins([str(tmp_path)], warned.append):
+            import probing  # type: ignore[import-not-found]
+
+            assert probing.FOUND is False
     finally:
-        sys.path.remove(str(tmp_path))
+        for path in (str(tmp_path), str(tmp_path / ".venv" / "lib" / "site-packages")):
+            if path in sys.path:
+                sys.path.remove(path)
         sys.modules.pop("mine", None)
+        sys.modules.pop("probing", None)
 
 
 def test_the_arguments_a_job_checks_for_are_given(tmp_path: Path) -> None:

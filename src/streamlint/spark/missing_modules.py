@@ -25,6 +25,8 @@ from typing import Any
 
 _MISSING = "_streamlint_missing"
 _IMPORTLIB = os.path.dirname(importlib.abc.__file__)
+_INSTALLED = tuple({os.path.realpath(p) + os.sep for p in (sys.prefix, sys.base_prefix,
+                                                             sys.exec_prefix)})
 
 
 class _Missing(type):
@@ -104,7 +106,11 @@ class _Finder(importlib.abc.MetaPathFinder):
             filename = frame.f_code.co_filename
             if not filename.startswith("<frozen") and filename != __file__ and \
                     not filename.startswith(_IMPORTLIB):
-                return os.path.realpath(filename).startswith(self.roots)
+                where = os.path.realpath(filename)
+                # An installed library (in a virtualenv inside the repository, too) is not
+                # the job's code, wherever it lives.
+                return where.startswith(self.roots) and not where.startswith(_INSTALLED) \
+                    and f"{os.sep}site-packages{os.sep}" not in where
             frame = frame.f_back  # type: ignore[assignment]
         return False
 
