@@ -975,3 +975,21 @@ def test_change_feed_to_kafka_keeps_starting_version_apart_from_identity() -> No
     assert select.columns == ("key", "value")
     assert (query.sink.format, query.sink.target) == ("kafka", "crm.email_changes")
     assert query.stateful == ()
+
+
+@pytest.mark.parametrize(("old", "new"), [
+    ('groupBy("a", "b").count()', 'groupby("a", "b").count()'),
+    ('dropDuplicates(["id"])', 'drop_duplicates(["id"])'),
+])
+def test_pysparks_aliases_are_the_same_operator(old: str, new: str) -> None:
+    """`groupby` and `drop_duplicates` are pyspark's aliases of `groupBy` and
+    `dropDuplicates`: the same plan, so no finding (AG07 once said "the grouping changed from
+    'groupBy' to 'groupby'", incompatible)."""
+    from streamlint.diff import diff_jobs
+
+    job = ('df = spark.readStream.format("rate").load()\n'
+           'df.withWatermark("timestamp", "1 minute").{op}.writeStream.outputMode("update")'
+           '.option("checkpointLocation", "/chk/q").format("console").start()\n')
+    report = diff_jobs(extract_text(job.format(op=old), "old.py"),
+                       extract_text(job.format(op=new), "new.py"), "4.0")
+    assert report.findings == () and report.verdict == "compatible"

@@ -121,7 +121,8 @@ def test_a_table_named_stream_is_a_table() -> None:
                                Binary("!=", Column("b"), Literal(1)))),
     ("x IN ('a', 'b')", Call("in", (Column("x"), Literal("a"), Literal("b")))),
     ("x LIKE 'a%'", Call("like", (Column("x"), Literal("a%")))),
-    ("x BETWEEN 1 AND 2", Call("between", (Column("x"), Literal(1), Literal(2)))),
+    ("x BETWEEN 1 AND 2", Binary("and", Binary(">=", Column("x"), Literal(1)),
+                                 Binary("<=", Column("x"), Literal(2)))),
     ("window(ts, '5 minutes')", Call("window", (Column("ts"), MINUTES_5))),
     ("window(ts, INTERVAL 5 MINUTES)", Call("window", (Column("ts"), MINUTES_5))),
     ("window(ts, '300 seconds', '5 minutes')", Call("window", (Column("ts"), MINUTES_5))),
@@ -466,3 +467,23 @@ def test_a_windowed_job_rewritten_from_dataframe_to_sql_is_no_change() -> None:
     assert replace(old_agg, loc=None) == replace(new_agg, loc=None)
     report = diff_jobs(old, new)
     assert report.verdict == "compatible", [(f.code, f.message) for f in report.findings]
+
+
+def test_between_is_the_pair_of_comparisons_spark_rewrites_it_to() -> None:
+    """A stream-stream join's time bound written with BETWEEN or as two comparisons is one
+    condition (Spark's analyzer rewrites BETWEEN): JN03 once said the condition changed."""
+    from streamlint.diff import diff_jobs
+    from streamlint.extract import extract_text
+
+    job = ('from pyspark.sql import functions as F\n'
+           'imps = spark.readStream.format("rate").load().withWatermark("ts", "1 hour")\n'
+           'clicks = spark.readStream.format("rate").load().withWatermark("cts", "1 hour")\n'
+           'imps.join(clicks, F.expr("ad_id = click_ad_id AND {cond}"))'
+           '.writeStream.option("checkpointLocation", "/chk/j").format("console").start()\n')
+    old = job.format(cond="cts BETWEEN ts AND ts + interval 1 hour")
+    for new in (job.format(cond="cts >= ts AND cts <= ts + interval 1 hour"),
+                old.replace('F.expr("ad_id = click_ad_id AND cts BETWEEN ts AND ts + interval '
+                            '1 hour")', '(F.col("ad_id") == F.col("click_ad_id")) & '
+                            'F.col("cts").between(F.col("ts"), F.expr("ts + interval 1 hour"))')):
+        report = diff_jobs(extract_text(old, "old.py"), extract_text(new, "new.py"), "4.0")
+        assert report.findings == (), [f.code for f in report.findings]

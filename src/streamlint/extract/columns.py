@@ -27,6 +27,7 @@ from streamlint.model.expr import (
     Literal,
     Unary,
     Unresolved,
+    between,
     call,
     render,
     unaliased,
@@ -232,6 +233,8 @@ def col_method(col: Col, name: str, args: list[Any]) -> Any:
         return Col(Case((*case.branches, branch), case.default), None)
     if name == "eqNullSafe":
         return Col(Binary("<=>", col.bare, operand(args[0] if args else None)), None)
+    if name == "between" and len(args) == 2:
+        return Col(between(col.bare, operand(args[0]), operand(args[1])), None)
     if name == "isin" and len(args) == 1 and isinstance(args[0], tuple):
         args = list(args[0])  # isin(["a", "b"]) is isin("a", "b")
     function = _PREDICATES.get(name, name)

@@ -149,6 +149,12 @@ SYNONYMS = {
 WINDOW_FUNCTIONS = frozenset({"window", "session_window"})
 
 
+def between(value: Expr, low: Expr, high: Expr) -> Expr:
+    """`value BETWEEN low AND high` as Spark's analyzer rewrites it (`value >= low AND
+    value <= high`), so that the two spellings of one condition are the same expression."""
+    return Binary("and", Binary(">=", value, low), Binary("<=", value, high))
+
+
 def call(function: str, *args: Expr, distinct: bool = False) -> Call:
     """A call in canonical form: lower-case name, synonyms folded, `count(1)` as `count(*)`."""
     name = function.lower()

@@ -145,13 +145,14 @@ def dataframe_call(  # noqa: C901 - one branch per DataFrame method family
         return plan.then(Watermark(time_col.name or render(time_col.expr), plain(delay), loc))
     if name in ("groupBy", "groupby", "rollup", "cube"):
         keys = tuple(as_col(k) for k in flatten(args))
-        return Grouped(plan, name, keys, loc)
+        return Grouped(plan, "groupBy" if name == "groupby" else name, keys, loc)  # aliases
     if name == "agg":
         return aggregate(Grouped(plan, "groupBy", (), loc), args, loc)  # df.agg = groupBy().agg
     if name in ("dropDuplicates", "drop_duplicates", "dropDuplicatesWithinWatermark", "distinct"):
         subset = flatten(args) if args else kwargs.get("subset")
         keys, inputs = dedup_keys(plan, subset)
-        op = Deduplication(name, keys, name == "dropDuplicatesWithinWatermark", inputs, loc)
+        method = "dropDuplicates" if name == "drop_duplicates" else name  # pyspark's alias
+        op = Deduplication(method, keys, name == "dropDuplicatesWithinWatermark", inputs, loc)
         return plan.then(op)
     if name == "join":
         other = args[0] if args else kwargs.get("other")

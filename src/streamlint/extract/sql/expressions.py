@@ -26,6 +26,7 @@ from streamlint.model.expr import (
     Star,
     Unary,
     Unresolved,
+    between,
     call,
 )
 
@@ -95,8 +96,7 @@ def lower(node: exp.Expr) -> Expr:  # noqa: C901 - one branch per node kind
     if isinstance(node, exp.In) and not node.args.get("query"):
         return call("in", lower(node.this), *(lower(e) for e in node.expressions))
     if isinstance(node, exp.Between):
-        return call("between", lower(node.this), lower(node.args["low"]),
-                    lower(node.args["high"]))
+        return between(lower(node.this), lower(node.args["low"]), lower(node.args["high"]))
     if isinstance(node, exp.Case) and node.this is None:
         branches = tuple((lower(i.this), lower(i.args["true"])) for i in node.args["ifs"])
         default = node.args.get("default")

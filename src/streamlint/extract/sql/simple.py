@@ -25,6 +25,7 @@ from streamlint.model.expr import (
     Literal,
     Star,
     Unary,
+    between,
     call,
 )
 
@@ -196,7 +197,7 @@ class _Reader:
             self.take()
             low = self.term()
             self.expect("and")
-            result = call("between", expr, low, self.term())
+            result = between(expr, low, self.term())
         elif word in ("like", "rlike"):
             self.take()
             result = call(word, expr, self.term())
