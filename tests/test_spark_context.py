@@ -248,14 +248,22 @@ def _join_rows(rows: list[Any]) -> set[tuple[int, int | None]]:
 
 def test_inner_to_left_outer_join_loses_null_padded_rows(spark: SparkSession,
                                                          tmp_path: Path) -> None:
+    """Spark 4.3 restarts and loses rows; 4.1 and 4.2 refuse the restart (measured on
+    pyspark 4.1.4 and 4.2.1: STATE_STORE_VALUE_SCHEMA_NOT_COMPATIBLE). Incompatible on each."""
+    import pyspark
+
     old, new = JOIN_JOB.format(how="inner"), JOIN_JOB.format(how="left_outer")
     assert _static(old, new, "4.3")["JN05"] == "incompatible"
+    assert _static(old, new, "4.1")["JN05"] == "incompatible"
     batches = 4
     restarted: set[tuple[int, int | None]] = set()
     for batch in range(1, batches + 1):  # the inner join for 3 batches, then the outer one
         _land_orders(tmp_path / "r", batch)
         how = "inner" if batch < batches else "left_outer"
         rows, error = _run(spark, _join(spark, tmp_path / "r", how), tmp_path / "r" / "chk")
+        if how == "left_outer" and pyspark.__version__.startswith(("4.1.", "4.2.")):
+            assert error is not None and "STATE_STORE_VALUE_SCHEMA_NOT_COMPATIBLE" in str(error)
+            return
         assert error is None, error
         restarted |= _join_rows(rows)
     fresh: set[tuple[int, int | None]] = set()
