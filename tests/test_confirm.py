@@ -293,7 +293,7 @@ def test_a_batch_that_failed_in_the_stand_in_sink_reports_what_failed() -> None:
     """The stand-in sink collects each batch in Python, so a failed batch reaches the report
     wrapped as 'An exception was raised by the Python Proxy': the summary names Spark's task
     failure, or the job's own Python error, instead."""
-    from streamlint.spark.confirm import error_summary
+    from streamlint.spark.error_text import error_summary
 
     proxy = ("An exception was raised by the Python Proxy. Return Message: Traceback (most "
              "recent call last):\n  File \"sandbox.py\", line 203, in collect\n"

@@ -21,7 +21,7 @@ from streamlint.diff import Report, diff_jobs
 from streamlint.errors import FileError, InputError, UsageError
 from streamlint.extract import decode_source, extract_text, mentions_streaming
 from streamlint.extract.project import DEFAULT_SOURCE_ROOTS, MappingFiles, Project
-from streamlint.git import changed_files, repo_root, show_many, tree_files, verify_ref
+from streamlint.git import Change, changed_files, repo_root, show_many, tree_files, verify_ref
 from streamlint.model import JobFile
 from streamlint.records import record, replace
 from streamlint.rules import DEFAULT_SPARK_VERSION, parse_version, worst
@@ -123,52 +123,72 @@ def collect(root: Path, base: str, head: str | None, paths: list[str] | None,
     errors: list[FileError] = []
     for change in changes:
         old_data = old_blobs.get(change.old_path) if change.old_path else None
-        data = None
-        if change.new_path:
-            if head is not None:
-                data = new_blobs.get(change.new_path)
-            else:
-                try:
-                    data = (root / change.new_path).read_bytes()
-                except OSError:
-                    data = None  # a broken symlink, a path that is not a file
-        # Before decoding: a big generated module that is no job (a *_pb2.py) must not fail
-        # the check on its size or encoding. Bytes suffice: PEP 263 encodings keep ASCII.
-        # A file that imports the repository's modules may build its queries with them.
-        streaming = any(d is not None and (b"readStream" in d or b"writeStream" in d)
-                        for d in (old_data, data))
-        if not streaming and not any(d is not None and b"import" in d
-                                     for d in (old_data, data)):
-            continue
-        try:
-            old_text = (decode_source(old_data, f"{base}:{change.old_path}")
-                        if old_data is not None else None)
-            new_text = (decode_source(data, change.new_path)
-                        if data is not None and change.new_path else None)
-        except InputError as err:
-            if streaming:  # else no job: a module nothing could follow either
-                errors.append(FileError.of(err))
-            continue
-        if old_text is None and new_text is None:
-            continue
-        path_config = config.for_path(_relative(root, config, change.new_path
-                                                or change.old_path or ""))
-        version = spark_version or path_config.spark_version or DEFAULT_SPARK_VERSION
-        parse_version(version)
-        pairs.append(Pair(
-            status=change.status, path=change.new_path or change.old_path or "",
-            old_path=f"{base}:{change.old_path}" if change.old_path else None,
-            new_path=change.new_path, old_text=old_text, new_text=new_text,
-            spark_version=version, config=path_config, old_job=change.old_path,
-            source_roots=graph.roots,
-        ))
+        data = _new_data(root, head, change, new_blobs)
+        texts = _texts(base, change, old_data, data)
+        if isinstance(texts, FileError):
+            errors.append(texts)
+        elif texts is not None:
+            path_config = config.for_path(_relative(root, config, change.new_path
+                                                    or change.old_path or ""))
+            version = spark_version or path_config.spark_version or DEFAULT_SPARK_VERSION
+            parse_version(version)
+            pairs.append(Pair(
+                status=change.status, path=change.new_path or change.old_path or "",
+                old_path=f"{base}:{change.old_path}" if change.old_path else None,
+                new_path=change.new_path, old_text=texts[0], new_text=texts[1],
+                spark_version=version, config=path_config, old_job=change.old_path,
+                source_roots=graph.roots,
+            ))
     pairs = _with_modules(pairs, graph)
+    helped = _helper_changed(root, base, paths, config, spark_version, graph, pairs)
+    return pairs + _with_modules(helped, graph), errors
+
+
+def _new_data(root: Path, head: str | None, change: Change,
+              new_blobs: dict[str, bytes]) -> bytes | None:
+    """The new version's bytes: from `head`, or from the work tree when there is none."""
+    if not change.new_path:
+        return None
+    if head is not None:
+        return new_blobs.get(change.new_path)
+    try:
+        return (root / change.new_path).read_bytes()
+    except OSError:
+        return None  # a broken symlink, a path that is not a file
+
+
+def _texts(base: str, change: Change, old_data: bytes | None, data: bytes | None
+           ) -> tuple[str | None, str | None] | FileError | None:
+    """Both versions decoded, why they could not be, or None for a file that is no job."""
+    # Before decoding: a big generated module that is no job (a *_pb2.py) must not fail
+    # the check on its size or encoding. Bytes suffice: PEP 263 encodings keep ASCII.
+    # A file that imports the repository's modules may build its queries with them.
+    streaming = any(d is not None and (b"readStream" in d or b"writeStream" in d)
+                    for d in (old_data, data))
+    if not streaming and not any(d is not None and b"import" in d
+                                 for d in (old_data, data)):
+        return None
+    try:
+        old_text = (decode_source(old_data, f"{base}:{change.old_path}")
+                    if old_data is not None else None)
+        new_text = (decode_source(data, change.new_path)
+                    if data is not None and change.new_path else None)
+    except InputError as err:
+        # else no job: a module nothing could follow either
+        return FileError.of(err) if streaming else None
+    if old_text is None and new_text is None:
+        return None
+    return old_text, new_text
+
+
+def _helper_changed(root: Path, base: str, paths: list[str] | None, config: Config,
+                    spark_version: str | None, graph: Graph, pairs: list[Pair]) -> list[Pair]:
+    """An unchanged job whose imported module changed: judged again, each side with its own
+    ref's modules ("helper-changed"). Paths given (the staged files, for the pre-commit
+    hook) select it through the job or through a changed module it imports."""
     done = {p.path for p in pairs} | {p.old_job for p in pairs if p.old_job}
     helped: list[Pair] = []
     for path, modules in graph.affected(done).items():
-        # An unchanged job whose imported module changed: judged again, each side with its
-        # own ref's modules ("helper-changed"). Paths given (the staged files, for the
-        # pre-commit hook) select it through the job or through a changed module it imports.
         if (paths is not None and not any(_under(p, paths) for p in (path, *modules))) or \
                 not config.wants_file(_relative(root, config, path)):
             continue
@@ -179,7 +199,7 @@ def collect(root: Path, base: str, head: str | None, paths: list[str] | None,
             old_text=graph.base.texts[path], new_text=graph.head.texts[path],
             spark_version=version, config=path_config, old_job=path,
             source_roots=graph.roots))
-    return pairs + _with_modules(helped, graph), errors
+    return helped
 
 
 def _with_modules(pairs: list[Pair], graph: Graph) -> list[Pair]:

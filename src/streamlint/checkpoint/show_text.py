@@ -6,6 +6,24 @@ from streamlint.checkpoint.show_data import iso_ms
 
 
 def render_show_text(data: dict) -> str:
+    out = _progress(data)
+    out.append("")
+    out += _sources(data)
+    out.append("")
+    out.append("pinned configs (the checkpoint's values win over the job's on restart):")
+    for key, value in data["conf"].items():
+        out.append(f"  {key} = {value}")
+    out.append("")
+    out.append("stateful operators:" if data["operators"] else "stateful operators: none")
+    for op in data["operators"]:
+        out += _operator(op)
+    for warning in data["warnings"]:
+        out.append(f"warning: {warning}")
+    return "\n".join(out) + "\n"
+
+
+def _progress(data: dict) -> list[str]:
+    """Which batch the query reached, what it retains and in which log versions."""
     out = [f"checkpoint: {data['path']}", f"query id: {data['query_id'] or '(no metadata file)'}"]
     batch = data["last_committed_batch"]
     if batch is None:
@@ -26,8 +44,12 @@ def render_show_text(data: dict) -> str:
     out.append(f"log versions: offsets v{data['offset_log_version']}, commits "
                f"v{data['commit_log_version']}, state checkpoint format "
                f"{data['state_checkpoint_format']}")
-    out.append("")
-    out.append(f"sources (in order, as of batch {batch}):")
+    return out
+
+
+def _sources(data: dict) -> list[str]:
+    """The sources with their offsets (committed, then uncommitted), and the named sinks."""
+    out = [f"sources (in order, as of batch {data['last_committed_batch']}):"]
     for source in data["sources"]:
         name = f" {source['name']}" if source["name"] else ""
         out.append(f"  [{source['index']}]{name} {source['kind']}: {source['offset']}")
@@ -39,36 +61,31 @@ def render_show_text(data: dict) -> str:
             out.append(f"  [{source['index']}] {source['kind']}: {source['offset']}")
     if data["sinks"]:
         out.append("named sinks: " + ", ".join(data["sinks"]))
-    out.append("")
-    out.append("pinned configs (the checkpoint's values win over the job's on restart):")
-    for key, value in data["conf"].items():
-        out.append(f"  {key} = {value}")
-    out.append("")
-    out.append("stateful operators:" if data["operators"] else "stateful operators: none")
-    for op in data["operators"]:
-        inferred = " (inferred: Spark 3.5 writes no operator metadata)" \
-            if op["name_from"] == "inferred" else ""
-        out.append(f"  [{op['id']}] {op['name'] or 'unknown'}{inferred}, "
-                   f"{op['partitions']} partitions")
-        for store in op["stores"]:
-            if store.get("column_families"):
-                out.append(f"      store {store['name']}:")
-                for family in store["column_families"]:
-                    out.append(f"        {family['name']}: key {family['key_schema']}, "
-                               f"value {family['value_schema']}")
-            else:
-                out.append(f"      store {store['name']}: key {store['key_schema'] or '?'}, "
-                           f"value {store['value_schema'] or '?'}")
-            files = store.get("state_files")
-            if files and files["committed_version"] is not None:
-                kinds = ", ".join(files["committed_version_kinds_partition_0"]) or "none"
-                out.append(f"        state version {files['committed_version']} (last "
-                           f"committed batch): {kinds} in partition 0; "
-                           f"{files['partitions_checked']} partition(s) checked, "
-                           f"{len(files['partitions_missing_committed_version'])} missing it")
-    for warning in data["warnings"]:
-        out.append(f"warning: {warning}")
-    return "\n".join(out) + "\n"
+    return out
+
+
+def _operator(op: dict) -> list[str]:
+    """One stateful operator: its partitions, its stores' schemas and state files."""
+    inferred = " (inferred: Spark 3.5 writes no operator metadata)" \
+        if op["name_from"] == "inferred" else ""
+    out = [f"  [{op['id']}] {op['name'] or 'unknown'}{inferred}, {op['partitions']} partitions"]
+    for store in op["stores"]:
+        if store.get("column_families"):
+            out.append(f"      store {store['name']}:")
+            for family in store["column_families"]:
+                out.append(f"        {family['name']}: key {family['key_schema']}, "
+                           f"value {family['value_schema']}")
+        else:
+            out.append(f"      store {store['name']}: key {store['key_schema'] or '?'}, "
+                       f"value {store['value_schema'] or '?'}")
+        files = store.get("state_files")
+        if files and files["committed_version"] is not None:
+            kinds = ", ".join(files["committed_version_kinds_partition_0"]) or "none"
+            out.append(f"        state version {files['committed_version']} (last "
+                       f"committed batch): {kinds} in partition 0; "
+                       f"{files['partitions_checked']} partition(s) checked, "
+                       f"{len(files['partitions_missing_committed_version'])} missing it")
+    return out
 
 
 def _watermark(ms: int | None) -> str:

@@ -11,8 +11,11 @@ from streamlint.errors import InputError
 from streamlint.model import JobFile, Loc, Query, Setting, Sink, Unknown, option
 
 if TYPE_CHECKING:
+    import libcst as cst
+
     from streamlint.extract.budget import Limits
     from streamlint.extract.interpreter import Interpreter
+    from streamlint.extract.modules import Loader
     from streamlint.extract.project import Project
     from streamlint.extract.values import Writer
 
@@ -124,54 +127,14 @@ def interpret(text: str, path: str, prepare: Callable[[Interpreter], None] | Non
 
 def _interpret(text: str, path: str, prepare: Callable[[Interpreter], None] | None,
                project: Project | None, limits: Limits) -> JobFile:
-    from streamlint.extract.budget import Budget, check_depth, check_size
-
-    check_size(text, path, limits)
-    if "\0" in text:
-        # Python refuses to run such a file; libcst parses it, then chokes on the literal.
-        at = text.index("\0")
-        raise InputError(path, text.count("\n", 0, at) + 1, at - (text.rfind("\n", 0, at) + 1),
-                         "syntax error: source code cannot contain null bytes")
-    check_depth(text, path, limits)
-    if _bracket_depth(text) > MAX_NESTING:
-        # Counted naively (brackets in strings too), so Python's parser has the last word.
-        check_syntax(text, path)
-    import libcst as cst
-
-    # The libraries' knowledge is registered before the interpreter looks it up.
-    import streamlint.extract.pyspark_api
-    import streamlint.extract.python_api  # noqa: F401
-    from streamlint.extract.interpreter import Interpreter
-    from streamlint.extract.positions import index_module
-
-    try:
-        module = cst.parse_module(text)
-    except cst.ParserSyntaxError as err:
-        line, column, message = _python_syntax_error(text, path) or (
-            err.raw_line, err.raw_column, str(err.message))
-        raise InputError(path, line, column, "syntax error: " + message) from None
-    except RecursionError:
-        raise InputError(path, 1, 0, "the file is nested too deeply to read") from None
+    _check_readable(text, path, limits)
+    module = _parse(text, path)
     loader = None
     if project is not None:
         from streamlint.extract.modules import Loader
 
         loader = Loader(project, path)
-    try:
-        interp = Interpreter(module, path, index_module(module), loader)
-        interp.budget = Budget(path, limits)
-        if prepare is not None:
-            prepare(interp)
-        interp.run_module()
-    except RecursionError:
-        raise InputError(path, 1, 0, "the code is nested too deeply to follow") from None
-    except InputError as err:
-        # A literal libcst read but Python refuses: where Python itself places the error.
-        placed = _python_syntax_error(text, path) if "syntax error" in str(err) else None
-        if placed is None:
-            raise
-        line, column, message = placed
-        raise InputError(path, line, column, "syntax error: " + message) from None
+    interp = _run(module, text, path, prepare, loader, limits)
     from streamlint.extract import pipelines
     from streamlint.extract.coverage import unseen
 
@@ -187,6 +150,65 @@ def _interpret(text: str, path: str, prepare: Callable[[Interpreter], None] | No
     if loader is None:
         return JobFile(path, text, queries, found, (), batch)
     return JobFile(path, text, queries, tuple(loader.unseen) + found, loader.modules(), batch)
+
+
+def _check_readable(text: str, path: str, limits: Limits) -> None:
+    """What libcst must not be given: a file too big, null bytes, nesting too deep."""
+    from streamlint.extract.budget import check_depth, check_size
+
+    check_size(text, path, limits)
+    if "\0" in text:
+        # Python refuses to run such a file; libcst parses it, then chokes on the literal.
+        at = text.index("\0")
+        raise InputError(path, text.count("\n", 0, at) + 1, at - (text.rfind("\n", 0, at) + 1),
+                         "syntax error: source code cannot contain null bytes")
+    check_depth(text, path, limits)
+    if _bracket_depth(text) > MAX_NESTING:
+        # Counted naively (brackets in strings too), so Python's parser has the last word.
+        check_syntax(text, path)
+
+
+def _parse(text: str, path: str) -> cst.Module:
+    """The file's libcst module, or the syntax error Python itself would report."""
+    import libcst as cst
+
+    try:
+        return cst.parse_module(text)
+    except cst.ParserSyntaxError as err:
+        line, column, message = _python_syntax_error(text, path) or (
+            err.raw_line, err.raw_column, str(err.message))
+        raise InputError(path, line, column, "syntax error: " + message) from None
+    except RecursionError:
+        raise InputError(path, 1, 0, "the file is nested too deeply to read") from None
+
+
+def _run(module: cst.Module, text: str, path: str,
+         prepare: Callable[[Interpreter], None] | None, loader: Loader | None,
+         limits: Limits) -> Interpreter:
+    """The interpreter, after it followed the module within its budget."""
+    # The libraries' knowledge is registered before the interpreter looks it up.
+    import streamlint.extract.pyspark_api
+    import streamlint.extract.python_api  # noqa: F401
+    from streamlint.extract.budget import Budget
+    from streamlint.extract.interpreter import Interpreter
+    from streamlint.extract.positions import index_module
+
+    try:
+        interp = Interpreter(module, path, index_module(module), loader)
+        interp.budget = Budget(path, limits)
+        if prepare is not None:
+            prepare(interp)
+        interp.run_module()
+    except RecursionError:
+        raise InputError(path, 1, 0, "the code is nested too deeply to follow") from None
+    except InputError as err:
+        # A literal libcst read but Python refuses: where Python itself places the error.
+        placed = _python_syntax_error(text, path) if "syntax error" in str(err) else None
+        if placed is None:
+            raise
+        line, column, message = placed
+        raise InputError(path, line, column, "syntax error: " + message) from None
+    return interp
 
 
 def _distinct(queries: list[Query]) -> tuple[Query, ...]:

@@ -133,71 +133,13 @@ def project(plan: Plan, name: str, cols: list[Col], args: list[Any],
     definitions = list(plan.definitions)
     exprs: list[Expr] = []
     if name in ("select", "selectExpr", "toDF"):
-        new_columns: list[str] = []
-        star_unknown = False
-        for col in cols:
-            exprs.append(col.expr)
-            bare = col.bare
-            if isinstance(bare, Star) and bare.qualifier is None:
-                # `*` is every input column: the output is only known if the input is.
-                star_unknown = star_unknown or columns is None
-                new_columns.extend(columns or ())
-                continue
-            if isinstance(bare, Star):
-                expanded = expand_struct(plan, bare.qualifier or "")
-                if expanded:
-                    new_columns.extend(item.name for item in expanded)
-                    definitions.extend(expanded)
-                    continue
-            new_columns.append(col.name or render(bare))
-            if _defines(col):
-                definitions.append(Definition(str(col.name), bare))
-        if name == "toDF":
-            new_columns = [str(a) for a in flatten(args)]
-        columns = None if star_unknown and name != "toDF" else new_columns
+        columns = _select(plan, name, cols, args, columns, exprs, definitions)
     elif name in ("withColumn", "withColumns"):
-        if name == "withColumn":
-            col_name, value = (args + [None, None])[:2]
-            if col_name is None:
-                col_name = kwargs.get("colName")
-            pairs = [(col_name, value if value is not None else kwargs.get("col"))]
-        else:
-            mapping = args[0] if args and isinstance(args[0], dict) else kwargs
-            pairs = list(mapping.items())
-        for col_name, value in pairs:
-            # A symbolic object's repr can be huge: its text names it.
-            label = col_name if isinstance(col_name, str) else literal(col_name)
-            col = as_col(value)
-            exprs.append(aliased(col.expr, label))
-            definitions.append(Definition(label, col.bare))
-            if columns is not None and label not in columns:
-                columns.append(label)
+        _with_columns(name, args, kwargs, columns, exprs, definitions)
     elif name in ("withColumnRenamed", "withColumnsRenamed"):
-        given = list(args) + [kwargs.get(k) for k in ("existing", "new")][len(args):]
-        mapping = args[0] if args else kwargs.get("colsMap")
-        pairs = (list(mapping.items()) if isinstance(mapping, dict)
-                 else [tuple(given[:2])] if len(given) >= 2 and None not in given[:2] else [])
-        if not pairs:  # a call Spark itself refuses, or a map not known here: columns unknown
-            exprs.extend(literal_expr(a) for a in args)
-            columns = None
-        for old, new in ((o if isinstance(o, str) else literal(o),
-                          n if isinstance(n, str) else literal(n)) for o, n in pairs):
-            exprs.append(Alias(Column(old), new))
-            definitions.append(Definition(new, Column(old)))  # a rename: the same column
-            if columns is not None:
-                columns = [new if c == old else c for c in columns]
-                if old not in (plan.columns or ()):
-                    columns.append(f"{old}->{new}")
+        columns = _rename(plan, args, kwargs, columns, exprs, definitions)
     elif name == "drop":
-        for item in flatten(args):
-            col = as_col(item)
-            text = item if isinstance(item, str) else col.name or render(col.expr)
-            exprs.append(call("drop", column(text).expr if isinstance(item, str) else col.expr))
-            if columns is not None:
-                if text in columns:
-                    columns.remove(text)
-                else:
-                    columns.append(f"-{text}")
+        _drop(args, columns, exprs)
     else:
         exprs.extend(literal_expr(a) for a in args)
         if name not in ("alias",):
@@ -205,6 +147,87 @@ def project(plan: Plan, name: str, cols: list[Col], args: list[Any],
     known = tuple(columns) if columns is not None else None
     return plan.then(Projection(name, tuple(exprs), known, loc), columns=known,
                      definitions=tuple(definitions))
+
+
+# Each kind of projection below adds to `exprs` and `definitions` and returns the columns
+# after it, or updates `columns` in place (None: not known).
+
+def _select(plan: Plan, name: str, cols: list[Col], args: list[Any], columns: list[str] | None,
+            exprs: list[Expr], definitions: list[Definition]) -> list[str] | None:
+    new_columns: list[str] = []
+    star_unknown = False
+    for col in cols:
+        exprs.append(col.expr)
+        bare = col.bare
+        if isinstance(bare, Star) and bare.qualifier is None:
+            # `*` is every input column: the output is only known if the input is.
+            star_unknown = star_unknown or columns is None
+            new_columns.extend(columns or ())
+            continue
+        if isinstance(bare, Star):
+            expanded = expand_struct(plan, bare.qualifier or "")
+            if expanded:
+                new_columns.extend(item.name for item in expanded)
+                definitions.extend(expanded)
+                continue
+        new_columns.append(col.name or render(bare))
+        if _defines(col):
+            definitions.append(Definition(str(col.name), bare))
+    if name == "toDF":
+        new_columns = [str(a) for a in flatten(args)]
+    return None if star_unknown and name != "toDF" else new_columns
+
+
+def _with_columns(name: str, args: list[Any], kwargs: dict[str, Any], columns: list[str] | None,
+                  exprs: list[Expr], definitions: list[Definition]) -> None:
+    if name == "withColumn":
+        col_name, value = (args + [None, None])[:2]
+        if col_name is None:
+            col_name = kwargs.get("colName")
+        pairs = [(col_name, value if value is not None else kwargs.get("col"))]
+    else:
+        mapping = args[0] if args and isinstance(args[0], dict) else kwargs
+        pairs = list(mapping.items())
+    for col_name, value in pairs:
+        # A symbolic object's repr can be huge: its text names it.
+        label = col_name if isinstance(col_name, str) else literal(col_name)
+        col = as_col(value)
+        exprs.append(aliased(col.expr, label))
+        definitions.append(Definition(label, col.bare))
+        if columns is not None and label not in columns:
+            columns.append(label)
+
+
+def _rename(plan: Plan, args: list[Any], kwargs: dict[str, Any], columns: list[str] | None,
+            exprs: list[Expr], definitions: list[Definition]) -> list[str] | None:
+    given = list(args) + [kwargs.get(k) for k in ("existing", "new")][len(args):]
+    mapping = args[0] if args else kwargs.get("colsMap")
+    pairs = (list(mapping.items()) if isinstance(mapping, dict)
+             else [tuple(given[:2])] if len(given) >= 2 and None not in given[:2] else [])
+    if not pairs:  # a call Spark itself refuses, or a map not known here: columns unknown
+        exprs.extend(literal_expr(a) for a in args)
+        columns = None
+    for old, new in ((o if isinstance(o, str) else literal(o),
+                      n if isinstance(n, str) else literal(n)) for o, n in pairs):
+        exprs.append(Alias(Column(old), new))
+        definitions.append(Definition(new, Column(old)))  # a rename: the same column
+        if columns is not None:
+            columns = [new if c == old else c for c in columns]
+            if old not in (plan.columns or ()):
+                columns.append(f"{old}->{new}")
+    return columns
+
+
+def _drop(args: list[Any], columns: list[str] | None, exprs: list[Expr]) -> None:
+    for item in flatten(args):
+        col = as_col(item)
+        text = item if isinstance(item, str) else col.name or render(col.expr)
+        exprs.append(call("drop", column(text).expr if isinstance(item, str) else col.expr))
+        if columns is not None:
+            if text in columns:
+                columns.remove(text)
+            else:
+                columns.append(f"-{text}")
 
 
 def expand_struct(plan: Plan, struct: str) -> list[Definition]:

@@ -15,14 +15,13 @@ from the source's lines back to the file:
 from __future__ import annotations
 
 import functools
-import json
 import re
 from bisect import bisect_right
 from typing import Any
 
 from streamlint.errors import InputError
 from streamlint.extract import notebook_cells as cells
-from streamlint.extract import notebook_json
+from streamlint.extract import notebook_json, notebook_load
 from streamlint.model import Loc, Unseen
 from streamlint.records import is_record, record, replace
 
@@ -225,7 +224,7 @@ def _raw_offsets(text: str, start: int, end: int) -> list[int]:
 
 
 def _jupyter(text: str, path: str) -> Converted:
-    data = _load(text, path)
+    data = notebook_load.load(text, path)
     lines_map = JupyterLines(text)
     source: list[str] = []
     sql: list[SqlCell] = []
@@ -277,63 +276,6 @@ def _cell_source(source: Any) -> tuple[tuple, list[str], list[int]]:
     for line in lines[:-1]:
         starts.append(starts[-1] + len(line) + 1)
     return tuple(segments), lines, starts
-
-
-def _load(text: str, path: str) -> dict:
-    """The notebook's JSON, checked against nbformat's schema; errors as `InputError`."""
-    try:
-        data = notebook_json.loads(text)
-    except json.JSONDecodeError as err:
-        raise InputError(path, err.lineno, err.colno - 1,
-                         f"not a readable notebook: invalid JSON ({err.msg})") from None
-    except RecursionError:
-        raise InputError(path, 1, 0, "not a readable notebook: nested too deeply") from None
-    if not isinstance(data, dict) or not isinstance(data.get("cells"), list):
-        major = data.get("nbformat") if isinstance(data, dict) else None
-        if isinstance(major, int) and major < 4:
-            raise InputError(path, 1, 0, f"an nbformat {major} notebook: streamlint reads "
-                             "nbformat 4 (open and save it with a current Jupyter)")
-        raise InputError(path, 1, 0, "not a Jupyter notebook: no list of cells")
-    _validate(data, path, text)
-    language = _language(data)
-    if language is not None and language.lower() not in ("python", "python3", "pyspark"):
-        raise InputError(path, 1, 0, f"a {language} notebook: streamlint reads Python "
-                         "notebooks only")
-    return data
-
-
-def _validate(data: dict, path: str, text: str) -> None:
-    import warnings
-
-    import nbformat
-
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            nbformat.validate(data)
-    except nbformat.ValidationError as err:
-        where = list(getattr(err, "absolute_path", ()) or ())
-        line, column = 1, 0
-        if len(where) >= 2 and where[0] == "cells" and isinstance(where[1], int) and (
-                where[1] < len(data["cells"])):
-            cell = data["cells"][where[1]]
-            if isinstance(cell, notebook_json.AtDict):
-                line, column = notebook_json.Positions(text).at(cell.start)
-        message = str(getattr(err, "message", err)).splitlines()[0]
-        raise InputError(path, line, column, f"not a valid notebook: {message}") from None
-
-
-def _language(data: dict) -> str | None:
-    """The notebook's kernel language, from any of the places tools write it."""
-    metadata = data.get("metadata")
-    if not isinstance(metadata, dict):
-        return None
-    databricks = metadata.get("application/vnd.databricks.v1+notebook")
-    for holder, key in ((metadata.get("kernelspec"), "language"),
-                        (metadata.get("language_info"), "name"), (databricks, "language")):
-        if isinstance(holder, dict) and isinstance(holder.get(key), str):
-            return holder[key]
-    return None
 
 
 # -- locations --------------------------------------------------------------------------------

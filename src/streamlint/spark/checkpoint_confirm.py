@@ -27,6 +27,7 @@ from streamlint.model import Loc
 from streamlint.records import record
 from streamlint.result import Confirmation
 from streamlint.rules import Finding, own_finding
+from streamlint.spark.error_text import first_line, unwrapped
 
 RUN_TIMEOUT_SECONDS = 120.0
 # Spark restores these from the offset log on restart; the sandbox keeps its own partition
@@ -83,7 +84,7 @@ def _derive(checkpoint: Checkpoint, job: Path, session: Any, tables: dict[str, s
         return failed(f"{job}: cannot confirm: {err}")
     if planned.error is not None:
         return failed(f"{job}: the job failed before its queries started: "
-                      f"{_first_line(planned.error)}", plan.warnings)
+                      f"{unwrapped(first_line(planned.error))}", plan.warnings)
     match = match_checkpoint(list(plan.queries.values()), _checkpoint_of, checkpoint.path)
     if match is None:
         return failed(f"{job}: no query of the Spark run writes to the checkpoint "
@@ -115,7 +116,7 @@ def _derive(checkpoint: Checkpoint, job: Path, session: Any, tables: dict[str, s
                       "(--confirm-timeout sets the limit)", warnings)
     if error is not None:
         return failed(f"{job}: the new code fails on Spark even from scratch: "
-                      f"{_first_line(error)}", warnings)
+                      f"{unwrapped(first_line(error))}", warnings)
     written = sandbox.checkpoint(match.key)
     operators = read_checkpoint(str(written)).operators if written.is_dir() else ()
     return SparkState(version, match.key, operators, tuple(sorted(conf.items())),
@@ -203,11 +204,6 @@ def _exception(run: Any) -> BaseException | None:
         return run.handle.exception()
     except Exception as err:  # the JVM side is gone: report what it said
         return err
-
-
-def _first_line(err: BaseException) -> str:
-    text = str(err).strip() or type(err).__name__
-    return text.split("\n", 1)[0].split("terminated with exception: ", 1)[-1]
 
 
 def _unload_state_stores(session: Any) -> None:

@@ -17,13 +17,13 @@ from __future__ import annotations
 
 import contextlib
 import json
-import re
 import tempfile
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 from streamlint.records import record, replace
+from streamlint.spark.error_text import error_class, error_summary, error_text
 from streamlint.spark.runner import JobRun, StartedJob, cancel_job, finish_job, run_job, start_job
 from streamlint.spark.runtime import close_run_sessions, run_session
 from streamlint.spark.sandbox import CannotConfirm, QueryRun, Sandbox, SourceSpec
@@ -377,43 +377,3 @@ class _Deployment:
 
     def state(self, key: str) -> list[StoreSchema]:
         return read_state_schemas(self._layout.checkpoint(key))
-
-
-_ERROR_CLASS = re.compile(r"\[([A-Z][A-Z0-9_]+(?:\.[A-Z0-9_]+)*)\]")
-
-
-def error_text(err: BaseException) -> str:
-    """The message of a (Py4J-wrapped) Spark error, without the JVM stack trace."""
-    text = str(err) or type(err).__name__
-    for marker in ("\nJVM stacktrace:", "\n\tat "):
-        text = text.split(marker, 1)[0]
-    return text.strip()
-
-
-def error_class(message: str) -> str | None:
-    """The innermost error class on the first line (`[STREAM_FAILED] ... [X] ...` gives X)."""
-    classes = _ERROR_CLASS.findall(message.split("\n", 1)[0])
-    return classes[-1] if classes else None
-
-
-_TASK_FAILURE = re.compile(r"most recent failure: .*?\): ([^\n]+)")
-_PYTHON_ERROR = re.compile(r"^[\w.]*(?:Error|Exception): (?!An error occurred while calling)[^\n]+",
-                           re.MULTILINE)
-
-
-def error_summary(message: str) -> str:
-    lines = message.split("\n")
-    first = lines[0]
-    if first.startswith("An error occurred while calling") and len(lines) > 1:
-        # Py4J's own first line names only the JVM call; the Java exception follows it.
-        first = lines[1].lstrip(": ").strip() or first
-    if "raised by the Python Proxy" in first:
-        # A batch failed inside the stand-in sink's collect(): say what failed there, Spark's
-        # task or the job's own Python (a stateful function's error).
-        failure = _TASK_FAILURE.search(message)
-        raised = _PYTHON_ERROR.findall(message)
-        if failure:
-            first = failure.group(1)
-        elif raised:
-            first = raised[-1]
-    return first.split("terminated with exception: ", 1)[-1]

@@ -10,6 +10,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from streamlint.errors import UsageError
+from streamlint.spark.error_text import first_line
 from streamlint.spark.runtime import SESSION_CONFS
 
 INSTALL_CONNECT = ("--remote needs Spark Connect's Python client: "
@@ -51,7 +52,7 @@ def start_remote_session(url: str) -> Any:
     try:
         session = RemoteSession.builder.remote(url).create()
     except Exception as err:  # a malformed URL: pyspark's message says what is wrong
-        raise UsageError(f"{url}: {_first_line(err)}") from None
+        raise UsageError(f"{url}: {first_line(err)}") from None
     client = session._client
     policies = client.get_retry_policies()
     client.set_retry_policies([DefaultPolicy(max_retries=FIRST_CONTACT_RETRIES)])
@@ -70,10 +71,6 @@ def start_remote_session(url: str) -> Any:
     return session
 
 
-def _first_line(err: BaseException) -> str:
-    return (str(err).strip() or type(err).__name__).split("\n", 1)[0]
-
-
 def _grpc_reason(err: BaseException) -> str:
     """grpc's own sentence (`failed to connect to all addresses; ... Connection refused`),
     from the error pyspark raises or the one it wraps."""
@@ -86,7 +83,7 @@ def _grpc_reason(err: BaseException) -> str:
                 if text:
                     return text.split("\n", 1)[0]
         seen = seen.__cause__ or seen.__context__
-    return _first_line(err)
+    return first_line(err)
 
 
 @contextlib.contextmanager

@@ -128,56 +128,65 @@ def _reader_patches() -> None:
             _patch(cls, "name", name)
 
 
+def _remember(key: str) -> Callable[..., Any]:
+    """A writer method whose arguments are kept (`format`, `trigger`, `queryName`, ...)."""
+    def method(self: Any, *args: Any, **kwargs: Any) -> Any:
+        state_of(self)[key] = args or tuple(kwargs.values())
+        return self
+    return method
+
+
+def _option(self: Any, key: str, value: Any) -> Any:
+    state_of(self)["options"][key] = str(value)
+    return self
+
+
+def _options(self: Any, **values: Any) -> Any:
+    for key, value in values.items():
+        state_of(self)["options"][key] = str(value)
+    return self
+
+
+def _output_mode(self: Any, mode: str) -> Any:
+    pyspark_method(self, "outputMode")(self, mode)
+    return self
+
+
+def _start(self: Any, path: str | None = None, format: str | None = None,
+           outputMode: str | None = None, partitionBy: Any = None,  # noqa: N803
+           queryName: str | None = None, **values: Any) -> Any:  # noqa: N803
+    """A stream writer's `start`: the sandbox starts the query under the key the static
+    pairing would give it."""
+    state = state_of(self)
+    opts = {**state["options"], **{k: str(v) for k, v in values.items()}}
+    if outputMode:
+        pyspark_method(self, "outputMode")(self, outputMode)
+    name = queryName or (state.get("queryName") or (None,))[0]
+    sandbox = current()
+    checkpoint = opts.get("checkpointLocation")
+    if checkpoint is None and sandbox.session is not None:
+        root = sandbox.session.conf.get("spark.sql.streaming.checkpointLocation", None)
+        if root and name:
+            checkpoint = f"{root.rstrip('/')}/{name}"
+    position = len(sandbox.queries)
+    target = path or opts.get("path")
+    # As the static pairing: checkpoint, then name, then sink target, then position.
+    key = (f"checkpoint:{checkpoint}" if checkpoint else
+           f"name:{name}" if name else f"target:{target}" if target else
+           f"position:{position}")
+    label = name or checkpoint or target or f"query #{position + 1}"
+    return sandbox.start(self, key, str(label))
+
+
+def _to_table(self: Any, tableName: str, format: str | None = None,  # noqa: N803
+              outputMode: str | None = None, partitionBy: Any = None,  # noqa: N803
+              queryName: str | None = None, **values: Any) -> Any:  # noqa: N803
+    return _start(self, tableName, format, outputMode, partitionBy, queryName, **values)
+
+
 def _writer_patches() -> None:
     from pyspark.sql.readwriter import DataFrameWriter
     from pyspark.sql.streaming.readwriter import DataStreamWriter
-
-    def remember(key: str) -> Callable[..., Any]:
-        def method(self: Any, *args: Any, **kwargs: Any) -> Any:
-            state_of(self)[key] = args or tuple(kwargs.values())
-            return self
-        return method
-
-    def option(self: Any, key: str, value: Any) -> Any:
-        state_of(self)["options"][key] = str(value)
-        return self
-
-    def options(self: Any, **values: Any) -> Any:
-        for key, value in values.items():
-            state_of(self)["options"][key] = str(value)
-        return self
-
-    def output_mode(self: Any, mode: str) -> Any:
-        pyspark_method(self, "outputMode")(self, mode)
-        return self
-
-    def start(self: Any, path: str | None = None, format: str | None = None,
-              outputMode: str | None = None, partitionBy: Any = None,  # noqa: N803
-              queryName: str | None = None, **values: Any) -> Any:  # noqa: N803
-        state = state_of(self)
-        opts = {**state["options"], **{k: str(v) for k, v in values.items()}}
-        if outputMode:
-            pyspark_method(self, "outputMode")(self, outputMode)
-        name = queryName or (state.get("queryName") or (None,))[0]
-        sandbox = current()
-        checkpoint = opts.get("checkpointLocation")
-        if checkpoint is None and sandbox.session is not None:
-            root = sandbox.session.conf.get("spark.sql.streaming.checkpointLocation", None)
-            if root and name:
-                checkpoint = f"{root.rstrip('/')}/{name}"
-        position = len(sandbox.queries)
-        target = path or opts.get("path")
-        # As the static pairing: checkpoint, then name, then sink target, then position.
-        key = (f"checkpoint:{checkpoint}" if checkpoint else
-               f"name:{name}" if name else f"target:{target}" if target else
-               f"position:{position}")
-        label = name or checkpoint or target or f"query #{position + 1}"
-        return sandbox.start(self, key, str(label))
-
-    def to_table(self: Any, tableName: str, format: str | None = None,  # noqa: N803
-                 outputMode: str | None = None, partitionBy: Any = None,  # noqa: N803
-                 queryName: str | None = None, **values: Any) -> Any:  # noqa: N803
-        return start(self, tableName, format, outputMode, partitionBy, queryName, **values)
 
     stream_writers: list[type] = [DataStreamWriter]
     batch_writers: list[type] = [DataFrameWriter]
@@ -189,13 +198,12 @@ def _writer_patches() -> None:
         for name in ("format", "trigger", "foreach", "foreachBatch", "partitionBy",
                      "clusterBy", "queryName"):
             if hasattr(cls, name):
-                _patch(cls, name, remember(name))
-        _patch(cls, "option", option)
-        _patch(cls, "options", options)
-        _patch(cls, "outputMode", output_mode)
-        _patch(cls, "start", start)
-        _patch(cls, "toTable", to_table)
-
+                _patch(cls, name, _remember(name))
+        _patch(cls, "option", _option)
+        _patch(cls, "options", _options)
+        _patch(cls, "outputMode", _output_mode)
+        _patch(cls, "start", _start)
+        _patch(cls, "toTable", _to_table)
 
     for cls in batch_writers:
         for name in ("save", "saveAsTable", "insertInto", "parquet", "json", "csv", "orc",

@@ -49,8 +49,19 @@ def parse_expression(text: str) -> Expr:
         return Unresolved(" ".join(text.split()))
 
 
-def lower(node: exp.Expr) -> Expr:  # noqa: C901 - one branch per node kind
+def lower(node: exp.Expr) -> Expr:
     """A parsed sqlglot expression as a model expression."""
+    # In this order: sqlglot's classes inherit from each other, so the first kind that
+    # matches decides (an `If` is a `Func`, a `TryCast` a `Cast`).
+    for kind in (_lower_operand, _lower_operation, _lower_structure):
+        expr = kind(node)
+        if expr is not None:
+            return expr
+    return _unresolved(node)
+
+
+def _lower_operand(node: exp.Expr) -> Expr | None:
+    """Names, literals, aliases, casts; None for another kind of node."""
     if isinstance(node, exp.Paren):
         return lower(node.this)
     if isinstance(node, exp.Alias):
@@ -70,6 +81,11 @@ def lower(node: exp.Expr) -> Expr:  # noqa: C901 - one branch per node kind
         return Interval(micros) if micros is not None else _unresolved(node)
     if isinstance(node, exp.Cast | exp.TryCast):
         return Cast(lower(node.this), normalize_type(node.to.sql(dialect=StreamingSpark)))
+    return None
+
+
+def _lower_operation(node: exp.Expr) -> Expr | None:
+    """Unary and binary operators and predicates; None for another kind of node."""
     if isinstance(node, exp.Not):
         inner = node.this.unnest() if isinstance(node.this, exp.Paren) else node.this
         if isinstance(inner, exp.Is) and isinstance(inner.expression, exp.Null):
@@ -97,6 +113,12 @@ def lower(node: exp.Expr) -> Expr:  # noqa: C901 - one branch per node kind
         return call("in", lower(node.this), *(lower(e) for e in node.expressions))
     if isinstance(node, exp.Between):
         return between(lower(node.this), lower(node.args["low"]), lower(node.args["high"]))
+    return None
+
+
+def _lower_structure(node: exp.Expr) -> Expr | None:
+    """Conditionals, field and element access, sort order, function calls; None for
+    another kind of node."""
     if isinstance(node, exp.Case) and node.this is None:
         branches = tuple((lower(i.this), lower(i.args["true"])) for i in node.args["ifs"])
         default = node.args.get("default")
@@ -119,7 +141,7 @@ def lower(node: exp.Expr) -> Expr:  # noqa: C901 - one branch per node kind
         return _function(str(node.this), node.expressions)
     if isinstance(node, exp.Func) and not isinstance(node, exp.Window | exp.Filter):
         return _generic_function(node)
-    return _unresolved(node)
+    return None
 
 
 def _column(node: exp.Column) -> Expr:
