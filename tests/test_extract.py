@@ -519,8 +519,9 @@ def test_groupby_rollup_cube_with_count_sum_and_agg() -> None:
     jobfile = job(name)
     levels = by_checkpoint(jobfile, "/mnt/chk/levels")
     dedup, totals = levels.operators
-    assert dedup == Deduplication("drop_duplicates", ("movement_id",), False, (), dedup.loc)
-    assert totals == Aggregation("groupby", (Column("sku"), Column("warehouse")),
+    # `drop_duplicates` and `groupby` are pyspark's aliases: recorded under the one name.
+    assert dedup == Deduplication("dropDuplicates", ("movement_id",), False, (), dedup.loc)
+    assert totals == Aggregation("groupBy", (Column("sku"), Column("warehouse")),
                                  (AggCall("sum", (Column("quantity"),), None),), (), totals.loc)
     assert totals.loc.line == line_of(name, ".groupby(")
     (rollup,) = next(q for q in jobfile.queries if q.sink.format == "memory").operators

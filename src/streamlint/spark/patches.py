@@ -8,12 +8,21 @@ at a time, under a lock, and restores pyspark's own methods when it ends.
 from __future__ import annotations
 
 import contextlib
-import threading
-import types
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
-from streamlint.spark.runtime import SESSION_CONFS, is_connect
+from streamlint.spark.patching import (
+    ACTIVE,
+    LOCK,
+    ORIGINAL,
+    connect_classes,
+    current,
+    patch,
+    pyspark_method,
+    state_of,
+)
+from streamlint.spark.runtime import SESSION_CONFS
+from streamlint.spark.writer_patches import install_writer_patches
 
 if TYPE_CHECKING:
     from streamlint.spark.sandbox import Sandbox
@@ -22,56 +31,12 @@ if TYPE_CHECKING:
 # larger setting runs with the session's.
 LOCAL_SHUFFLE_PARTITIONS = int(SESSION_CONFS["spark.sql.shuffle.partitions"])
 
-ORIGINAL: dict[tuple[type, str], Callable[..., Any]] = {}
-_LOCK = threading.Lock()
-_ACTIVE: list[Sandbox] = []
-
-
-def current() -> Sandbox:
-    return _ACTIVE[-1]
-
-def state_of(obj: Any) -> dict[str, Any]:
-    return obj.__dict__.setdefault("_streamlint", {"options": {}, "format": None,
-                                                   "schema": None})
-
-
-def pyspark_method(obj: Any, name: str) -> Callable[..., Any]:
-    """pyspark's own method of `obj`'s class (classic or Connect), patched or not."""
-    return ORIGINAL.get((type(obj), name)) or getattr(type(obj), name)
-
-
-def load_with(reader: Any, fmt: str, path: str) -> Any:
-    """pyspark's own format + load: Connect's json() and parquet() call the patched load."""
-    pyspark_method(reader, "format")(reader, fmt)
-    return pyspark_method(reader, "load")(reader, path)
-
-
-def _connect_classes() -> types.SimpleNamespace | None:
-    """pyspark's Spark Connect classes when the sandbox session is one, else None."""
-    if not _ACTIVE or not is_connect(current().session):
-        return None
-    from pyspark.sql.connect import conf, readwriter, session
-    from pyspark.sql.connect.streaming import query
-    from pyspark.sql.connect.streaming import readwriter as streaming
-
-    return types.SimpleNamespace(
-        stream_reader=streaming.DataStreamReader, stream_writer=streaming.DataStreamWriter,
-        reader=readwriter.DataFrameReader, writer=readwriter.DataFrameWriter,
-        session=session.SparkSession, conf=conf.RuntimeConf, query=query.StreamingQuery,
-        manager=query.StreamingQueryManager)
-
-
-def _patch(cls: type, name: str, replacement: Callable[..., Any]) -> None:
-    ORIGINAL.setdefault((cls, name), getattr(cls, name))
-    setattr(cls, name, replacement)
-
-
 def _reader_patches() -> None:
     from pyspark.sql.readwriter import DataFrameReader
     from pyspark.sql.streaming.readwriter import DataStreamReader
 
     readers: list[tuple[type, bool]] = [(DataStreamReader, True), (DataFrameReader, False)]
-    connect = _connect_classes()
+    connect = connect_classes()
     if connect is not None:
         readers += [(connect.stream_reader, True), (connect.reader, False)]
     for cls, streaming in readers:
@@ -110,121 +75,22 @@ def _reader_patches() -> None:
         def table(self: Any, tableName: str) -> Any:  # noqa: N803 - pyspark's name
             return self.load(tableName, format="table")
 
-        _patch(cls, "format", fmt)
-        _patch(cls, "schema", schema)
-        _patch(cls, "option", option)
-        _patch(cls, "options", options)
-        _patch(cls, "load", load)
-        _patch(cls, "table", table)
+        patch(cls, "format", fmt)
+        patch(cls, "schema", schema)
+        patch(cls, "option", option)
+        patch(cls, "options", options)
+        patch(cls, "load", load)
+        patch(cls, "table", table)
         for name in ("json", "parquet", "csv", "orc", "text", "xml"):
             if hasattr(cls, name):
-                _patch(cls, name, by_format(name))
+                patch(cls, name, by_format(name))
     def name(self: Any, source_name: str) -> Any:
         state_of(self)["name"] = source_name
         return self
 
     for cls, streaming in readers:  # Spark 4.2+: named sources, kept on the stand-in
         if streaming and hasattr(cls, "name"):
-            _patch(cls, "name", name)
-
-
-def _remember(key: str) -> Callable[..., Any]:
-    """A writer method whose arguments are kept (`format`, `trigger`, `queryName`, ...)."""
-    def method(self: Any, *args: Any, **kwargs: Any) -> Any:
-        state_of(self)[key] = args or tuple(kwargs.values())
-        return self
-    return method
-
-
-def _option(self: Any, key: str, value: Any) -> Any:
-    state_of(self)["options"][key] = str(value)
-    return self
-
-
-def _options(self: Any, **values: Any) -> Any:
-    for key, value in values.items():
-        state_of(self)["options"][key] = str(value)
-    return self
-
-
-def _output_mode(self: Any, mode: str) -> Any:
-    pyspark_method(self, "outputMode")(self, mode)
-    return self
-
-
-def _start(self: Any, path: str | None = None, format: str | None = None,
-           outputMode: str | None = None, partitionBy: Any = None,  # noqa: N803
-           queryName: str | None = None, **values: Any) -> Any:  # noqa: N803
-    """A stream writer's `start`: the sandbox starts the query under the key the static
-    pairing would give it."""
-    state = state_of(self)
-    opts = {**state["options"], **{k: str(v) for k, v in values.items()}}
-    if outputMode:
-        pyspark_method(self, "outputMode")(self, outputMode)
-    name = queryName or (state.get("queryName") or (None,))[0]
-    sandbox = current()
-    checkpoint = opts.get("checkpointLocation")
-    if checkpoint is None and sandbox.session is not None:
-        root = sandbox.session.conf.get("spark.sql.streaming.checkpointLocation", None)
-        if root and name:
-            checkpoint = f"{root.rstrip('/')}/{name}"
-    position = len(sandbox.queries)
-    target = path or opts.get("path")
-    # As the static pairing: checkpoint, then name, then sink target, then position.
-    key = (f"checkpoint:{checkpoint}" if checkpoint else
-           f"name:{name}" if name else f"target:{target}" if target else
-           f"position:{position}")
-    label = name or checkpoint or target or f"query #{position + 1}"
-    return sandbox.start(self, key, str(label))
-
-
-def _to_table(self: Any, tableName: str, format: str | None = None,  # noqa: N803
-              outputMode: str | None = None, partitionBy: Any = None,  # noqa: N803
-              queryName: str | None = None, **values: Any) -> Any:  # noqa: N803
-    return _start(self, tableName, format, outputMode, partitionBy, queryName, **values)
-
-
-def _writer_patches() -> None:
-    from pyspark.sql.readwriter import DataFrameWriter
-    from pyspark.sql.streaming.readwriter import DataStreamWriter
-
-    stream_writers: list[type] = [DataStreamWriter]
-    batch_writers: list[type] = [DataFrameWriter]
-    connect = _connect_classes()
-    if connect is not None:
-        stream_writers.append(connect.stream_writer)
-        batch_writers.append(connect.writer)
-    for cls in stream_writers:
-        for name in ("format", "trigger", "foreach", "foreachBatch", "partitionBy",
-                     "clusterBy", "queryName"):
-            if hasattr(cls, name):
-                _patch(cls, name, _remember(name))
-        _patch(cls, "option", _option)
-        _patch(cls, "options", _options)
-        _patch(cls, "outputMode", _output_mode)
-        _patch(cls, "start", _start)
-        _patch(cls, "toTable", _to_table)
-
-    for cls in batch_writers:
-        for name in ("save", "saveAsTable", "insertInto", "parquet", "json", "csv", "orc",
-                     "text", "jdbc", "xml"):
-            if hasattr(cls, name):
-                _patch(cls, name, _skipped_write(name))
-
-
-def _skipped_write(name: str) -> Callable[..., Any]:
-    def method(self: Any, *args: Any, **kwargs: Any) -> None:
-        current().warn(f"a batch write (DataFrameWriter.{name}) was skipped: nothing is "
-                       "written outside the sandbox")
-        # What it would have written: a later read of that table or path (the job's own
-        # stream over the table it just created) gets this schema.
-        target = args[0] if args else (kwargs.get("path") or kwargs.get("name")
-                                       or kwargs.get("tableName"))
-        frame = getattr(self, "_df", None)
-        if isinstance(target, str) and frame is not None:
-            with contextlib.suppress(Exception):
-                current().written[target] = frame.schema
-    return method
+            patch(cls, "name", name)
 
 
 def get_or_create(self: Any) -> Any:
@@ -321,24 +187,24 @@ def _session_patches() -> None:
     confs: list[type] = [RuntimeConfig]
     queries: list[type] = [StreamingQuery]
     managers: list[type] = [StreamingQueryManager]
-    connect = _connect_classes()
+    connect = connect_classes()
     if connect is not None:
         sessions.append(connect.session)
         confs.append(connect.conf)
         queries.append(connect.query)
         managers.append(connect.manager)
     for cls in confs:
-        _patch(cls, "set", conf_set)
-        _patch(cls, "get", conf_get)
+        patch(cls, "set", conf_set)
+        patch(cls, "get", conf_get)
     for cls in sessions:
-        _patch(cls.Builder, "getOrCreate", get_or_create)
-        _patch(cls, "stop", lambda self: None)
-        _patch(cls, "table", table)
+        patch(cls.Builder, "getOrCreate", get_or_create)
+        patch(cls, "stop", lambda self: None)
+        patch(cls, "table", table)
     for cls in queries:
-        _patch(cls, "awaitTermination", await_termination)
-        _patch(cls, "stop", query_stop)
+        patch(cls, "awaitTermination", await_termination)
+        patch(cls, "stop", query_stop)
     for cls in managers:
-        _patch(cls, "awaitAnyTermination", await_any)
+        patch(cls, "awaitAnyTermination", await_any)
 
 
 def _context_patches() -> None:
@@ -354,8 +220,8 @@ def _context_patches() -> None:
             return
         self.__dict__.update(active.__dict__)
 
-    _patch(SparkContext, "__init__", init)
-    _patch(SparkContext, "stop", lambda self: None)
+    patch(SparkContext, "__init__", init)
+    patch(SparkContext, "stop", lambda self: None)
 
 
 def _patch_from_json() -> None:
@@ -393,13 +259,13 @@ def _patch_avro() -> None:
 
     from_avro, to_avro = stand_ins((avro.from_avro, avro.to_avro),
                                    lambda message: current().warn(message))
-    _patch(avro, "from_avro", from_avro)  # type: ignore[arg-type]
-    _patch(avro, "to_avro", to_avro)  # type: ignore[arg-type]
+    patch(avro, "from_avro", from_avro)  # type: ignore[arg-type]
+    patch(avro, "to_avro", to_avro)  # type: ignore[arg-type]
 
 
 def install() -> None:
     _reader_patches()
-    _writer_patches()
+    install_writer_patches()
     _session_patches()
     _context_patches()
     _patch_from_json()
@@ -415,11 +281,11 @@ def uninstall() -> None:
 @contextlib.contextmanager
 def active(sandbox: Sandbox) -> Iterator[None]:
     """pyspark patched for `sandbox` while the block runs (one sandbox at a time)."""
-    with _LOCK:
-        _ACTIVE.append(sandbox)
+    with LOCK:
+        ACTIVE.append(sandbox)
         install()
         try:
             yield
         finally:
             uninstall()
-            _ACTIVE.pop()
+            ACTIVE.pop()

@@ -13,7 +13,8 @@ from pathlib import Path
 
 from streamlint.spark.job_modules import own_modules
 from streamlint.spark.notebooks import hooks, runnable
-from streamlint.spark.patches import active, pyspark_method
+from streamlint.spark.patches import active
+from streamlint.spark.patching import pyspark_method
 from streamlint.spark.pipelines import pipeline_module
 from streamlint.spark.sandbox import CannotConfirm, QueryRun, Sandbox
 from streamlint.spark.stubs import NotebookExit, notebook_globals, platform_stubs

@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from streamlint.extract.pyspark_api import FILE_FORMATS as _EXTRACTED_FILE_FORMATS
-from streamlint.spark.patches import ORIGINAL, load_with, pyspark_method, state_of
+from streamlint.spark.patching import ORIGINAL, load_with, pyspark_method, state_of
 from streamlint.spark.rows import canonical_row, slug, to_json
 from streamlint.spark.runtime import is_connect
 from streamlint.spark.stubs import StubQuery

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from streamlint.spark.job_modules import import_roots
 from streamlint.spark.missing_modules import stand_ins
-from streamlint.spark.patches import current
+from streamlint.spark.patching import current
 from streamlint.spark.runtime import is_connect
 
 if TYPE_CHECKING:
