@@ -9,7 +9,11 @@ scratch too. Each states what the rule of that change says and asserts what Spar
 * a field added to transformWithState value state with Avro encoding (AS12, Spark 4.1+);
 * inner -> left outer stream-stream join (JN05): null-padded rows lost;
 * update -> complete output mode with a watermark (QY15): evicted windows lost;
-* spark.sql.shuffle.partitions on a stateless query (CF06/CF07) and a stateful one (CF01).
+* spark.sql.shuffle.partitions on a stateless query (CF06/CF07) and a stateful one (CF01);
+* named sources reordered with source evolution (Spark 4.2+; SO09 only for unnamed ones).
+
+Each version's outcome was measured on its own pyspark (4.0.5, 4.1.4, 4.2.1, 4.3.0): where
+they differ, the test says which version does what.
 
 Runs with `pytest -m spark` (the recorded outcomes are Spark 4.3's, `spark_harness.RECORDED_ON`).
 """
@@ -383,3 +387,58 @@ def test_shuffle_partitions_on_a_stateful_query_stay_pinned(spark: SparkSession,
     new = SHUFFLE_JOB.format(n=5, step='groupBy("user").count()', mode="update")
     assert _static(old, new, "4.3") == {"CF01": "review"}
     assert _partitions(spark, tmp_path / "stateful", stateful=True, count=5) == 2
+
+
+# -- named sources (Spark 4.2+ source evolution) ---------------------------------------------
+
+NAMED_JOB = '''
+a = spark.readStream.schema("id LONG").name("{first}").json("/in/{first}")
+b = spark.readStream.schema("id LONG").name("{second}").json("/in/{second}")
+a.union(b).writeStream.foreachBatch(save).option("checkpointLocation", "/c").start()
+'''
+
+
+def _named(spark: SparkSession, root: Path, order: tuple[str, str]) -> Callable[[], DataFrame]:
+    def build() -> DataFrame:
+        first, second = (spark.readStream.schema("id LONG").name(n).json(str(root / n))
+                         for n in order)
+        return first.union(second)
+    return build
+
+
+def test_named_sources_reordered_resume_each_from_its_own_offsets(spark: SparkSession,
+                                                                 tmp_path: Path) -> None:
+    """With spark.sql.streaming.queryEvolution.enableSourceEvolution (Spark 4.2+, offsets log
+    v2) sources named with `.name()` are matched by name: the union reordered restarts, and
+    each source resumes where it left off (batch 2's rows, once each). Measured on pyspark
+    4.3.0 and 4.2.1; 4.0 and 4.1 have no `.name()`."""
+    import pyspark
+
+    if not hasattr(__import__("pyspark.sql.streaming.readwriter", fromlist=["x"])
+                   .DataStreamReader, "name"):
+        pytest.skip(f"pyspark {pyspark.__version__} has no named sources (Spark 4.2+)")
+    with _conf(spark, spark__sql__streaming__queryEvolution__enableSourceEvolution="true"):
+        _land(tmp_path / "orders", 1, [{"id": 1}])
+        _land(tmp_path / "returns", 1, [{"id": 2}])
+        rows, error = _run(spark, _named(spark, tmp_path, ("orders", "returns")),
+                           tmp_path / "chk")
+        assert error is None, error
+        assert sorted(r.id for r in rows) == [1, 2]
+        _land(tmp_path / "orders", 2, [{"id": 3}])
+        _land(tmp_path / "returns", 2, [{"id": 4}])
+        rows, error = _run(spark, _named(spark, tmp_path, ("returns", "orders")),
+                           tmp_path / "chk")
+    assert error is None, error
+    assert sorted(r.id for r in rows) == [3, 4]
+    # Without the setting, naming a source is refused at once (so a named source means the
+    # setting is on): STREAMING_QUERY_EVOLUTION_ERROR.SOURCE_NAMING_NOT_SUPPORTED.
+    from pyspark.errors import AnalysisException
+
+    with pytest.raises(AnalysisException, match="SOURCE_NAMING_NOT_SUPPORTED"):
+        spark.readStream.schema("id LONG").name("orders").json(str(tmp_path / "orders"))
+    old = NAMED_JOB.format(first="orders", second="returns")
+    new = NAMED_JOB.format(first="returns", second="orders")
+    assert _static(old, new, "4.3") == {}
+    unnamed = (old.replace('.name("orders")', "").replace('.name("returns")', ""),
+               new.replace('.name("orders")', "").replace('.name("returns")', ""))
+    assert _static(*unnamed, "4.3") == {"SO09": "incompatible"}  # matched by position
