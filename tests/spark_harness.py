@@ -1,15 +1,9 @@
 """Run a case pair on real Spark: the old job, then the new job restarted from its checkpoint.
 
 A case lives in `tests/spark_cases/<name>/` as `old.py`, `new.py` (ordinary PySpark job files
-that take their paths from `STREAMLINT_*` environment variables) and `case.toml`:
-
-    verdict = "incompatible"   # what the static diff must say
-    codes = ["AG02"]           # rule codes the static diff must raise
-    spark = "restart-fails"    # what real Spark does: restart-fails | results-differ | same-results
-    error = "STATE_STORE_..."  # optional, restart-fails only: a substring of Spark's error
-    why = "..."
-    [inputs]                   # optional: env var -> data set (default STREAMLINT_INPUT = "orders")
-    STREAMLINT_INPUT = "orders"
+that take their paths from `STREAMLINT_*` environment variables) and `case.toml`: the expected
+verdict, codes and Spark outcome, and the data sets to feed the jobs (`[inputs]`). Its format and
+loader are tests/cases.py's (kind "spark"); `DATASETS` below are the data sets it may name.
 
 The observation follows what an operator would see:
 
@@ -37,24 +31,17 @@ import runpy
 import sys
 import threading
 from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover - exercised on Python 3.10 only
-    import tomli as tomllib
-
 if TYPE_CHECKING:
+    from cases import Case
     from pyspark.sql import SparkSession
 
-CASES_DIR = Path(__file__).parent / "spark_cases"
-OUTCOMES = ("restart-fails", "results-differ", "same-results")
-# The Spark version the `spark` outcomes in case.toml were observed on; the static diff is
+# The Spark version the outcomes in case.toml (`spark = ...`) were observed on; the static diff is
 # asked about the same version.
 RECORDED_ON = "4.3"
-DEFAULT_INPUTS = {"STREAMLINT_INPUT": "orders"}
 # availableNow runs here take seconds; one still running after this is stuck (e.g. a
 # processing-time timeout, which makes availableNow plan no-data batches forever).
 RUN_TIMEOUT_SECONDS = 120.0
@@ -110,52 +97,6 @@ DATASETS: dict[str, Callable[[int], list[Row]]] = {
     "store_orders": store_orders,
     "payments": payments,
 }
-
-# ---------------------------------------------------------------------------------------------
-# Cases
-
-
-@dataclass(frozen=True)
-class Case:
-    name: str
-    root: Path
-    verdict: str
-    codes: tuple[str, ...]
-    spark: str
-    why: str
-    error: str | None = None
-    inputs: Mapping[str, str] = field(default_factory=lambda: dict(DEFAULT_INPUTS))
-
-    @property
-    def old(self) -> Path:
-        return self.root / "old.py"
-
-    @property
-    def new(self) -> Path:
-        return self.root / "new.py"
-
-
-def load_case(root: Path) -> Case:
-    data = tomllib.loads((root / "case.toml").read_text())
-    case = Case(
-        name=root.name, root=root, verdict=data["verdict"], codes=tuple(data["codes"]),
-        spark=data["spark"], why=data["why"].strip(), error=data.get("error"),
-        inputs=data.get("inputs", dict(DEFAULT_INPUTS)),
-    )
-    where = f"{root}/case.toml"
-    if case.spark not in OUTCOMES:
-        raise ValueError(f"{where}: spark must be one of {OUTCOMES}, not {case.spark!r}")
-    if case.error is not None and case.spark != "restart-fails":
-        raise ValueError(f"{where}: error only goes with spark = 'restart-fails'")
-    unknown = set(case.inputs.values()) - set(DATASETS)
-    if unknown:
-        raise ValueError(f"{where}: unknown data sets {sorted(unknown)}")
-    return case
-
-
-def load_cases(root: Path = CASES_DIR) -> list[Case]:
-    return [load_case(d) for d in sorted(root.iterdir()) if (d / "case.toml").is_file()]
-
 
 # ---------------------------------------------------------------------------------------------
 # Spark

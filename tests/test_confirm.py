@@ -3,9 +3,10 @@ foreachBatch, dbutils, several queries per file) that know nothing of streamlint
 
 Each pair in `tests/confirm_jobs/<name>/` has `case.toml`: what Spark does on restart
 (`spark`: restart-fails | results-differ | same-results), for restart-fails a substring of
-Spark's error (`error`), and `why` (the Spark guide's rule or the measured case behind it). The
-expected outcomes come from Spark's guide and from tests/spark_cases (measured with the
-harness), never from streamlint's output. All pairs run in the one session of conftest.py.
+Spark's error (`error`), and `why` (the Spark guide's rule or the measured case behind it); the
+format is tests/cases.py's, kind "confirm". The expected outcomes come from Spark's guide and
+from tests/spark_cases (measured with the harness), never from streamlint's output. All pairs
+run in the one session of conftest.py.
 """
 
 from __future__ import annotations
@@ -19,23 +20,18 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
+from cases import ROOTS, load_cases
 
 from streamlint.cli import main
 from streamlint.diff import diff_files
 from streamlint.spark.confirm import Confirmation, confirm_files
 from streamlint.spark.report import disagreements, final_verdict
 
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover
-    import tomli as tomllib
-
 if TYPE_CHECKING:
     from pyspark.sql import SparkSession
 
-JOBS = Path(__file__).parent / "confirm_jobs"
-CASES = {d.name: tomllib.loads((d / "case.toml").read_text()) for d in sorted(JOBS.iterdir())
-         if (d / "case.toml").is_file()}
+JOBS = ROOTS["confirm"]
+CASES = {case.name: case for case in load_cases(JOBS, "confirm")}
 TABLES = {
     "customers": "customer_id STRING, segment STRING",
     "finance.refunds": "refund_id STRING, order_id STRING, amount DOUBLE, refunded_at TIMESTAMP",
@@ -48,24 +44,24 @@ def _confirm(spark: SparkSession, name: str, tables: dict[str, str] | None = Non
 
 
 def test_cases_cover_every_stateful_family() -> None:
-    families = {case["family"] for case in CASES.values()}
+    families = {case.family for case in CASES.values()}
     assert {"aggregation", "windowed aggregation", "dedup", "dropDuplicatesWithinWatermark",
             "stream-stream join", "applyInPandasWithState", "transformWithStateInPandas",
             "source count", "compatible refactor", "aggregation in SQL"} <= families
 
 
 @pytest.mark.spark
-@pytest.mark.parametrize("name", [n for n in CASES if n != "platform_stubs"])
+@pytest.mark.parametrize("name", [n for n, case in CASES.items() if case.queries == 1])
 def test_spark_outcome(spark: SparkSession, name: str) -> None:
     case = CASES[name]
     confirmation = _confirm(spark, name)
     assert confirmation.problem is None, confirmation.problem
     assert len(confirmation.queries) == 1
     (query,) = confirmation.queries
-    assert query.outcome == case["spark"], query
-    if "error" in case:
-        assert case["error"] in (query.message or ""), query.message
-    for stubbed in case.get("warnings", []):  # what the sandbox had to provide
+    assert query.outcome == case.outcome, query
+    if case.error is not None:
+        assert case.error in (query.message or ""), query.message
+    for stubbed in case.warnings:  # what the sandbox had to provide
         assert stubbed in "\n".join(confirmation.warnings), confirmation.warnings
     # The schemas Spark wrote say the same as its error: a key schema error means the key
     # schemas differ, a value schema error the value schemas.
@@ -74,10 +70,10 @@ def test_spark_outcome(spark: SparkSession, name: str) -> None:
     new = {(s.operator, s.store): s for s in query.new_state}
     key_changed = any(old[k].key != new[k].key for k in old.keys() & new.keys())
     value_changed = any(old[k].value != new[k].value for k in old.keys() & new.keys())
-    assert key_changed == ("KEY_SCHEMA" in case.get("error", ""))
-    if "VALUE_SCHEMA" in case.get("error", ""):
+    assert key_changed == ("KEY_SCHEMA" in (case.error or ""))
+    if "VALUE_SCHEMA" in (case.error or ""):
         assert value_changed
-    if case["spark"] == "same-results":
+    if case.outcome == "same-results":
         assert query.restarted_rows > 0, "rows must reach the sink, or the comparison is empty"
 
 

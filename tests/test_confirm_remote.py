@@ -27,20 +27,16 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from cases import ROOTS, Case, load_case
 
 from streamlint.cli import main
 from streamlint.spark.confirm import confirm_files
 from streamlint.spark.connect import connect_mode, start_remote_session
 from streamlint.spark.runtime import SESSION_CONFS
 
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover
-    import tomli as tomllib
-
 pytestmark = pytest.mark.spark
 
-JOBS = Path(__file__).parent / "confirm_jobs"
+JOBS = ROOTS["confirm"]
 SERVER_START_SECONDS = 600  # hang guards, not timings: a loaded machine is slow
 CLI_SECONDS = 900  # a pair takes 20-80 s here, by load; without its sessions stopped, never
 WORKER_DELAY_SECONDS = 12  # past Spark's 10 s for a Python worker to connect back
@@ -65,8 +61,8 @@ def _listening(port: int) -> bool:
         return sock.connect_ex(("127.0.0.1", port)) == 0
 
 
-def _case(name: str) -> dict[str, str]:
-    return tomllib.loads((JOBS / name / "case.toml").read_text())
+def _case(name: str) -> Case:
+    return load_case(JOBS / name, "confirm")
 
 
 @pytest.fixture(scope="session")
@@ -133,8 +129,8 @@ def test_refused_restart_through_the_cli(connect_server: ConnectServer) -> None:
     (query,) = report["queries"]
     remote = query["confirmation"]
     # The embedded run gives the same class for this pair (tests/test_confirm.py).
-    assert remote["outcome"] == case["spark"] == "restart-fails", (remote, seen)
-    assert remote["error_class"] == case["error"] == "STATE_STORE_VALUE_SCHEMA_NOT_COMPATIBLE"
+    assert remote["outcome"] == case.outcome == "restart-fails", (remote, seen)
+    assert remote["error_class"] == case.error == "STATE_STORE_VALUE_SCHEMA_NOT_COMPATIBLE"
     # The state schemas the server wrote, read back from the work directory: the added
     # aggregate is one more field in the aggregation's state value.
     old, new = remote["state_schemas"]["old"], remote["state_schemas"]["new"]
@@ -161,7 +157,7 @@ def test_compatible_refactor_gives_the_same_results(connect_server: ConnectServe
             session.stop()
     assert confirmation.problem is None, (confirmation.problem, connect_server.log)
     (query,) = confirmation.queries
-    assert query.outcome == case["spark"] == "same-results", (query, connect_server.log)
+    assert query.outcome == case.outcome == "same-results", (query, connect_server.log)
     # Rows came back from the server's parquet output, or the comparison would be empty.
     assert query.restarted_rows > 0 and query.restarted_rows == query.fresh_rows
     # Every run's Connect session had the local settings, not the server's 200 partitions:

@@ -4,16 +4,15 @@ free of record reprs, Python object addresses and the extractor's markers."""
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import pytest
+from cases import ROOTS, load_cases
 
 from streamlint.diff import diff_jobs
 from streamlint.extract import extract_file
 from streamlint.report import render
 
-CORPUS = Path(__file__).parent / "corpus"
-CASES = sorted(p for p in CORPUS.iterdir() if (p / "case.toml").is_file())
+CASES = load_cases(ROOTS["corpus"], "corpus")
 # What must never reach a person: a record's or a class's repr, an object address, the
 # marker the extractor once wrote inside strings.
 INTERNAL = re.compile(
@@ -25,12 +24,11 @@ INTERNAL = re.compile(
 @pytest.mark.slow
 def test_no_report_shows_internal_text() -> None:
     shown = []
-    for folder in CASES:
-        report = diff_jobs(extract_file(str(folder / "old.py")),
-                           extract_file(str(folder / "new.py")))
+    for case in CASES:
+        report = diff_jobs(extract_file(str(case.old)), extract_file(str(case.new)))
         for fmt in ("text", "json", "github", "sarif", "markdown"):
             text = render(fmt, [report])
-            shown += [f"{folder.name} ({fmt}): ...{text[max(0, m.start() - 80):m.end() + 40]}"
+            shown += [f"{case.name} ({fmt}): ...{text[max(0, m.start() - 80):m.end() + 40]}"
                       for m in INTERNAL.finditer(text)]
     assert shown == []
 

@@ -1,11 +1,11 @@
 """The stateful verdicts, confirmed once by really running Spark.
 
-For every case in `tests/spark_cases/` (see `spark_harness` for the layout):
+For every case in `tests/spark_cases/` (see `cases` for the format, `spark_harness` for the run):
 
 * the static diff of `old.py` against `new.py` gives the case's verdict and rule codes;
 * on real Spark, the old job runs to a checkpoint, the new one restarts from it, and what
   happens (the restart fails, or it runs and writes the same or different rows than the new job
-  run from scratch) is the case's `spark` outcome.
+  run from scratch) is the case's outcome (`spark` in its case.toml).
 
 Runs in one local Spark session for the whole test session (Java 17 and the `spark` extra:
 `pip install -e '.[spark,test]'`). Select with `pytest -m spark`, leave out with
@@ -19,7 +19,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
-from spark_harness import RECORDED_ON, Case, error_class, load_cases, observe
+from cases import ROOTS, Case, load_cases
+from spark_harness import RECORDED_ON, error_class, observe
 
 from streamlint.diff import diff_jobs
 from streamlint.extract import extract_file
@@ -29,12 +30,12 @@ if TYPE_CHECKING:
 
 pytestmark = pytest.mark.spark
 
-CASES = load_cases()
+CASES = load_cases(ROOTS["spark"], "spark")
 BY_CASE = [pytest.param(case, id=case.name) for case in CASES]
 
 
 def test_cases_cover_every_outcome() -> None:
-    assert {case.spark for case in CASES} == {"restart-fails", "results-differ", "same-results"}
+    assert {case.outcome for case in CASES} == {"restart-fails", "results-differ", "same-results"}
 
 
 @pytest.mark.parametrize("case", BY_CASE)
@@ -54,7 +55,7 @@ def test_spark_outcome(
     observation = observe(spark, case, tmp_path)
     record_property("spark", observation.describe())
     print(f"{case.name}: {observation.describe()}")
-    assert observation.outcome == case.spark, observation.describe()
+    assert observation.outcome == case.outcome, observation.describe()
     if case.error is not None:
         assert observation.error is not None
         assert case.error in observation.error, (
