@@ -94,7 +94,9 @@ class _Finder(importlib.abc.MetaPathFinder):
             return None
         top = fullname.split(".")[0]
         if not any(made.split(".")[0] == top for made in self.made):
-            self.warn(f"module `{top}` is not installed here: a stand-in answered the names "
+            # `google.auth` where `google` is a real (namespace) package: name the part missing.
+            shown = fullname if top in sys.modules else top
+            self.warn(f"module `{shown}` is not installed here: a stand-in answered the names "
                       "the job takes from it (its code did not run)")
         self.made.append(fullname)
         return importlib.machinery.ModuleSpec(fullname, _StandIn(), is_package=True)
