@@ -105,9 +105,13 @@ def test_the_interpreter_and_pyspark_api_are_modules_of_one_job() -> None:
     assert {name: size for name, size in sizes.items() if size > 400} == {}
 
 
-# Functions longer than about 60 lines, each with the length it may not exceed: none is left
-# (issue 13), and a new one is split rather than listed here.
-LONG_FUNCTIONS: dict[tuple[str, str], int] = {}
+# Functions longer than about 60 lines, each with the length it may not exceed; a new one is
+# split rather than listed here. One is kept on purpose: the interpreter's `ev`, its inner
+# loop. Split into a table of handlers, it cost one more Python frame per nesting level, and a
+# helper calling itself (tests/test_bounds.py::
+# test_a_cast_to_a_dataframe_built_by_its_own_helper_is_answered) hit the recursion limit
+# and was refused as "nested too deeply" instead of answered.
+LONG_FUNCTIONS: dict[tuple[str, str], int] = {("extract/expressions.py", "ev"): 109}
 
 
 def test_no_function_grows_past_sixty_lines() -> None:

@@ -6,7 +6,6 @@ An operand type with operators of its own (a column) is looked up in `registry`.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 import libcst as cst
@@ -21,126 +20,117 @@ from streamlint.model import Template, Unknown
 
 
 class Expressions:
-    def ev(self, node: cst.CSTNode, env: Env) -> Any:
+    # One long function on purpose (tests/test_architecture.py, LONG_FUNCTIONS): a handler a
+    # node type costs a Python frame a nesting level, and deep helpers hit the recursion limit.
+    def ev(self, node: cst.CSTNode, env: Env) -> Any:  # noqa: C901 - one dispatch table
         self.budget.step(self, node)
-        handler = _EV.get(type(node))
-        if handler is None:
-            handler = _handler_of(type(node))
-        return handler(self, node, env)
-
-    # -- one handler a node type (the table `_EV`, at the end of the module) -------------
-
-    def _ev_literal(self, node: cst.SimpleString | cst.Integer | cst.Float, env: Env) -> Any:
-        plain = _plain_string(node)
-        if plain is not None:
-            return plain
-        try:
-            return node.evaluated_value
-        except (SyntaxError, ValueError) as err:
-            # libcst parses a literal Python refuses (`"\\user"`, a truncated \\u escape):
-            # the file is not Python, as a syntax error says.
-            loc = self.loc(node)
-            what = err.msg if isinstance(err, SyntaxError) else str(err)
-            raise InputError(loc.path, loc.line or 1, loc.column,
-                             f"syntax error: {what}") from None
-
-    def _ev_concatenated(self, node: cst.ConcatenatedString, env: Env) -> Any:
-        return self.binary("Add", self.ev(node.left, env), self.ev(node.right, env), node)
-
-    def _ev_name(self, node: cst.Name, env: Env) -> Any:
-        if node.value in _CONSTANTS:
-            return _CONSTANTS[node.value]
-        try:
-            return env.lookup(node.value)
-        except KeyError:
-            return builtin_value(node.value)
-
-    def _ev_attribute(self, node: cst.Attribute, env: Env) -> Any:
-        return self.attribute(self.ev(node.value, env), node.attr.value, node)
-
-    def _ev_call(self, node: cst.Call, env: Env) -> Any:
-        return self.ev_call(node, env)
-
-    def _ev_sequence(self, node: cst.Tuple | cst.List | cst.Set, env: Env) -> Any:
-        items: list[Any] = []
-        for element in node.elements:
-            value = self.ev(element.value, env)
-            if isinstance(element, cst.StarredElement):
-                items.extend(value if isinstance(value, tuple) else [templates.starred(value)])
-            else:
-                items.append(value)
-        return tuple(items)
-
-    def _ev_dict(self, node: cst.Dict, env: Env) -> Any:
-        result: dict[Any, Any] = {}
-        for element in node.elements:
-            if isinstance(element, cst.StarredDictElement):
+        if isinstance(node, cst.SimpleString | cst.Integer | cst.Float):
+            plain = _plain_string(node)
+            if plain is not None:
+                return plain
+            try:
+                return node.evaluated_value
+            except (SyntaxError, ValueError) as err:
+                # libcst parses a literal Python refuses (`"\\user"`, a truncated \\u escape):
+                # the file is not Python, as a syntax error says.
+                loc = self.loc(node)
+                what = err.msg if isinstance(err, SyntaxError) else str(err)
+                raise InputError(loc.path, loc.line or 1, loc.column,
+                                 f"syntax error: {what}") from None
+        if isinstance(node, cst.ConcatenatedString):
+            return self.binary("Add", self.ev(node.left, env), self.ev(node.right, env), node)
+        if isinstance(node, cst.FormattedString):
+            return self.fstring(node, env)
+        if isinstance(node, cst.Name):
+            if node.value in ("True", "False", "None"):
+                return {"True": True, "False": False, "None": None}[node.value]
+            try:
+                return env.lookup(node.value)
+            except KeyError:
+                return builtin_value(node.value)
+        if isinstance(node, cst.Attribute):
+            return self.attribute(self.ev(node.value, env), node.attr.value, node)
+        if isinstance(node, cst.Call):
+            return self.ev_call(node, env)
+        if isinstance(node, cst.Tuple | cst.List | cst.Set):
+            items: list[Any] = []
+            for element in node.elements:
                 value = self.ev(element.value, env)
-                if isinstance(value, dict):
-                    result.update(value)
+                if isinstance(element, cst.StarredElement):
+                    items.extend(value if isinstance(value, tuple) else [templates.starred(value)])
                 else:
-                    result[f"**{self.code(element.value)}"] = Unknown(self.code(element.value))
-            else:
-                key = self.ev(element.key, env)
-                result[key if isinstance(key, str | int) else self.code(element.key)] = (
-                    self.ev(element.value, env))
-        return result
-
-    def _ev_binary(self, node: cst.BinaryOperation, env: Env) -> Any:
-        left, right = self.ev(node.left, env), self.ev(node.right, env)
-        result = self.binary(type(node.operator).__name__, left, right, node)
-        if isinstance(result, Unknown) and result.text == self.code(node):
-            return self.opaque(node, env)  # `"/chk/" % stamp` names where stamp came from
-        return result
-
-    def _ev_unary(self, node: cst.UnaryOperation, env: Env) -> Any:
-        value = self.ev(node.expression, env)
-        op = type(node.operator).__name__
-        operators = registry.operators_of(value)
-        if operators is not None:
-            return operators[1](op, value)
-        if op == "Not" and is_plain(value):
-            return not value
-        if op == "Minus" and isinstance(value, int | float):
-            return -value
-        return Unknown(self.code(node))
-
-    def _ev_boolean(self, node: cst.BooleanOperation, env: Env) -> Any:
-        left = self.ev(node.left, env)
-        operators = registry.operators_of(left)
-        if operators is not None:
-            return operators[0](type(node.operator).__name__, left, self.ev(node.right, env))
-        if is_plain(left):
-            is_and = isinstance(node.operator, cst.And)
-            if (is_and and not left) or (not is_and and left):
-                return left
-            return self.ev(node.right, env)
-        right = self.ev(node.right, env)
-        if isinstance(node.operator, cst.Or) and is_plain(right) and right:
-            # `os.environ.get(K) or "default"` (or getenv): the default is the static
-            # answer, as for os.environ.get(K, "default").
-            if isinstance(left, Unknown) and ENV_LOOKUP_RE.match(left.text):
-                return right
+                    items.append(value)
+            return tuple(items)
+        if isinstance(node, cst.Dict):
+            result: dict[Any, Any] = {}
+            for element in node.elements:
+                if isinstance(element, cst.StarredDictElement):
+                    value = self.ev(element.value, env)
+                    if isinstance(value, dict):
+                        result.update(value)
+                    else:
+                        result[f"**{self.code(element.value)}"] = Unknown(self.code(element.value))
+                else:
+                    key = self.ev(element.key, env)
+                    result[key if isinstance(key, str | int) else self.code(element.key)] = (
+                        self.ev(element.value, env))
+            return result
+        if isinstance(node, cst.Subscript):
+            return self.subscript(node, env)
+        if isinstance(node, cst.BinaryOperation):
+            left, right = self.ev(node.left, env), self.ev(node.right, env)
+            result = self.binary(type(node.operator).__name__, left, right, node)
+            if isinstance(result, Unknown) and result.text == self.code(node):
+                return self.opaque(node, env)  # `"/chk/" % stamp` names where stamp came from
+            return result
+        if isinstance(node, cst.UnaryOperation):
+            value = self.ev(node.expression, env)
+            op = type(node.operator).__name__
+            operators = registry.operators_of(value)
+            if operators is not None:
+                return operators[1](op, value)
+            if op == "Not" and is_plain(value):
+                return not value
+            if op == "Minus" and isinstance(value, int | float):
+                return -value
             return Unknown(self.code(node))
-        return Unknown(self.code(node))
-
-    def _ev_if(self, node: cst.IfExp, env: Env) -> Any:
-        test = self.ev(node.test, env)
-        if is_plain(test) and not isinstance(test, EnvDefault):
-            return self.ev(node.body if test else node.orelse, env)
-        return choose(self.ev(node.body, env), self.ev(node.orelse, env),
-                      self.code(node.test), self.loc(node))
-
-    def _ev_lambda(self, node: cst.Lambda, env: Env) -> Any:
-        return Lambda(node, env, self.defaults(node.params, env))
-
-    def _ev_await(self, node: cst.Await, env: Env) -> Any:
-        return self.ev(node.expression, env)
-
-    def _ev_named(self, node: cst.NamedExpr, env: Env) -> Any:
-        value = self.ev(node.value, env)
-        self.assign(node.target, value, env)
-        return value
+        if isinstance(node, cst.Comparison):
+            return self.compare(node, env)
+        if isinstance(node, cst.BooleanOperation):
+            left = self.ev(node.left, env)
+            operators = registry.operators_of(left)
+            if operators is not None:
+                return operators[0](type(node.operator).__name__, left, self.ev(node.right, env))
+            if is_plain(left):
+                is_and = isinstance(node.operator, cst.And)
+                if (is_and and not left) or (not is_and and left):
+                    return left
+                return self.ev(node.right, env)
+            right = self.ev(node.right, env)
+            if isinstance(node.operator, cst.Or) and is_plain(right) and right:
+                # `os.environ.get(K) or "default"` (or getenv): the default is the static
+                # answer, as for os.environ.get(K, "default").
+                if isinstance(left, Unknown) and ENV_LOOKUP_RE.match(left.text):
+                    return right
+                return Unknown(self.code(node))
+            return Unknown(self.code(node))
+        if isinstance(node, cst.IfExp):
+            test = self.ev(node.test, env)
+            if is_plain(test) and not isinstance(test, EnvDefault):
+                return self.ev(node.body if test else node.orelse, env)
+            return choose(self.ev(node.body, env), self.ev(node.orelse, env),
+                           self.code(node.test), self.loc(node))
+        if isinstance(node, cst.Lambda):
+            return Lambda(node, env, self.defaults(node.params, env))
+        if isinstance(node, cst.Await):
+            return self.ev(node.expression, env)
+        if isinstance(node, cst.ListComp | cst.GeneratorExp | cst.SetComp | cst.DictComp):
+            return self.comprehension(node, env)
+        if isinstance(node, cst.NamedExpr):
+            value = self.ev(node.value, env)
+            self.assign(node.target, value, env)
+            return value
+        return self.opaque(node, env)
 
     def comprehension(self, node: cst.ListComp | cst.GeneratorExp | cst.SetComp | cst.DictComp,
                       env: Env) -> Any:
@@ -326,46 +316,3 @@ def _plain_string(node: cst.CSTNode) -> str | None:
     if "\\" in body or quote in body or "\n" in body or "\r" in body:
         return None
     return body
-
-
-_CONSTANTS: dict[str, Any] = {"True": True, "False": False, "None": None}
-
-Handler = Callable[[Expressions, Any, Env], Any]
-
-# The interpreter's inner loop looks a node's handler up by its exact type: one dict lookup
-# instead of a ladder of isinstance checks.
-_EV: dict[type, Handler] = {
-    cst.SimpleString: Expressions._ev_literal,
-    cst.Integer: Expressions._ev_literal,
-    cst.Float: Expressions._ev_literal,
-    cst.ConcatenatedString: Expressions._ev_concatenated,
-    cst.FormattedString: Expressions.fstring,
-    cst.Name: Expressions._ev_name,
-    cst.Attribute: Expressions._ev_attribute,
-    cst.Call: Expressions._ev_call,
-    cst.Tuple: Expressions._ev_sequence,
-    cst.List: Expressions._ev_sequence,
-    cst.Set: Expressions._ev_sequence,
-    cst.Dict: Expressions._ev_dict,
-    cst.Subscript: Expressions.subscript,
-    cst.BinaryOperation: Expressions._ev_binary,
-    cst.UnaryOperation: Expressions._ev_unary,
-    cst.Comparison: Expressions.compare,
-    cst.BooleanOperation: Expressions._ev_boolean,
-    cst.IfExp: Expressions._ev_if,
-    cst.Lambda: Expressions._ev_lambda,
-    cst.Await: Expressions._ev_await,
-    cst.ListComp: Expressions.comprehension,
-    cst.GeneratorExp: Expressions.comprehension,
-    cst.SetComp: Expressions.comprehension,
-    cst.DictComp: Expressions.comprehension,
-    cst.NamedExpr: Expressions._ev_named,
-}
-
-
-def _handler_of(kind: type) -> Handler:
-    """The handler of a node type not in `_EV` (a subclass of one that is, or an expression
-    the interpreter does not evaluate: `opaque`), remembered for the next node of that type."""
-    handler = next((_EV[base] for base in kind.__mro__ if base in _EV), Expressions.opaque)
-    _EV[kind] = handler
-    return handler
