@@ -96,3 +96,28 @@ def test_confirm_reports_in_every_format(tmp_path: Path,
     assert "jobs/revenue.py:\n\nSpark " in outputs["text"]
     assert subprocess.run(["git", "status", "--porcelain"], cwd=repo.path, capture_output=True,
                           text=True, check=True).stdout.strip() == "M jobs/mylib/transforms.py"
+
+
+def test_a_job_spark_did_not_run_keeps_its_static_verdict_in_every_format() -> None:
+    """With no changed job confirmed (added, deleted, a query on one side only), the
+    pull-request formats showed Spark's empty "compatible" as the headline over a static
+    incompatible (found in review)."""
+    from streamlint.diff import diff_jobs
+    from streamlint.extract import extract_text
+    from streamlint.report import render_result
+    from streamlint.result import Result
+    from streamlint.spark.report import as_check_result
+
+    job = ('df = spark.readStream.format("rate").load()\n'
+           'df.groupBy({keys}).count().writeStream.outputMode("update")'
+           '.option("checkpointLocation", "/chk/q").format("console").start()\n')
+    report = diff_jobs(extract_text(job.format(keys='"value"'), "job.py"),
+                       extract_text(job.format(keys='"value", "timestamp"'), "job.py"), "4.0")
+    assert report.verdict == "incompatible"
+    result = Result((report,), confirmation=as_check_result([], [report.verdict]))
+    assert result.verdict == "incompatible"
+    assert "streamlint: incompatible" in render_result("markdown", result)
+    assert "streamlint: incompatible" in render_result("github", result)
+    sarif = json.loads(render_result("sarif", result))
+    assert sarif["runs"][0]["properties"]["verdict"] == "incompatible"
+    assert "no changed job could be run on Spark" in render_result("text", result)

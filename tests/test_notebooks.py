@@ -454,3 +454,24 @@ def test_a_path_that_says_stream_is_no_streaming_sql() -> None:
     assert extract_text(_ipynb([look, STREAM]), "nb.ipynb").unseen == ()
     dlt_sql = "%sql\nCREATE OR REFRESH STREAMING TABLE raw AS SELECT * FROM STREAM(source)"
     assert [u.about for u in extract_text(_ipynb([dlt_sql]), "nb.ipynb").unseen] == ["sql"]
+
+
+@pytest.mark.parametrize("header", [
+    '"nbformat": "4", "nbformat_minor": 5',
+    '"nbformat": 99, "nbformat_minor": 5',
+    '"nbformat": 4, "nbformat_minor": "x"',
+])
+def test_a_notebook_with_a_malformed_version_is_refused_not_a_traceback(
+        tmp_path: Path, header: str) -> None:
+    """nbformat's validator asserts on a string version and imports `nbformat.v99` for a
+    major version it does not know: both were tracebacks (found in review)."""
+    import subprocess
+    import sys
+
+    notebook = tmp_path / "job.ipynb"
+    notebook.write_text('{"cells": [], "metadata": {}, ' + header + "}")
+    done = subprocess.run([sys.executable, "-m", "streamlint", "diff", str(notebook),
+                           str(notebook)], capture_output=True, text=True, check=False)
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.startswith(f"{notebook}:1:1: not a valid notebook"), done.stderr
+    assert "Traceback" not in done.stderr

@@ -28,6 +28,15 @@ def load(text: str, path: str) -> dict:
             raise InputError(path, 1, 0, f"an nbformat {major} notebook: streamlint reads "
                              "nbformat 4 (open and save it with a current Jupyter)")
         raise InputError(path, 1, 0, "not a Jupyter notebook: no list of cells")
+    major, minor = data.get("nbformat"), data.get("nbformat_minor")
+    if type(major) is int and major < 4:
+        raise InputError(path, 1, 0, f"an nbformat {major} notebook: streamlint reads "
+                         "nbformat 4 (open and save it with a current Jupyter)")
+    if type(major) is not int or type(minor) is not int or major != 4:
+        # nbformat's own validator asserts (or imports a `v99` module) on these: a clear
+        # refusal here, never its traceback.
+        raise InputError(path, 1, 0, "not a valid notebook: `nbformat` must be 4 and "
+                         f"`nbformat_minor` a number (found {major!r} and {minor!r})")
     _validate(data, path, text)
     language = _language(data)
     if language is not None and language.lower() not in ("python", "python3", "pyspark"):
@@ -55,6 +64,9 @@ def _validate(data: dict, path: str, text: str) -> None:
                 line, column = notebook_json.Positions(text).at(cell.start)
         message = str(getattr(err, "message", err)).splitlines()[0]
         raise InputError(path, line, column, f"not a valid notebook: {message}") from None
+    except (AssertionError, ImportError, TypeError, ValueError, KeyError) as err:
+        # What the schema check itself chokes on, as a refusal rather than its traceback.
+        raise InputError(path, 1, 0, f"not a valid notebook: {err}") from None
 
 
 def _language(data: dict) -> str | None:

@@ -146,7 +146,8 @@ def run_check_confirm(args: argparse.Namespace, outcome: Any) -> int:
             if ours:
                 session.stop()
     result = Result(tuple(reports), outcome.errors, confirmation=as_check_result(
-        [(r, c, _check_reproduce(args, r, c)) for r, c in confirmed]))
+        [(r, c, _check_reproduce(args, r, c)) for r, c in confirmed],
+        [r.verdict for r in reports]))
     write(args.format, render_result(args.format, result))  # paths as `check` has them
     return exit_code(result.verdict, strict=args.strict, exit_zero=args.exit_zero)
 

@@ -306,15 +306,16 @@ def render_json(report: Report, confirmation: Confirmation, reproduce: Sequence[
     return data
 
 
-def as_check_result(confirmed: Sequence[tuple[Report, Confirmation, Sequence[str]]]
-                    ) -> ResultConfirmation:
+def as_check_result(confirmed: Sequence[tuple[Report, Confirmation, Sequence[str]]],
+                    static: Sequence[str] = ()) -> ResultConfirmation:
     """Spark's confirmation of every changed job of a `check`, for every format: each file's
     text section under its path, its JSON object in `confirmations`, its notes prefixed with
-    its path, and the stricter of all verdicts."""
+    its path, and the stricter of all verdicts, the `static` ones of every changed file
+    included (a file Spark did not run keeps its own: the formats show this verdict)."""
     lines: list[str] = []
     notes: list[tuple[str, str]] = []
     files = []
-    verdicts = []
+    verdicts = list(static)
     version = ""
     for report, confirmation, reproduce in confirmed:
         one = as_result(report, confirmation, reproduce)
@@ -323,6 +324,11 @@ def as_check_result(confirmed: Sequence[tuple[Report, Confirmation, Sequence[str
         notes += [(verdict, f"{report.new.path}: {note}") for verdict, note in one.notes]
         files.append({"path": report.new.path, **render_json(report, confirmation, reproduce)})
         verdicts.append(one.verdict)
+    if not confirmed:
+        none = ("no changed job could be run on Spark (added, deleted, or without a query "
+                "on both sides): the static verdicts stand")
+        lines += ["", f"Spark confirmation: {none}"]
+        notes.append(("review", none))
     title = f"Spark {version} confirmation" if version else "Spark confirmation"
     return ResultConfirmation(title, tuple(lines),
                               stricter(*verdicts), {"confirmations": files}, (), tuple(notes))
