@@ -141,3 +141,24 @@ def test_the_non_key_condition_is_compared_apart_from_the_keys() -> None:
     assert codes(old, new) == []
     wider = JOIN.format(extra="", on='(F.col("id") == F.col("bid")) & (F.col("bts") > F.col("ts"))')
     assert codes(old, wider) == ["JN03"]
+
+
+@pytest.mark.parametrize(("keywords", "positional"), [
+    ('F.col("b").between(lowerBound=F.col("a"), upperBound=5)',
+     'F.col("b").between(F.col("a"), 5)'),
+    ('F.col("k").cast(dataType="int") > 0', 'F.col("k").cast("int") > 0'),
+    ('F.col("k").alias("x", metadata={"m": 1}) > 0', 'F.col("k").alias("x") > 0'),
+])
+def test_keyword_arguments_of_column_methods_are_their_positions(keywords: str,
+                                                                 positional: str) -> None:
+    """A change written with keywords (`cast(dataType="int")` -> `"string"`) was dropped
+    with the keywords: "compatible, no findings" (found in review)."""
+    assert condition(keywords) == condition(positional)
+
+
+def test_a_keyword_of_a_column_method_not_read_is_its_own_value() -> None:
+    from streamlint.model.expr import Unresolved
+
+    value = condition('F.col("k").cast(dataType="int", unknown=1) > 0')
+    assert isinstance(value, Binary) and isinstance(value.left, Unresolved)
+    assert value != condition('F.col("k").cast(dataType="int", unknown=2) > 0')

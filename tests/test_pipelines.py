@@ -384,3 +384,17 @@ def _run(main: Any, argv: list[str]) -> str:
     with contextlib.redirect_stdout(buffer):
         main(argv)
     return buffer.getvalue()
+
+
+def test_a_renamed_one_time_batch_flow_is_not_called_a_materialized_view() -> None:
+    """`append_flow(once=True)` reading a batch table is a backfill into a streaming table:
+    once listed as a materialized view with "no checkpoint", so renaming it (the pipeline
+    then runs it again, appending its rows twice) was compatible (found in review)."""
+    old = ('import dlt\n\ndlt.create_streaming_table("events")\n\n'
+           '@dlt.append_flow(target="events", once=True)\ndef backfill():\n'
+           '    return spark.read.table("old_events")\n')
+    new = old.replace("def backfill", "def backfill_2024")
+    assert extract_text(old, "old.py").batch_datasets == ()
+    report = diff(old, new)
+    assert report.verdict == "review"
+    assert [f.code for f in report.findings] == ["UN03", "UN03"]

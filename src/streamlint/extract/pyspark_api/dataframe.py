@@ -30,7 +30,7 @@ from streamlint.extract.frames import (
 from streamlint.extract.pyspark_api.writer import new_writer
 from streamlint.extract.values import BoundMethod, Col, Grouped, Plan
 from streamlint.model import Deduplication, Filter, Loc, Union_, Unknown, Watermark
-from streamlint.model.expr import render
+from streamlint.model.expr import Unresolved, render
 from streamlint.records import replace
 
 if TYPE_CHECKING:
@@ -114,9 +114,35 @@ def column_item(target: Col, key: Any) -> Any:
     return col_method(target, "getItem", [key]) if isinstance(key, str | int) else registry.NEXT
 
 
+# Column methods' keyword parameters, in pyspark's order: a keyword is read as the position
+# it stands for (`between(lowerBound=..., upperBound=...)` is `between(a, b)`).
+_KEYWORDS = {
+    "between": ("lowerBound", "upperBound"), "cast": ("dataType",), "astype": ("dataType",),
+    "getField": ("name",), "getItem": ("key",), "substr": ("startPos", "length"),
+    "like": ("other",), "rlike": ("other",), "ilike": ("other",), "contains": ("other",),
+    "startswith": ("other",), "endswith": ("other",), "eqNullSafe": ("other",),
+    "when": ("condition", "value"), "otherwise": ("value",), "withField": ("fieldName", "col"),
+}
+_IGNORED = {"alias": {"metadata"}, "name": {"metadata"}, "as_": {"metadata"}}
+
+
 @registry.method(Col)
 def column_method(interp: Interpreter, target: Col, name: str, args: list[Any],
                   kwargs: dict[str, Any], node: cst.Call) -> Any:
+    if kwargs:
+        names = _KEYWORDS.get(name, ())
+        rest = list(names[len(args):])
+        taken = []
+        for key in rest:
+            if key not in kwargs:
+                break
+            taken.append(kwargs[key])
+        known = set(rest[:len(taken)]) | _IGNORED.get(name, set())
+        if set(kwargs) - known:
+            # A keyword not read as its position would be a change left unseen: the whole
+            # call is a value of its own code (another spelling is another value).
+            return Col(Unresolved(interp.code(node)), None)
+        args = [*args, *taken]
     return col_method(target, name, args)
 
 
