@@ -987,3 +987,19 @@ def test_a_source_whose_columns_the_job_never_names_gets_a_one_column_stand_in()
     (guess,) = inferred_schemas(job.queries, {})
     assert (guess.name, guess.ddl) == ("/tmp/t2", PLACEHOLDER)
     assert "names none of its columns" in guess.warning
+
+
+def test_a_column_exploded_under_its_own_name_is_an_array_of_its_elements() -> None:
+    """`withColumn("items", explode("items"))` then `items.sku`: inferred as
+    ARRAY<ARRAY<STRING>> with `sku` as a column of its own (found in review)."""
+    from streamlint.extract import extract_text
+    from streamlint.spark.inferred_schemas import inferred_schemas
+
+    job = extract_text('from pyspark.sql import functions as F\n'
+                       'df = spark.readStream.table("bronze.orders")\n'
+                       'out = df.select("id", F.explode("items").alias("items"))'
+                       '.select("id", F.col("items.sku"))\n'
+                       'out.writeStream.option("checkpointLocation", "/chk/o").toTable("s.o")\n',
+                       "job.py")
+    (guess,) = inferred_schemas(job.queries, {})
+    assert guess.ddl == "id STRING, items ARRAY<STRUCT<sku: STRING>>"

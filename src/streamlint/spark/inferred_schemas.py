@@ -116,8 +116,8 @@ def _column_types(query: Query) -> dict[str, str]:
             return (*qualifier.split("."), *parts)
         return parts
 
-    def note(path: tuple[str, ...], kind: str) -> None:
-        if path and path[0] in exploded:
+    def note(path: tuple[str, ...], kind: str, remap: bool = True) -> None:
+        if remap and path and path[0] in exploded:
             path = (*exploded[path[0]], *path[1:])
         if path and "*" not in path and paths.get(path) != "TIMESTAMP":
             paths[path] = kind if kind != "STRING" else paths.get(path, "STRING")
@@ -130,8 +130,8 @@ def _column_types(query: Query) -> dict[str, str]:
             for node in walk(expr):
                 if isinstance(node, Call) and node.function in EXPLODE and node.args:
                     array = _path(node.args[0])
-                    if array:
-                        note((*array, _ELEMENT), "STRING")
+                    if array:  # the source's own column, even under its own name as alias
+                        note((*array, _ELEMENT), "STRING", remap=False)
                 if isinstance(node, Alias) and isinstance(node.operand, Call) and \
                         node.operand.function in EXPLODE and node.operand.args:
                     array = _path(node.operand.args[0])
@@ -187,8 +187,12 @@ def _ddl_types(paths: dict[tuple[str, ...], str]) -> dict[str, str]:
     def render(value: Any) -> str:
         if isinstance(value, str):
             return value
-        if _ELEMENT in value:  # an array: its elements (a name also read whole stays one)
-            return f"ARRAY<{render(value[_ELEMENT])}>"
+        if _ELEMENT in value:  # an array: its elements; fields read on it are theirs
+            element = value[_ELEMENT]
+            fields = {k: v for k, v in value.items() if k != _ELEMENT}
+            if fields:
+                element = {**(element if isinstance(element, dict) else {}), **fields}
+            return f"ARRAY<{render(element)}>"
         return "STRUCT<" + ", ".join(f"{_quoted(k)}: {render(v)}"
                                      for k, v in sorted(value.items())) + ">"
 

@@ -173,8 +173,8 @@ def _session_patches() -> None:
     def query_stop(self: Any) -> None:
         # `q.awaitTermination(10); q.stop()`: on real input the query had those seconds to
         # process what was there; the stand-in's batches are processed before it stops.
-        with contextlib.suppress(Exception):
-            pyspark_method(self, "awaitTermination")(self)
+        with contextlib.suppress(Exception):  # bounded: what is there now, not forever
+            pyspark_method(self, "processAllAvailable")(self)
         pyspark_method(self, "stop")(self)
 
     def await_any(self: Any, timeout: Any = None) -> bool:
