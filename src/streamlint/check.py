@@ -9,6 +9,8 @@ diffs the rest over a process pool. Each report then passes through the configur
 
 from __future__ import annotations
 
+import gc
+import itertools
 import os
 import sys
 from collections.abc import Iterable
@@ -62,8 +64,21 @@ class Outcome:
     warnings: tuple[str, ...] = ()
 
 
+_DIFFED = itertools.count(1)
+
+
 def diff_pair(pair: Pair) -> Report | FileError:
-    """A changed file's settled report, or why it could not be read."""
+    """A changed file's settled report, or why it could not be read. With the cycle
+    collector off for the command (cli.py), one pass every 25 files keeps a large check's
+    memory flat (review: about 0.25 MB a file was left uncollected)."""
+    try:
+        return _diff_pair(pair)
+    finally:
+        if not gc.isenabled() and next(_DIFFED) % 25 == 0:
+            gc.collect()
+
+
+def _diff_pair(pair: Pair) -> Report | FileError:
     try:
         old_project = new_project = None
         if pair.old_files is not None:
