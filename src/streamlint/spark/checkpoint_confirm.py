@@ -291,14 +291,13 @@ def confirmation_text(state: SparkState) -> str:
 
 def spark_state(checkpoint: Checkpoint, job: Path, timeout: float) -> SparkState:
     """One local Spark session (a caller's active one is reused and left running)."""
-    from pyspark.sql import SparkSession
 
     from streamlint.config import load_config
     from streamlint.spark.command import _stdout_to_stderr
-    from streamlint.spark.runtime import start_session
+    from streamlint.spark.runtime import no_spark_yet, start_session
 
     tables = dict(load_config(job.parent).tables)
-    ours = SparkSession.getActiveSession() is None
+    ours = no_spark_yet()
     with _stdout_to_stderr():  # Spark's Python workers print; the report owns stdout
         session = start_session()
         try:

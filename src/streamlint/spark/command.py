@@ -57,13 +57,12 @@ def run_confirm(args: argparse.Namespace, report: Report) -> int:
     from streamlint.spark.runtime import require_spark
 
     require_spark()
-    from pyspark.sql import SparkSession
 
     from streamlint.spark.confirm import confirm_files
-    from streamlint.spark.runtime import start_session
+    from streamlint.spark.runtime import no_spark_yet, start_session
 
     tables = dict(load_config(Path(args.new).parent).tables)
-    ours = SparkSession.getActiveSession() is None  # a caller's session is left running
+    ours = no_spark_yet()  # a caller's session (and its SparkContext) is left running
     with _stdout_to_stderr():  # Spark's Python workers print; the report owns stdout
         session = start_session()
         try:
@@ -129,14 +128,13 @@ def run_check_confirm(args: argparse.Namespace, outcome: Any) -> int:
     from streamlint.spark.runtime import require_spark
 
     require_spark()
-    from pyspark.sql import SparkSession
 
-    from streamlint.spark.runtime import start_session
+    from streamlint.spark.runtime import no_spark_yet, start_session
 
     root = repo_root(Path.cwd())
     tables = dict(load_config(Path.cwd()).tables)
     reports = list(outcome.reports)
-    ours = SparkSession.getActiveSession() is None
+    ours = no_spark_yet()
     with _stdout_to_stderr():
         session = start_session()
         try:

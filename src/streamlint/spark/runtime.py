@@ -123,3 +123,12 @@ def close_run_sessions() -> None:
     while _RUN_SESSIONS:
         with contextlib.suppress(Exception):
             _RUN_SESSIONS.pop().stop()
+
+
+def no_spark_yet() -> bool:
+    """Whether this process has no SparkContext yet: then the session a command starts is its
+    own to stop. A caller's (a notebook's, a test run's) is left running, even when no session
+    is active in this thread: stopping the session stops the one SparkContext under it."""
+    from pyspark import SparkContext
+
+    return SparkContext._active_spark_context is None
