@@ -171,8 +171,9 @@ def test_no_rows_and_no_run_are_no_answer() -> None:
     """A restart after which neither run wrote rows compared nothing, and a query neither run
     started was not observed: neither is Spark saying "compatible". The static verdict stands,
     and the report says why Spark has no answer, in text and JSON."""
+    from streamlint.report.json import report_data
     from streamlint.spark.confirm import QueryConfirmation
-    from streamlint.spark.report import render_json, render_text
+    from streamlint.spark.report import as_result, render_text
 
     case = JOBS / "agg_first_to_last"
     static = diff_files(str(case / "old.py"), str(case / "new.py"), "4.3")
@@ -187,7 +188,7 @@ def test_no_rows_and_no_run_are_no_answer() -> None:
                                                          "same-results"),))
     text = render_text(static, unmatched, "", ["streamlint"])
     assert "not run: neither Spark run of the job started this query" in text
-    data = render_json(static, unmatched, ["streamlint"])
+    data = report_data(static, as_result(static, unmatched, ["streamlint"]))
     (query,) = data["queries"]
     assert query["confirmation"]["outcome"] == "not-run"
     assert "started this query" in query["confirmation"]["reason"]
@@ -398,6 +399,19 @@ def test_a_packaged_job_runs_as_its_authors_run_it(spark: SparkSession, tmp_path
     assert spark.sparkContext._jsc is not None  # the shared context was not stopped
 
 
+def _sum_to_max(spark: SparkSession, tmp_path: Path, job: str) -> Any:
+    """`job` (a template with `{function}`) with sum in the old version and max in the new,
+    confirmed: one query, Spark restarted it, and its rows differ from a fresh run's."""
+    for version, function in (("old", "sum"), ("new", "max")):
+        (tmp_path / version).mkdir()
+        (tmp_path / version / "job.py").write_text(job.format(function=function))
+    confirmation = confirm_files(tmp_path / "old" / "job.py", tmp_path / "new" / "job.py", spark)
+    assert confirmation.problem is None, confirmation.problem
+    (query,) = confirmation.queries
+    assert query.outcome == "results-differ", query
+    return confirmation
+
+
 _THIRD_PARTY_JOB = '''"""Imports libraries this machine does not have (tests/realworld:
 atc-dataplatform's `deprecated`, dataproc-templates' `google.auth`, kedro's base class)."""
 from deprecated import deprecated
@@ -438,13 +452,7 @@ def test_a_job_importing_libraries_not_installed_here_runs_on_stand_ins(
     the job's own class derives from), each is named in the warnings, and Spark gives its
     outcome (sum -> max: the rows differ). The stand-ins are gone after the run, and pyspark's
     own optional imports are left alone."""
-    for version, function in (("old", "sum"), ("new", "max")):
-        (tmp_path / version).mkdir()
-        (tmp_path / version / "job.py").write_text(_THIRD_PARTY_JOB.format(function=function))
-    confirmation = confirm_files(tmp_path / "old" / "job.py", tmp_path / "new" / "job.py", spark)
-    assert confirmation.problem is None, confirmation.problem
-    (query,) = confirmation.queries
-    assert query.outcome == "results-differ", query
+    confirmation = _sum_to_max(spark, tmp_path, _THIRD_PARTY_JOB)
     warnings = "\n".join(confirmation.warnings)
     for module in ("deprecated", "kedro", "pandas_not_here_either"):
         assert f"module `{module}` is not installed here" in warnings, warnings
@@ -931,13 +939,7 @@ def test_a_job_decoding_avro_is_confirmed_through_json(spark: SparkSession,
     spark-avro is not on this machine (AVRO_NOT_LOADED_SQL_FUNCTIONS_UNUSABLE) and the
     stand-in Kafka source writes JSON: from_avro is read as from_json of the same types, so
     sum -> max is seen for what it is (the rows differ), and the warnings say so."""
-    for version, function in (("old", "sum"), ("new", "max")):
-        (tmp_path / version).mkdir()
-        (tmp_path / version / "job.py").write_text(_AVRO_JOB.format(function=function))
-    confirmation = confirm_files(tmp_path / "old" / "job.py", tmp_path / "new" / "job.py", spark)
-    assert confirmation.problem is None, confirmation.problem
-    (query,) = confirmation.queries
-    assert query.outcome == "results-differ", query
+    confirmation = _sum_to_max(spark, tmp_path, _AVRO_JOB)
     assert any("from_avro: the stand-in Kafka source carries JSON" in w
                for w in confirmation.warnings), confirmation.warnings
 
@@ -965,13 +967,7 @@ def test_a_job_that_reads_what_it_wrote_and_stops_its_own_query_is_confirmed(
     stops each query after `awaitTermination(10)` (at once here, before any batch: "neither
     run wrote rows"). The read gets the write's schema, and the stand-in's batch runs before
     the job's stop: sum -> max shows."""
-    for version, function in (("old", "sum"), ("new", "max")):
-        (tmp_path / version).mkdir()
-        (tmp_path / version / "job.py").write_text(_STOPS_ITSELF_JOB.format(function=function))
-    confirmation = confirm_files(tmp_path / "old" / "job.py", tmp_path / "new" / "job.py", spark)
-    assert confirmation.problem is None, confirmation.problem
-    (query,) = confirmation.queries
-    assert query.outcome == "results-differ", query
+    confirmation = _sum_to_max(spark, tmp_path, _STOPS_ITSELF_JOB)
     assert any("the one the job's own batch write of it gave" in w
                for w in confirmation.warnings), confirmation.warnings
 

@@ -43,13 +43,18 @@ def _plain(value: Any) -> Any:
 def render(report: Report, confirmation: Confirmation | None = None) -> str:
     """`diff`'s report; with what a Spark run added (`--confirm`, `diff --checkpoint
     --confirm`): each query's confirmation, the keys it adds, the final verdict."""
+    return json.dumps(report_data(report, confirmation), indent=2) + "\n"
+
+
+def report_data(report: Report, confirmation: Confirmation | None = None) -> dict[str, Any]:
+    """What `render` writes, as data (`check --confirm` nests one per file)."""
     data = _data(report)
     if confirmation is not None:
         for entry, confirmed in zip(data["queries"], confirmation.queries, strict=False):
             entry["confirmation"] = confirmed
         data["verdict"] = confirmation.verdict
         data.update(confirmation.fields)
-    return json.dumps(data, indent=2) + "\n"
+    return data
 
 
 def render_all(reports: list[Report], errors: tuple[FileError, ...] = (),

@@ -294,24 +294,14 @@ def _confirmation_json(confirmed: QueryConfirmation | None) -> dict[str, Any]:
     }
 
 
-def render_json(report: Report, confirmation: Confirmation, reproduce: Sequence[str]
-                ) -> dict[str, Any]:
-    """`check --confirm`'s object for one file (`diff` renders `as_result` instead)."""
-    import json
-
-    from streamlint.report.json import render
-
-    data: dict[str, Any] = json.loads(render(report, as_result(report, confirmation,
-                                                               reproduce)))
-    return data
-
-
 def as_check_result(confirmed: Sequence[tuple[Report, Confirmation, Sequence[str]]],
                     static: Sequence[str] = ()) -> ResultConfirmation:
     """Spark's confirmation of every changed job of a `check`, for every format: each file's
     text section under its path, its JSON object in `confirmations`, its notes prefixed with
     its path, and the stricter of all verdicts, the `static` ones of every changed file
     included (a file Spark did not run keeps its own: the formats show this verdict)."""
+    from streamlint.report.json import report_data
+
     lines: list[str] = []
     notes: list[tuple[str, str]] = []
     files = []
@@ -322,7 +312,7 @@ def as_check_result(confirmed: Sequence[tuple[Report, Confirmation, Sequence[str
         version = version or confirmation.spark_version
         lines += ["", f"{report.new.path}:", *one.lines]
         notes += [(verdict, f"{report.new.path}: {note}") for verdict, note in one.notes]
-        files.append({"path": report.new.path, **render_json(report, confirmation, reproduce)})
+        files.append({"path": report.new.path, **report_data(report, one)})
         verdicts.append(one.verdict)
     if not confirmed:
         none = ("no changed job could be run on Spark (added, deleted, or without a query "
