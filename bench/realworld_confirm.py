@@ -96,10 +96,13 @@ def confirm_edit(edit: dict, entry: dict, session: object) -> dict:
         result = confirm_files(old, new, session, {}, timeout=60)
     outcomes = [q.outcome for q in result.queries]
     verdict = classify(static.verdict, [q.verdict for q in result.queries], result.problem)
+    if result.no_query:  # Spark ran both and neither started a streaming query: no checkpoint
+        verdict = "agree" if static.verdict == "compatible" else "disagree: static stricter"
     if verdict == "not confirmed":
         messages = [q.message or "" for q in result.queries]
         verdict += f" ({why_not_confirmed(result.problem, outcomes, messages)})"
-    detail = result.problem or "; ".join(
+    detail = result.problem or ("no streaming query on Spark" if result.no_query else "") or \
+        "; ".join(
         f"{q.outcome}{' ' + q.error_class if q.error_class else ''}"
         + (f" ({q.message[:90]})" if q.message and not q.error_class else "")
         for q in result.queries)

@@ -10,7 +10,8 @@ import pytest
 from cases import DATA_SETS, DEFAULT_INPUTS, KINDS, ROOTS, CaseError, Kind, load_case, load_cases
 
 # Pairs that a test runs by name, with no expectations of their own to write down.
-WITHOUT_CASE_TOML = {("confirm", "pandas_processing_time_timeout")}
+WITHOUT_CASE_TOML = {("confirm", "pandas_processing_time_timeout"),
+                     ("confirm", "pandas_timeout_empty_batches_on")}
 
 
 def _folder(tmp_path: Path, toml: str) -> Path:

@@ -16,18 +16,20 @@ recorded cases, but for any job file, with the sources and sinks stood in by `sa
 from __future__ import annotations
 
 import contextlib
-import json
 import tempfile
 from collections.abc import Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from streamlint.model import Query
 from streamlint.records import record, replace
+from streamlint.spark.deployment import Deployment, merged_sources
 from streamlint.spark.error_text import error_class, error_summary, error_text
-from streamlint.spark.runner import JobRun, StartedJob, cancel_job, finish_job, run_job, start_job
+from streamlint.spark.runner import JobRun, cancel_job, finish_job, run_job
 from streamlint.spark.runtime import close_run_sessions, run_session
-from streamlint.spark.sandbox import CannotConfirm, QueryRun, Sandbox, SourceSpec
-from streamlint.spark.state_schema import StoreSchema, read_state_schemas
+from streamlint.spark.sandbox import CannotConfirm, QueryRun, Sandbox
+from streamlint.spark.state_schema import StoreSchema
 
 # Spark's answer, as a verdict: a refused restart or changed results are incompatible. A
 # restart that wrote no rows in either run ("no-output") compared nothing: it is no answer,
@@ -37,6 +39,7 @@ OUTCOME_VERDICT = {
     "results-differ": "incompatible",
     "same-results": "compatible",
     "added": "compatible",
+    "starts-over": "incompatible",
 }
 RUN_TIMEOUT_SECONDS = 120.0
 
@@ -48,7 +51,7 @@ class QueryConfirmation:
     key: str  # how the query was recognised in both files: checkpoint, name or position
     label: str
     outcome: str  # restart-fails | results-differ | same-results | no-output | added |
-    #               removed | timed-out | cannot-confirm | fails-from-scratch
+    #               removed | starts-over | timed-out | cannot-confirm | fails-from-scratch
     error_class: str | None = None
     message: str | None = None
     old_state: tuple[StoreSchema, ...] = ()
@@ -71,6 +74,9 @@ class Confirmation:
     warnings: tuple[str, ...] = ()
     problem: str | None = None  # the pair could not be confirmed at all, and why
     java_version: str = ""
+    # Both versions ran to their end on Spark and started no streaming query, as the static
+    # reading found none: nothing restarts, and that is Spark's answer.
+    no_query: bool = False
 
 
 def confirm_files(old: Path, new: Path, session: Any, tables: Mapping[str, str] | None = None,
@@ -81,20 +87,23 @@ def confirm_files(old: Path, new: Path, session: Any, tables: Mapping[str, str] 
 
     `workdir` holds the stand-in input, checkpoints and outputs; with Spark Connect the server
     must see it at the same path (loopback, or a shared mount)."""
+    from streamlint.spark.inferred_schemas import inferred_schemas
     from streamlint.spark.runtime import is_connect
 
     tables = dict(tables or {})
-    guessed = inferred(old, new, tables)
+    queries = static_queries(old, new)
+    guessed = inferred_schemas(queries, tables)
     tables.update({g.name: g.ddl for g in guessed})
     version, java = _versions(session)
+    run = _Run(session, tables, timeout, version, static_found=bool(queries))
     try:
         if workdir is not None:
-            result = _confirm(old, new, session, tables, timeout, workdir, version)
+            result = _confirm(old, new, run, workdir)
         else:
             # A query the timeout left running may still write there: cleanup must not fail.
             with tempfile.TemporaryDirectory(prefix="streamlint-confirm-",
                                              ignore_cleanup_errors=True) as tmp:
-                result = _confirm(old, new, session, tables, timeout, Path(tmp), version)
+                result = _confirm(old, new, run, Path(tmp))
     finally:
         close_run_sessions()
     if not is_connect(session):
@@ -103,20 +112,30 @@ def confirm_files(old: Path, new: Path, session: Any, tables: Mapping[str, str] 
                    warnings=tuple(g.warning for g in guessed) + result.warnings)
 
 
-def inferred(old: Path, new: Path, tables: Mapping[str, str]) -> list[Any]:
-    """Schemas for the sources neither the job nor the configuration gives one, from the
-    static reading of both versions (`inferred_schemas`)."""
+def static_queries(old: Path, new: Path) -> list[Query]:
+    """The queries the static reading finds in both versions: what their sources' inferred
+    schemas come from, and whether a run that starts none is what the code says."""
     from streamlint.errors import InputError
     from streamlint.extract import extract_file
-    from streamlint.spark.inferred_schemas import inferred_schemas
 
-    queries = []
+    queries: list[Query] = []
     for path in (old, new):
         try:
             queries += list(extract_file(str(path)).queries)
         except InputError:
             continue  # the run itself will say what is wrong with the file
-    return inferred_schemas(queries, tables)
+    return queries
+
+
+@dataclass(frozen=True)
+class _Run:
+    """What every run of a pair shares: the session, the tables' schemas, the timeout."""
+
+    session: Any
+    tables: dict[str, str]
+    timeout: float
+    version: str
+    static_found: bool  # the static reading found a streaming query in either version
 
 
 def _versions(session: Any) -> tuple[str, str]:
@@ -141,21 +160,35 @@ def _unload_state_stores(session: Any) -> None:
         jvm.org.apache.spark.sql.execution.streaming.state.StateStore.stop()
 
 
-def _confirm(old: Path, new: Path, session: Any, tables: dict[str, str], timeout: float,
-             workdir: Path, version: str) -> Confirmation:
+def _confirm(old: Path, new: Path, run: _Run, workdir: Path) -> Confirmation:
     from streamlint.spark.synthetic import literal_pool
 
     pool = literal_pool(old.read_text(encoding="utf-8", errors="replace"),
                         new.read_text(encoding="utf-8", errors="replace"))
     warnings: list[str] = []
-    plans = _plans(old, new, session, tables, pool, timeout, workdir, version, warnings)
+    plans = _plans(old, new, run, pool, workdir, warnings)
     if isinstance(plans, Confirmation):
         return plans
-    sources = _merged_sources(plans.values())
+    sources = merged_sources(plans.values())
     value_schemas = [s for plan in plans.values() for s in plan.json_schemas]
 
-    restarted = _Deployment(workdir / "restarted", tables, pool, sources, value_schemas, session)
-    fresh = _Deployment(workdir / "fresh", tables, pool, sources, value_schemas, session)
+    restarted, fresh = (Deployment(workdir / name, run.tables, pool, sources, value_schemas,
+                                    run.session) for name in ("restarted", "fresh"))
+    try:
+        return _deploy(old, new, plans, restarted, fresh, run, warnings)
+    except CannotConfirm as err:
+        # A stand-in the plan runs did not need (a version reading another local folder):
+        # the runs already started were stopped by the deployments.
+        for deployment in (restarted, fresh):
+            deployment.cancel()
+        return Confirmation(run.version, (), tuple(warnings), f"{new}: cannot confirm: {err}")
+
+
+def _deploy(old: Path, new: Path, plans: dict[str, Sandbox], restarted: Deployment,
+            fresh: Deployment, run: _Run, warnings: list[str]) -> Confirmation:
+    """Both deployments run: the old job then the new on the same checkpoints, and the new
+    job from scratch; per query, Spark's outcome."""
+    timeout, version = run.timeout, run.version
     restarted.land(1)
     fresh.land(1)
     # The old job's first run and the new job's fresh one need only batch 1: run them together.
@@ -188,55 +221,62 @@ def _confirm(old: Path, new: Path, session: Any, tables: dict[str, str], timeout
         warnings.extend(w for w in deployment.warnings if w not in warnings)
 
     results: list[QueryConfirmation] = []
-    for key, planned in plans["old"].queries.items():
-        if key not in plans["new"].queries:
-            results.append(QueryConfirmation(key, planned.label, "removed",
-                                             old_state=tuple(old_states.get(key, ()))))
+    gone = [key for key in plans["old"].queries if key not in plans["new"].queries]
+    new_keys = [key for key in plans["new"].queries if key not in plans["old"].queries]
+    # One query gone and one new: the query moved (its checkpoint, its name). Spark runs it
+    # from scratch on the old deployment, and its rows are compared with a continuing run's.
+    moved = len(gone) == 1 and len(new_keys) == 1
+    if not moved:
+        results += [QueryConfirmation(key, plans["old"].queries[key].label, "removed",
+                                      old_state=tuple(old_states.get(key, ()))) for key in gone]
     for key, planned in plans["new"].queries.items():
         results.append(_judge(key, planned.label, old_run, after, first, baseline,
-                              tuple(old_states.get(key, ())), tuple(new_states.get(key, ()))))
+                              tuple(old_states.get(gone[0] if moved else key, ())),
+                              tuple(new_states.get(key, ())),
+                              moved_from=gone[0] if moved and key in new_keys else None))
     return Confirmation(version, tuple(results), tuple(warnings))
 
 
-def _plans(old: Path, new: Path, session: Any, tables: dict[str, str], pool: Any,
-           timeout: float, workdir: Path, version: str, warnings: list[str]
+def _plans(old: Path, new: Path, run: _Run, pool: Any, workdir: Path, warnings: list[str]
            ) -> dict[str, Sandbox] | Confirmation:
     """Each version run once without starting its queries: what they read and start, or
     why the pair cannot be confirmed."""
     plans: dict[str, Sandbox] = {}
     for side, job in (("old", old), ("new", new)):
-        sandbox = Sandbox(workdir / "plan" / side, tables, pool, plan=True,
-                          session=run_session(session))
+        sandbox = Sandbox(workdir / "plan" / side, run.tables, pool, plan=True,
+                          session=run_session(run.session))
         try:
-            run = run_job(sandbox, job, timeout)
+            ran = run_job(sandbox, job, run.timeout)
         except CannotConfirm as err:
-            return Confirmation(version, (), (), f"{job}: cannot confirm: {err}")
+            return Confirmation(run.version, (), (), f"{job}: cannot confirm: {err}")
         warnings.extend(w for w in sandbox.warnings if w not in warnings)
-        if run.error is not None and not sandbox.queries:
-            return Confirmation(version, (), tuple(warnings),
+        if ran.error is not None and not sandbox.queries:
+            return Confirmation(run.version, (), tuple(warnings),
                                 f"{job}: the job failed before its queries started: "
-                                f"{error_summary(error_text(run.error))}")
-        if run.error is not None:
+                                f"{error_summary(error_text(ran.error))}")
+        if ran.error is not None:
             # Its queries started; what failed after them (a notebook cell reading the
             # sink's table, a batch report) is not what a restart is about.
             warning = (f"{job.name}: the job failed after starting its queries "
-                       f"({error_summary(error_text(run.error))}); they are compared as started")
+                       f"({error_summary(error_text(ran.error))}); they are compared as started")
             if warning not in warnings:
                 warnings.append(warning)
         plans[side] = sandbox
     if not any(plan.queries for plan in plans.values()):
-        return Confirmation(version, (), tuple(warnings), f"{new}: cannot confirm: neither "
+        if not run.static_found:
+            # Spark agrees with the static reading: there is no checkpoint to restart from.
+            return Confirmation(run.version, (), tuple(warnings), no_query=True)
+        return Confirmation(run.version, (), tuple(warnings), f"{new}: cannot confirm: neither "
                             "version started a streaming query when run as a script (the "
                             "queries streamlint found are built in functions or methods "
                             "that nothing in the file calls)")
     return plans
 
 
-
 def _judge(key: str, label: str, old_run: JobRun, after: JobRun, first: JobRun,
            baseline: JobRun,
-           old_state: tuple[StoreSchema, ...], new_state: tuple[StoreSchema, ...]
-           ) -> QueryConfirmation:
+           old_state: tuple[StoreSchema, ...], new_state: tuple[StoreSchema, ...],
+           moved_from: str | None = None) -> QueryConfirmation:
     def result(outcome: str, error: BaseException | None = None, **extra: Any
                ) -> QueryConfirmation:
         message = error_text(error) if error is not None else None
@@ -268,7 +308,7 @@ def _judge(key: str, label: str, old_run: JobRun, after: JobRun, first: JobRun,
                 "the source changed (topic, path or table): the local stand-in cannot show "
                 f"what the real source does on restart ({said})"))
         return result("restart-fails", restart_error)
-    if not existed:
+    if not existed and moved_from is None:
         return result("added")
     # The restart is compared with the fresh deployment: rows from a failed run of it (none,
     # or a batch too many) would make up a difference, or hide one.
@@ -282,6 +322,10 @@ def _judge(key: str, label: str, old_run: JobRun, after: JobRun, first: JobRun,
     counts = {"restarted_rows": len(restarted_rows), "fresh_rows": len(fresh_rows)}
     if restarted_rows == fresh_rows:
         return result("same-results" if fresh_rows else "no-output", **counts)
+    if moved_from is not None:
+        return replace(result("starts-over", **counts),
+                       message=f"the old code's query was {moved_from}",
+                       example_difference=_difference(restarted_rows, fresh_rows))
     return result("results-differ", example_difference=_difference(restarted_rows, fresh_rows),
                   **counts)
 
@@ -313,67 +357,3 @@ def _difference(restarted: list[tuple], fresh: list[tuple]) -> str:
     if only_fresh:
         parts.append(f"a fresh run wrote {show(only_fresh[0])}")
     return "; ".join(parts)
-
-
-def _merged_sources(plans: Any) -> dict[str, SourceSpec]:
-    """Each source once; a file read with more columns by one version gets them all."""
-    from pyspark.sql.types import StructType
-
-    merged: dict[str, SourceSpec] = {}
-    for plan in plans:
-        for identity, spec in plan.sources.items():
-            if identity not in merged:
-                merged[identity] = spec
-                continue
-            known = {f.name for f in merged[identity].schema.fields}
-            extra = [f for f in spec.schema.fields if f.name not in known]
-            if extra:
-                fields = [*merged[identity].schema.fields, *extra]
-                merged[identity] = SourceSpec(identity, spec.kind, StructType(fields),
-                                              spec.topic)
-    return merged
-
-
-class _Deployment:
-    """Stand-in source directories and checkpoints shared by the runs of one deployment."""
-
-    def __init__(self, root: Path, tables: Mapping[str, str], pool: tuple[str, ...],
-                 sources: Mapping[str, SourceSpec], value_schemas: list[Any],
-                 session: Any) -> None:
-        self.root, self.tables, self.pool = root, tables, pool
-        self.sources, self.value_schemas, self.session = sources, value_schemas, session
-        self._sandboxes: list[Sandbox] = []
-        self._layout = Sandbox(root, tables, pool)
-
-    def land(self, batch: int) -> None:
-        from streamlint.spark.synthetic import kafka_rows, rows
-
-        value_schema = Sandbox(self.root, self.tables, self.pool,
-                               json_schemas=list(self.value_schemas)).value_schema()
-        for identity, spec in self.sources.items():
-            directory = self._layout.source_dir(identity)
-            directory.mkdir(parents=True, exist_ok=True)
-            data = (kafka_rows(spec.topic, value_schema, batch, self.pool)
-                    if spec.kind == "kafka" else rows(spec.schema, batch, self.pool))
-            (directory / f"batch-{batch}.json").write_text(
-                "".join(json.dumps(row) + "\n" for row in data))
-
-    def run(self, job: Path, timeout: float) -> JobRun:
-        return finish_job(self.start(job, timeout))
-
-    def start(self, job: Path, timeout: float) -> StartedJob:
-        """Run `job` up to its queries' start; `finish_job` waits for them."""
-        sandbox = Sandbox(self.root, self.tables, self.pool, session=run_session(self.session),
-                          wait_in_job=False)
-        self._sandboxes.append(sandbox)
-        return start_job(sandbox, job, timeout)
-
-    @property
-    def warnings(self) -> list[str]:
-        seen: list[str] = []
-        for sandbox in self._sandboxes:
-            seen.extend(w for w in sandbox.warnings if w not in seen)
-        return seen
-
-    def state(self, key: str) -> list[StoreSchema]:
-        return read_state_schemas(self._layout.checkpoint(key))

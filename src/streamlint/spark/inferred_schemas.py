@@ -6,8 +6,10 @@ for every table is what kept `--confirm` from real jobs. The static extraction o
 says which columns the query reads, and how: a watermark or window column is a TIMESTAMP, an
 aggregated one (sum, avg, min, max) a DOUBLE, anything else a STRING. Both versions run on the
 same inferred schema, so the restart is still compared like for like; every guess is named in
-the report's warnings. A configured schema always wins, and a query with several sources gets
-no guess (which source a column comes from is not known statically).
+the report's warnings. A configured schema always wins. A stream-static join's static side (a
+table read in batch) gets the columns the query reads that the stream side does not have; a
+query with several streaming sources gets no guess (which source a column comes from is not
+known statically).
 
 Only for a pair of versions (`diff --confirm`, `check --confirm`). Against a real checkpoint
 (`diff --checkpoint --confirm`) the state's types decide the verdict and a guessed DOUBLE where
@@ -21,19 +23,24 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from streamlint.model import Aggregation, Query, Watermark, option
+from streamlint.model import Aggregation, Projection, Query, StaticJoin, Watermark, option
 from streamlint.model.expr import (
     WINDOW_FUNCTIONS,
     Alias,
+    Binary,
     Call,
     Column,
     Definition,
     Expr,
     Field,
+    Literal,
     walk,
 )
 from streamlint.records import fields
 
+# How `StaticJoin.on` names the static side (`extract.frames.STATIC_SIDE`; spark/ reads the
+# extracted model only).
+STATIC_SIDE = "static_source"
 TABLE_FORMATS = {"table", "delta", "iceberg", "hudi"}
 NUMERIC = {"sum", "avg", "mean", "min", "max", "stddev", "variance", "var_samp", "var_pop"}
 EXPLODE = {"explode", "explode_outer", "posexplode", "posexplode_outer"}
@@ -65,6 +72,12 @@ def inferred_schemas(queries: Iterable[Query], configured: Mapping[str, str]) ->
     use of columns; a one-column placeholder for a source whose queries name none."""
     found: dict[str, dict[str, str]] = {}
     for query in queries:
+        for name, columns in _static_sides(query):
+            if name not in configured:
+                merged = found.setdefault(name, {})
+                for column, kind in columns.items():
+                    if merged.get(column) != "TIMESTAMP":
+                        merged[column] = kind
         if len(query.sources) != 1:
             # Which source a column comes from is not known statically: giving every column
             # to each side of a join would make the names ambiguous. Such a query keeps its
@@ -81,6 +94,68 @@ def inferred_schemas(queries: Iterable[Query], configured: Mapping[str, str]) ->
                     merged[column] = kind
     return [Inferred(name, ", ".join(f"{c} {t}" for c, t in sorted(cols.items()))
                      if cols else PLACEHOLDER) for name, cols in found.items()]
+
+
+def _static_sides(query: Query) -> list[tuple[str, dict[str, str]]]:
+    """The static side of each stream-static join, by the name the sandbox looks its schema up
+    by, with the columns the query reads from it: those the join condition and the steps after
+    the join name that the stream side does not have (its columns known just before the join),
+    and a name both sides of an equality in the condition share (`a.id == b.id`). Nothing
+    where the stream side's columns are not known: a guess would make names ambiguous."""
+    sides: list[tuple[str, dict[str, str]]] = []
+    columns: tuple[str, ...] | None = None  # the stream side's, before the next join
+    for position, op in enumerate(query.operators):
+        if isinstance(op, Projection):
+            columns = op.columns
+        elif isinstance(op, StaticJoin):
+            name = _static_name(op)
+            if name is not None and columns is not None and "*" not in columns:
+                wanted = _read_after(op, query.operators[position + 1:])
+                wanted = {c for c in wanted if c not in columns} | _shared_keys(op)
+                types = _column_types(query)
+                sides.append((name, {_quoted(c): types.get(_quoted(c), "STRING")
+                                     for c in sorted(wanted)}))
+            columns = None
+        elif op.kind != "filter" and op.kind != "watermark":
+            columns = None  # a step that makes its own columns
+    return sides
+
+
+def _static_name(op: StaticJoin) -> str | None:
+    """The lookup name of a join's static side, from the identity `StaticJoin.on` records."""
+    for expr in op.on:
+        if isinstance(expr, Call) and expr.function == STATIC_SIDE:
+            identity = tuple((pair.left.name, pair.right.value) for pair in expr.args
+                             if isinstance(pair, Binary) and isinstance(pair.left, Column)
+                             and isinstance(pair.right, Literal))
+            return _lookup_name("table", identity, ())
+    return None
+
+
+def _read_after(join: StaticJoin, later: tuple[Any, ...]) -> set[str]:
+    """The top-level column names the join's condition and the later steps read, less those a
+    later step makes itself (`withColumn("x", ...)` then `col("x")`)."""
+    made: set[str] = set()
+    read: set[str] = set()
+    exprs = [e for e in join.on if not (isinstance(e, Call) and e.function == STATIC_SIDE)]
+    for op in later:
+        exprs_of_op = _exprs(op)
+        for expr in exprs_of_op:
+            for node in walk(expr):
+                if isinstance(node, Alias):
+                    made.add(node.name)
+        exprs += exprs_of_op
+    for expr in exprs:
+        for node in walk(expr):
+            if isinstance(node, Column) and node.name not in made:
+                read.add(node.name.split(".", 1)[0])
+    return read
+
+
+def _shared_keys(join: StaticJoin) -> set[str]:
+    return {node.left.name for expr in join.on for node in walk(expr)
+            if isinstance(node, Binary) and node.op == "=" and isinstance(node.left, Column)
+            and isinstance(node.right, Column) and node.left.name == node.right.name}
 
 
 def _lookup_name(fmt: object, identity: tuple, options: tuple) -> str | None:

@@ -26,6 +26,11 @@ OUTCOME_TEXT = {
                  "(no outcome: the static verdict stands)",
     "added": "a new query: it started on its own new checkpoint",
     "removed": "the query is gone from the new code; its checkpoint stays behind",
+    "starts-over": "Spark did not restart it: the new code's query has another checkpoint "
+                   "(or name), so it started from scratch, and its rows differ from a run "
+                   "continuing from the old checkpoint (the stand-in source replays all its "
+                   "input; a real one starts where startingOffsets says: from the earliest it "
+                   "re-reads, from the latest it skips what arrived meanwhile)",
     "timed-out": "the run did not finish in time: no outcome",
     "cannot-confirm": "cannot confirm",
     "fails-from-scratch": "the new code fails on this Spark even without the old checkpoint",
@@ -35,6 +40,9 @@ OUTCOME_TEXT = {
 NOT_RUN = ("neither Spark run of the job started this query (it starts only on a condition "
            "the run did not meet, or the job stopped before reaching it; the warnings say what "
            "was stubbed): no outcome, the static verdict stands")
+
+NO_QUERY = ("neither version started a streaming query on Spark, as the static reading found "
+            "none: there is no checkpoint to restart from")
 
 
 def stricter(*verdicts: str | None) -> str:
@@ -209,6 +217,8 @@ def as_result(report: Report, confirmation: Confirmation, reproduce: Sequence[st
                           f"query {label}: {OUTCOME_TEXT[confirmed.outcome]}{message}"))
     if confirmation.problem:
         notes.insert(0, ("review", confirmation.problem))
+    if confirmation.no_query:
+        notes.insert(0, ("compatible", NO_QUERY))
     notes += [("review", f"disagreement: {line}") for line in disagreements(report, confirmation)]
     return ResultConfirmation(
         f"Spark {confirmation.spark_version} confirmation",
@@ -223,6 +233,7 @@ def _fields(report: Report, confirmation: Confirmation, reproduce: Sequence[str]
         "spark": {
             "version": confirmation.spark_version,
             "problem": confirmation.problem,
+            "no_query": confirmation.no_query,
             "warnings": list(confirmation.warnings),
             "disagreements": disagreements(report, confirmation),
             "reproduce": list(reproduce),
@@ -237,6 +248,8 @@ def _lines(report: Report, confirmation: Confirmation, reproduce: Sequence[str])
            "synthetic input; README: Confirming with Spark):"]
     if confirmation.problem:
         out.append(f"  {confirmation.problem}")
+    if confirmation.no_query:
+        out.append(f"  {NO_QUERY}")
     if not confirmation.spark_version.startswith(report.spark_version + "."):
         out.append(f"  note: the static verdict is for Spark {report.spark_version}; this run "
                    f"is Spark {confirmation.spark_version} (--spark-version sets the former)")

@@ -58,6 +58,7 @@ def start_job(sandbox: Sandbox, job: Path, timeout: float) -> StartedJob:
                 stubs.update(notebook_globals(sandbox, source))
                 _state_store_for(sandbox, source)
                 _lenient_parsing_for(sandbox, source)
+                _timeouts_for(sandbox, source)
                 try:
                     with in_job:
                         _execute(sandbox, job, source, stubs)
@@ -125,6 +126,22 @@ def _state_store_for(sandbox: Sandbox, source: str) -> None:
     sandbox.session.conf.set(PROVIDER, ROCKSDB)
     sandbox.warn("the job uses transformWithState: the RocksDB state store provider was "
                  "configured, as transformWithState requires")
+
+
+NO_DATA_BATCHES = "spark.sql.streaming.noDataMicroBatches.enabled"
+
+
+def _timeouts_for(sandbox: Sandbox, source: str) -> None:
+    """A processing-time timeout in applyInPandasWithState (mapGroupsWithState) keeps state
+    waiting for the clock: Spark plans a batch without data for it again and again, and an
+    availableNow run never ends. The runs of such a job plan no empty batches (the setting is
+    not one a checkpoint pins, and both versions run alike); the report says so."""
+    if sandbox.session is None or "ProcessingTimeTimeout" not in source:
+        return
+    sandbox.session.conf.set(NO_DATA_BATCHES, "false")
+    sandbox.warn("the job sets a processing-time timeout: its runs had "
+                 f"{NO_DATA_BATCHES}=false, so no batch runs without new rows (timeouts "
+                 "fire only with data), else an availableNow run waits for the clock forever")
 
 
 # String parsing that fails a whole batch under ANSI mode (Spark 4's default) when the input

@@ -159,7 +159,10 @@ class Sandbox:
         if fmt == "rate":
             return SourceSpec("rate", "rate", self.struct("timestamp TIMESTAMP, value LONG"))
         if fmt == "socket":
-            return SourceSpec("socket", "socket", self.struct("value STRING"))
+            # Spark's TextSocketSourceProvider: a `timestamp` column with includeTimestamp.
+            stamped = str(options.get("includetimestamp", "")).lower() == "true"
+            return SourceSpec("socket", "socket", self.struct(
+                "value STRING, timestamp TIMESTAMP" if stamped else "value STRING"))
         if fmt in TABLE_FORMATS or fmt not in FILE_FORMATS | {"cloudfiles"}:
             name = (path or options.get("path") or options.get("tablename")
                     or options.get("dbtable") or options.get("table") or fmt)

@@ -1,0 +1,170 @@
+"""`--confirm` answers where it used to have none, found on the real-world corpus
+(bench/realworld_confirm.py): a query moved to another checkpoint, a file with no streaming
+query, the static side of a stream-static join without a schema.
+
+Expected outcomes follow from what Spark does with a checkpoint (a new path is an empty
+checkpoint), never from streamlint's output.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import pytest
+
+from streamlint.diff import diff_files
+from streamlint.extract import extract_text
+from streamlint.spark.confirm import confirm_files
+from streamlint.spark.inferred_schemas import inferred_schemas
+from streamlint.spark.report import NO_QUERY, as_result, final_verdict
+
+if TYPE_CHECKING:
+    from pyspark.sql import SparkSession
+
+_MOVED = '''from pyspark.sql import SparkSession
+from pyspark.sql import functions as F
+
+spark = SparkSession.builder.getOrCreate()
+orders = (spark.readStream.format("kafka").option("subscribe", "orders").load()
+          .select(F.col("value").cast("string").alias("order")))
+orders.writeStream.format("parquet").option("path", "/out/orders") \\
+    .option("checkpointLocation", "{checkpoint}").start()
+'''
+
+
+def _pair(tmp_path: Path, old: str, new: str) -> tuple[Path, Path]:
+    (tmp_path / "old").mkdir()
+    (tmp_path / "new").mkdir()
+    paths = tmp_path / "old" / "job.py", tmp_path / "new" / "job.py"
+    paths[0].write_text(old)
+    paths[1].write_text(new)
+    return paths
+
+
+@pytest.mark.spark
+def test_a_query_moved_to_another_checkpoint_starts_over(spark: SparkSession,
+                                                         tmp_path: Path) -> None:
+    """The new code's query has a new checkpoint: Spark does not restart it but runs it from
+    an empty one, so after the restart it writes batch 1's rows again beside batch 2's, which
+    a run continuing from the old checkpoint does not."""
+    old, new = _pair(tmp_path, _MOVED.format(checkpoint="/chk/orders"),
+                     _MOVED.format(checkpoint="/chk/orders-v2"))
+    confirmation = confirm_files(old, new, spark)
+    assert confirmation.problem is None
+    (moved,) = confirmation.queries  # one query, not "removed" and "added"
+    assert moved.outcome == "starts-over" and moved.verdict == "incompatible"
+    assert moved.message == "the old code's query was checkpoint:/chk/orders"
+    assert moved.restarted_rows > moved.fresh_rows > 0
+
+
+@pytest.mark.spark
+def test_the_same_checkpoint_is_no_move(spark: SparkSession, tmp_path: Path) -> None:
+    """Must not fire: the same code on the same checkpoint restarts and continues."""
+    job = _MOVED.format(checkpoint="/chk/orders")
+    old, new = _pair(tmp_path, job, job.replace("F.col(\"value\")", "F.col('value')"))
+    (query,) = confirm_files(old, new, spark).queries
+    assert query.outcome == "same-results"
+
+
+_BATCH_ONLY = '''from pyspark.sql import SparkSession
+
+spark = SparkSession.builder.getOrCreate()
+people = spark.createDataFrame([("Bilbo", 50), ("Gandalf", 1000)], ["name", "age"])
+people.selectExpr("CAST(name AS STRING) AS key", "CAST(age AS STRING) AS value") \\
+    .write.format("kafka").option("topic", "{topic}").save()
+'''
+
+
+@pytest.mark.spark
+def test_a_job_without_streaming_queries_is_sparks_answer_too(spark: SparkSession,
+                                                               tmp_path: Path) -> None:
+    """OpenLineage's spark_kafka.py (tests/realworld) writes Kafka in batch: no streaming
+    query in either version, statically or on Spark, so there is no checkpoint to restart
+    from; that is an answer, not "cannot confirm"."""
+    old, new = _pair(tmp_path, _BATCH_ONLY.format(topic="topic1"),
+                     _BATCH_ONLY.format(topic="topic2"))
+    confirmation = confirm_files(old, new, spark)
+    assert confirmation.problem is None and confirmation.no_query
+    assert confirmation.queries == ()
+    report = diff_files(str(old), str(new))
+    result = as_result(report, confirmation, ["streamlint"])
+    assert ("compatible", NO_QUERY) in result.notes
+    assert final_verdict(report, confirmation) == report.verdict == "compatible"
+
+
+_UNCALLED = '''from pyspark.sql import SparkSession
+
+
+def run(spark: SparkSession, topic: str) -> None:
+    spark.readStream.format("kafka").option("subscribe", topic).load() \\
+        .writeStream.format("parquet").option("path", "/out") \\
+        .option("checkpointLocation", "{checkpoint}").start()
+'''
+
+
+@pytest.mark.spark
+def test_queries_in_functions_nothing_calls_are_still_unconfirmed(spark: SparkSession,
+                                                                  tmp_path: Path) -> None:
+    """Must not fire: the static reading finds a query that the run never starts (a library
+    function): no query on Spark is no answer there."""
+    old, new = _pair(tmp_path, _UNCALLED.format(checkpoint="/chk/a"),
+                     _UNCALLED.format(checkpoint="/chk/b"))
+    confirmation = confirm_files(old, new, spark)
+    assert not confirmation.no_query
+    assert confirmation.problem is not None and "neither version started" in \
+        confirmation.problem
+
+
+_STATIC_JOIN = '''from pyspark.sql import SparkSession
+from pyspark.sql.functions import col, from_json, to_timestamp
+
+spark = SparkSession.builder.getOrCreate()
+logins = (spark.readStream.format("kafka").option("subscribe", "logins").load()
+          .select(from_json(col("value").cast("string"),
+                            "created_time STRING, login_id STRING").alias("value"))
+          .select("value.*")
+          .withColumn("created_time", to_timestamp(col("created_time"), "yyyy-MM-dd HH:mm:ss")))
+users = spark.read.format("org.apache.spark.sql.cassandra").option("keyspace", "db") \\
+    .option("table", "users").load()
+joined = logins.join(users, logins.login_id == users.login_id, "{how}").drop(logins.login_id)
+out = joined.select(col("login_id"), col("user_name"), col("created_time").alias("last_login"))
+out.writeStream.format("parquet").option("path", "/out").option("checkpointLocation", "/chk") \\
+    .start()
+'''
+
+
+def test_a_static_sides_schema_is_what_the_stream_side_does_not_have() -> None:
+    """LearningJournal's StreamTableJoinDemo (tests/realworld): the Cassandra table `users`
+    has no schema in the job. The stream side has created_time and login_id; the join names
+    login_id on both sides and the select reads user_name: those are the table's."""
+    job = extract_text(_STATIC_JOIN.format(how="inner"), "job.py")
+    (guess,) = inferred_schemas(job.queries, {})
+    assert (guess.name, guess.ddl) == ("users", "login_id STRING, user_name STRING")
+    assert inferred_schemas(job.queries, {"users": "x STRING"}) == []  # config wins
+
+
+def test_no_static_side_guess_where_the_stream_sides_columns_are_unknown() -> None:
+    """Must not fire: a stream side read whole (no schema, `select("*")`) could hold any name,
+    and a column given to both sides would be ambiguous."""
+    job = extract_text('''from pyspark.sql import SparkSession
+spark = SparkSession.builder.getOrCreate()
+events = spark.readStream.table("bronze.events").select("*")
+users = spark.read.table("users")
+events.join(users, "login_id").select("user_name").writeStream \\
+    .option("checkpointLocation", "/chk").toTable("silver.events")
+''', "job.py")
+    assert [g.name for g in inferred_schemas(job.queries, {})] == ["bronze.events"]
+
+
+@pytest.mark.spark
+def test_a_stream_static_join_confirms_without_a_table_schema(spark: SparkSession,
+                                                              tmp_path: Path) -> None:
+    """Inner to left outer on a stream-static join: no state (the guide's stateful operations
+    are stream-stream joins), so Spark restarts and writes what a fresh run writes."""
+    old, new = _pair(tmp_path, _STATIC_JOIN.format(how="inner"),
+                     _STATIC_JOIN.format(how="left"))
+    confirmation = confirm_files(old, new, spark)
+    assert confirmation.problem is None
+    assert [q.outcome for q in confirmation.queries] == ["same-results"]
+    assert any("no schema for users: inferred" in w for w in confirmation.warnings)
