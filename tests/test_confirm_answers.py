@@ -168,3 +168,30 @@ def test_a_stream_static_join_confirms_without_a_table_schema(spark: SparkSessio
     assert confirmation.problem is None
     assert [q.outcome for q in confirmation.queries] == ["same-results"]
     assert any("no schema for users: inferred" in w for w in confirmation.warnings)
+
+
+@pytest.mark.spark
+def test_a_stand_in_missing_only_after_the_plan_runs_is_a_problem_not_a_crash(
+        spark: SparkSession, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """DS-2002's ingestion notebook (tests/realworld) reads a folder relative to the run's
+    working directory: found when the plan runs, missing when the deployment runs. The
+    CannotConfirm escaped confirm_files as an exception; it is the pair's problem now, and
+    nothing is left running. The fault is injected where it happened: the stand-in lookup of
+    a deployment run."""
+    from streamlint.spark.sandbox import CannotConfirm, Sandbox
+
+    original = Sandbox.source_spec
+
+    def missing_after_plan(self: Sandbox, *args: object, **kwargs: object) -> object:
+        if not self.plan:
+            raise CannotConfirm("no schema for the json source lab_data/tracker")
+        return original(self, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(Sandbox, "source_spec", missing_after_plan)
+    job = _MOVED.format(checkpoint="/chk/orders")
+    old, new = _pair(tmp_path, job, job)
+    confirmation = confirm_files(old, new, spark)
+    assert confirmation.queries == ()
+    assert confirmation.problem == (f"{new}: cannot confirm: no schema for the json source "
+                                    "lab_data/tracker")
+    assert not spark.streams.active
