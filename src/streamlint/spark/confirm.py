@@ -87,13 +87,13 @@ def confirm_files(old: Path, new: Path, session: Any, tables: Mapping[str, str] 
 
     `workdir` holds the stand-in input, checkpoints and outputs; with Spark Connect the server
     must see it at the same path (loopback, or a shared mount)."""
-    from streamlint.spark.inferred_schemas import inferred_schemas
+    from streamlint.spark.inferred_schemas import Guess, inferred_schemas
     from streamlint.spark.runtime import is_connect
 
     tables = dict(tables or {})
     queries = static_queries(old, new)
     guessed = inferred_schemas(queries, tables)
-    tables.update({g.name: g.ddl for g in guessed})
+    tables.update({g.name: Guess(g.ddl) for g in guessed})
     version, java = _versions(session)
     run = _Run(session, tables, timeout, version, static_found=bool(queries))
     try:

@@ -47,6 +47,14 @@ EXPLODE = {"explode", "explode_outer", "posexplode", "posexplode_outer"}
 _ELEMENT = "[]"  # a path step into an array's elements
 
 
+class Guess(str):
+    """A schema text inferred from the job's use of columns, in the tables the sandbox looks
+    schemas up in: configuration is not a guess, and what the job itself says (a declared
+    schema, what it writes to the table, sample files on this machine) beats one."""
+
+    __slots__ = ()
+
+
 @dataclass(frozen=True)
 class Inferred:
     name: str  # the table name or path the sandbox looks the schema up by

@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from streamlint.extract.pyspark_api import FILE_FORMATS as _EXTRACTED_FILE_FORMATS
+from streamlint.spark.inferred_schemas import Guess
 from streamlint.spark.patching import ORIGINAL, load_with, pyspark_method, state_of
 from streamlint.spark.rows import canonical_row, slug, to_json
 from streamlint.spark.runtime import is_connect
@@ -42,6 +43,8 @@ TABLE_FORMATS = {"delta", "iceberg", "hudi", "table"}
 # Spark Connect starts a query's foreachBatch function in a new Python worker on the server and
 # gives it a fixed 10 s to connect back (PythonWorkerFactory.createSimpleWorker): on a busy
 # machine its imports can take longer. The query has not started then: its start is retried.
+WRITTEN = ("the schema of what the job itself writes there (a batch write, skipped, or a "
+           "streaming query's output)")
 WORKER_DID_NOT_CONNECT = "Python worker failed to connect back"
 WORKER_START_ATTEMPTS = 3
 
@@ -91,7 +94,9 @@ class Sandbox:
     plan: bool = False
     sources: dict[str, SourceSpec] = field(default_factory=dict)
     json_schemas: list[Any] = field(default_factory=list)
-    written: dict[str, Any] = field(default_factory=dict)  # skipped batch writes' schemas
+    # What the job itself writes to a table or path: a skipped batch write's schema, or a
+    # streaming query's output; a later read of it (a medallion's next layer) gets it.
+    written: dict[str, Any] = field(default_factory=dict)
     queries: dict[str, QueryRun] = field(default_factory=dict)
     warnings: list[str] = field(default_factory=list)
     session: Any = None
@@ -167,10 +172,11 @@ class Sandbox:
             name = (path or options.get("path") or options.get("tablename")
                     or options.get("dbtable") or options.get("table") or fmt)
             configured = self.tables.get(name)
+            if isinstance(configured, Guess) and (schema is not None or name in self.written):
+                configured = None  # what the job itself says beats a guess from its columns
             if configured is None and schema is None and name in self.written:
                 schema = self.written[name]
-                self.warn(f"no schema for table {name}: the one the job's own batch write "
-                          "of it gave (the write itself was skipped)")
+                self.warn(f"no schema for table {name}: {WRITTEN}")
             if configured is None and schema is None:
                 raise CannotConfirm(
                     f"no schema for table {name}: add `\"{name}\" = \"col TYPE, ...\"` to "
@@ -180,10 +186,15 @@ class Sandbox:
         if schema is None:
             if fmt == "text":
                 schema = "value STRING"
-            elif where in self.tables:
+            elif where in self.tables and not isinstance(self.tables[where], Guess):
                 schema = self.tables[where]
+            elif where in self.written:
+                schema = self.written[where]
+                self.warn(f"no schema for the {fmt} source {where}: {WRITTEN}")
             elif (local := self._local_schema(fmt, where, options)) is not None:
                 schema = local
+            elif where in self.tables:
+                schema = self.tables[where]
             else:
                 raise CannotConfirm(f"no schema for the {fmt} source {where}: declare it with "
                                     ".schema(...) (streaming file sources need one) or in "

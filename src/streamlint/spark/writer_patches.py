@@ -59,6 +59,11 @@ def _start(self: Any, path: str | None = None, format: str | None = None,
            f"name:{name}" if name else f"target:{target}" if target else
            f"position:{position}")
     label = name or checkpoint or target or f"query #{position + 1}"
+    frame = getattr(self, "_df", None)
+    if isinstance(target, str) and frame is not None:
+        # A later stream over this table or path (the next layer of a medallion) reads this.
+        with contextlib.suppress(Exception):
+            sandbox.written.setdefault(target, frame.schema)
     return sandbox.start(self, key, str(label))
 
 
