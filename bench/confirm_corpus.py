@@ -24,7 +24,9 @@ def classify(static: str, spark: list[str | None], problem: str | None) -> str:
     known = [v for v in spark if v is not None]
     if problem or not known:
         return "not confirmed"
-    if len(known) < len(spark):  # a query Spark could not judge is not agreement
+    # A query Spark could not judge is not agreement, unless another query of the job already
+    # fails it: the job's verdict is the stricter of its queries', and nothing is stricter.
+    if len(known) < len(spark) and "incompatible" not in known:
         return "not confirmed (some queries)"
     spark_verdict = "incompatible" if "incompatible" in known else "compatible"
     if spark_verdict == "incompatible":

@@ -234,3 +234,19 @@ def test_a_stream_over_a_table_the_job_writes_reads_what_the_job_writes(
     assert [q.outcome for q in confirmation.queries] == ["same-results", "same-results"]
     assert any("no schema for table bronze.events: the schema of what the job itself writes"
                in w for w in confirmation.warnings)
+
+
+@pytest.mark.parametrize(("code", "parses"), [
+    ('col("mrn").cast(LongType())', True),  # DS-2002's silver layer (CAST_INVALID_INPUT)
+    ("F.col('x').cast(T.DoubleType())", True),
+    ('col("d").cast(DateType())', True),
+    ('col("x").cast("bigint")', True),
+    ('col("x").cast(StringType())', False),  # a string is never malformed
+    ('col("x").alias("LongType")', False),
+])
+def test_a_cast_to_a_pyspark_type_object_is_string_parsing(code: str, parses: bool) -> None:
+    """ANSI mode is turned off for jobs that parse strings (synthetic words are no numbers);
+    a cast written with a type object parses as much as one written with its name."""
+    from streamlint.spark.runner import _PARSES_STRINGS
+
+    assert bool(_PARSES_STRINGS.search(code)) is parses

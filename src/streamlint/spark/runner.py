@@ -150,6 +150,8 @@ _PARSES_STRINGS = re.compile(
     r"\b(?:to_timestamp|to_date|unix_timestamp|to_unix_timestamp|try_to_timestamp)\s*\(|"
     r"\.cast\(\s*[\"'](?:int|integer|bigint|long|short|smallint|tinyint|double|float|"
     r"decimal[^\"']*|timestamp|date|boolean)[\"']|"
+    r"\.cast\(\s*(?:\w+\.)?(?:Integer|Long|Short|Byte|Double|Float|Decimal|Timestamp|Date|"
+    r"Boolean)Type\(|"
     r"\bCAST\s*\(.+?\s+AS\s+(?:INT|INTEGER|BIGINT|LONG|DOUBLE|FLOAT|DECIMAL|TIMESTAMP|DATE)\b",
     re.IGNORECASE)
 ANSI = "spark.sql.ansi.enabled"

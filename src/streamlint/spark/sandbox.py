@@ -34,7 +34,7 @@ from streamlint.spark.inferred_schemas import Guess
 from streamlint.spark.patching import ORIGINAL, load_with, pyspark_method, state_of
 from streamlint.spark.rows import canonical_row, slug, to_json
 from streamlint.spark.runtime import is_connect
-from streamlint.spark.stubs import StubQuery
+from streamlint.spark.stubs import StubQuery, stable_path
 
 KAFKA_SCHEMA = ("key BINARY, value BINARY, topic STRING, partition INT, offset LONG, "
                 "timestamp TIMESTAMP, timestampType INT")
@@ -188,8 +188,8 @@ class Sandbox:
                 schema = "value STRING"
             elif where in self.tables and not isinstance(self.tables[where], Guess):
                 schema = self.tables[where]
-            elif where in self.written:
-                schema = self.written[where]
+            elif stable_path(where) in self.written:
+                schema = self.written[stable_path(where)]
                 self.warn(f"no schema for the {fmt} source {where}: {WRITTEN}")
             elif (local := self._local_schema(fmt, where, options)) is not None:
                 schema = local
@@ -199,7 +199,7 @@ class Sandbox:
                 raise CannotConfirm(f"no schema for the {fmt} source {where}: declare it with "
                                     ".schema(...) (streaming file sources need one) or in "
                                     "[tool.streamlint.tables]")
-        return SourceSpec(f"path:{where}", "file", self.struct(schema))
+        return SourceSpec(f"path:{stable_path(where)}", "file", self.struct(schema))
 
     def _local_schema(self, fmt: str, where: str, options: Mapping[str, str]) -> Any:
         """The schema of a file source whose data is on this machine (a sample folder in the

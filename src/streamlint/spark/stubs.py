@@ -215,13 +215,29 @@ def _arguments_needed(job: Path) -> int:
     return min(needed, 20)
 
 
+SHADOW_PREFIX = "streamlint-cwd-"
+
+
+def stable_path(text: str) -> str:
+    """A path under the run's working directory (the job folder's shadow, new for every run)
+    as the same relative path in every run: `os.path.abspath("spark-warehouse")` in a job
+    names one checkpoint and one source across the runs that `--confirm` compares."""
+    cwd = os.getcwd()
+    if SHADOW_PREFIX not in cwd:
+        return text
+    for prefix in (cwd, "file:" + cwd, "file://" + cwd):
+        if text == prefix or text.startswith(prefix + os.sep):
+            return "." + text[len(prefix):]
+    return text
+
+
 def _shadow_folder(folder: Path) -> str:
     """A temporary folder of links to everything in the job's folder: the job runs there, so
     files it opens by relative paths are found, and a file or folder it creates there (a
     tracker folder, an output) lands in the temporary folder. What it writes *through* a link
     (into an existing file, or inside an existing subfolder) still reaches the user's tree:
     `--confirm` executes the job's own code, as the README says."""
-    shadow = tempfile.mkdtemp(prefix="streamlint-cwd-")
+    shadow = tempfile.mkdtemp(prefix=SHADOW_PREFIX)
     with contextlib.suppress(OSError):
         for entry in folder.iterdir():
             with contextlib.suppress(OSError):

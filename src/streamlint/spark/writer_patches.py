@@ -10,6 +10,7 @@ from collections.abc import Callable
 from typing import Any
 
 from streamlint.spark.patching import connect_classes, current, patch, pyspark_method, state_of
+from streamlint.spark.stubs import stable_path
 
 
 def _remember(key: str) -> Callable[..., Any]:
@@ -52,8 +53,10 @@ def _start(self: Any, path: str | None = None, format: str | None = None,
         root = sandbox.session.conf.get("spark.sql.streaming.checkpointLocation", None)
         if root and name:
             checkpoint = f"{root.rstrip('/')}/{name}"
+    checkpoint = stable_path(checkpoint) if checkpoint else checkpoint
     position = len(sandbox.queries)
     target = path or opts.get("path")
+    target = stable_path(target) if isinstance(target, str) else target
     # As the static pairing: checkpoint, then name, then sink target, then position.
     key = (f"checkpoint:{checkpoint}" if checkpoint else
            f"name:{name}" if name else f"target:{target}" if target else
