@@ -250,3 +250,24 @@ def test_a_cast_to_a_pyspark_type_object_is_string_parsing(code: str, parses: bo
     from streamlint.spark.runner import _PARSES_STRINGS
 
     assert bool(_PARSES_STRINGS.search(code)) is parses
+
+
+def test_a_path_under_the_runs_shadow_folder_is_the_same_in_every_run(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """DS-2002's notebooks checkpoint to `os.path.abspath('spark-warehouse')/...`: each run
+    has its own shadow working folder, so the same query had another checkpoint key in every
+    run (all "removed" and "fails-from-scratch")."""
+    import os
+
+    from streamlint.spark.stubs import SHADOW_PREFIX, stable_path
+
+    shadow = tmp_path / f"{SHADOW_PREFIX}abc"
+    shadow.mkdir()
+    monkeypatch.chdir(shadow)
+    here = os.getcwd()
+    assert stable_path(os.path.join(here, "spark-warehouse", "chk")) == "./spark-warehouse/chk"
+    assert stable_path(f"file:{here}/data") == "./data"
+    assert stable_path(here + "-other/chk") == here + "-other/chk"  # only under it
+    assert stable_path("/chk/orders") == "/chk/orders"
+    monkeypatch.chdir(tmp_path)  # not a run's shadow folder: paths are kept as written
+    assert stable_path(os.path.join(here, "chk")) == os.path.join(here, "chk")
