@@ -271,3 +271,42 @@ def test_a_path_under_the_runs_shadow_folder_is_the_same_in_every_run(
     assert stable_path("/chk/orders") == "/chk/orders"
     monkeypatch.chdir(tmp_path)  # not a run's shadow folder: paths are kept as written
     assert stable_path(os.path.join(here, "chk")) == os.path.join(here, "chk")
+
+
+@pytest.mark.spark
+def test_relative_job_paths_are_confirmed(spark: SparkSession, tmp_path: Path,
+                                          monkeypatch: pytest.MonkeyPatch,
+                                          capsys: pytest.CaptureFixture[str]) -> None:
+    """As a user types it, from the job's repository: `streamlint diff old/job.py new/job.py
+    --confirm`. The run works in a shadow of the job's folder, and a relative path then named
+    no file (a FileNotFoundError traceback)."""
+    from streamlint.cli import main
+
+    _pair(tmp_path, _BATCH_ONLY.format(topic="t1"), _BATCH_ONLY.format(topic="t2"))
+    monkeypatch.chdir(tmp_path)
+    code = main(["diff", "old/job.py", "new/job.py", "--confirm"])
+    out = capsys.readouterr().out
+    assert code == 0, out
+    assert NO_QUERY in out
+
+
+@pytest.mark.spark
+def test_a_fault_in_streamlints_own_run_is_a_problem_not_a_traceback(
+        spark: SparkSession, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Whatever goes wrong inside the confirmation's own machinery (injected here where the
+    stand-in input is written) leaves the static verdict in charge with a note, and nothing
+    running."""
+    from streamlint.spark.deployment import Deployment
+
+    def broken(self: Deployment, batch: int) -> None:
+        raise RuntimeError("disk full")
+
+    monkeypatch.setattr(Deployment, "land", broken)
+    job = _MOVED.format(checkpoint="/chk/orders")
+    old, new = _pair(tmp_path, job, job)
+    confirmation = confirm_files(old, new, spark)
+    assert confirmation.queries == ()
+    assert confirmation.problem is not None
+    assert "(RuntimeError: disk full)" in confirmation.problem
+    assert "fault in streamlint" in confirmation.problem
+    assert not spark.streams.active

@@ -104,6 +104,11 @@ def confirm_files(old: Path, new: Path, session: Any, tables: Mapping[str, str] 
             with tempfile.TemporaryDirectory(prefix="streamlint-confirm-",
                                              ignore_cleanup_errors=True) as tmp:
                 result = _confirm(old, new, run, Path(tmp))
+    except Exception as err:  # noqa: BLE001 - a fault of streamlint's own: no answer, said so
+        result = Confirmation(version, (), (), f"{new}: cannot confirm: the Spark run itself "
+                              f"failed ({type(err).__name__}: {str(err)[:300]}); this is a "
+                              "fault in streamlint, please report it: the static verdict "
+                              "stands")
     finally:
         close_run_sessions()
     if not is_connect(session):
@@ -269,7 +274,9 @@ def _plans(old: Path, new: Path, run: _Run, pool: Any, workdir: Path, warnings: 
         return Confirmation(run.version, (), tuple(warnings), f"{new}: cannot confirm: neither "
                             "version started a streaming query when run as a script (the "
                             "queries streamlint found are built in functions or methods "
-                            "that nothing in the file calls)")
+                            "that nothing in the file calls): confirm the job that calls "
+                            "them instead, `streamlint diff OLD_JOB NEW_JOB --confirm` with "
+                            "each version's modules beside its job")
     return plans
 
 

@@ -46,6 +46,7 @@ class StartedJob:
 def start_job(sandbox: Sandbox, job: Path, timeout: float) -> StartedJob:
     """Execute `job` as `__main__` in `sandbox` (the patches are global: one job at a time).
     With `sandbox.wait_in_job` off, its queries are still running when this returns."""
+    job = job.resolve()  # the run works in a shadow of the job's folder: a relative path breaks
     with active(sandbox):
         error: BaseException | None = None
         in_job = _InJob()
