@@ -93,7 +93,7 @@ def confirm_edit(edit: dict, entry: dict, session: object) -> dict:
             paths.append(path)
         old, new = paths
         static = diff_jobs(rw.load_job(old), rw.load_job(new), SPARK_VERSION)
-        result = confirm_files(old, new, session, {}, timeout=60)
+        result = confirm_files(old, new, session, {}, timeout=60, static=(static.old, static.new))
     outcomes = [q.outcome for q in result.queries]
     verdict = classify(static.verdict, [q.verdict for q in result.queries], result.problem)
     if result.no_query:  # Spark ran both and neither started a streaming query: no checkpoint

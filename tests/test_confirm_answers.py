@@ -310,3 +310,28 @@ def test_a_fault_in_streamlints_own_run_is_a_problem_not_a_traceback(
     assert "(RuntimeError: disk full)" in confirmation.problem
     assert "fault in streamlint" in confirmation.problem
     assert not spark.streams.active
+
+
+_HANDED_OVER = '''from pyspark.sql import SparkSession
+from company_lib.sinks import start_sink
+
+spark = SparkSession.builder.getOrCreate()
+df = spark.readStream.format("kafka").option("subscribe", "orders").load()
+start_sink(df.groupBy("key").count(), "{checkpoint}")
+'''
+
+
+@pytest.mark.spark
+def test_streaming_code_the_static_reading_did_not_understand_is_not_no_query(
+        spark: SparkSession, tmp_path: Path) -> None:
+    """Must not fire: the stream goes to a library this machine lacks (a stand-in, which
+    starts nothing). Spark starts no query, but the static reading did not find "none": it
+    could not see where the stream goes (UN03), so there is no agreement to claim."""
+    old, new = _pair(tmp_path, _HANDED_OVER.format(checkpoint="/chk/a"),
+                     _HANDED_OVER.format(checkpoint="/chk/b"))
+    report = diff_files(str(old), str(new))
+    assert report.new.queries == () and report.new.unseen
+    confirmation = confirm_files(old, new, spark, static=(report.old, report.new))
+    assert not confirmation.no_query
+    assert confirmation.problem is not None and "neither version started" in \
+        confirmation.problem

@@ -60,5 +60,5 @@ def confirm_reports(root: Path, base: str, head: str | None, reports: list[Repor
             if not (old_path.is_file() and new_path.is_file()):
                 continue
             out.append((report, confirm_files(old_path, new_path, session, tables,
-                                              timeout=timeout)))
+                                              timeout=timeout, static=(report.old, report.new))))
     return out

@@ -53,7 +53,7 @@ def run_confirm(args: argparse.Namespace, report: Report) -> int:
     from streamlint.config import load_config
 
     if getattr(args, "remote", None):
-        return _report(args, report, _remote_confirmation(args))
+        return _report(args, report, _remote_confirmation(args, report))
     from streamlint.spark.runtime import require_spark
 
     require_spark()
@@ -67,14 +67,15 @@ def run_confirm(args: argparse.Namespace, report: Report) -> int:
         session = start_session()
         try:
             confirmation = confirm_files(Path(args.old), Path(args.new), session, tables,
-                                         timeout=args.confirm_timeout)
+                                         timeout=args.confirm_timeout,
+                                         static=(report.old, report.new))
         finally:
             if ours:
                 session.stop()
     return _report(args, report, confirmation)
 
 
-def _remote_confirmation(args: argparse.Namespace) -> Any:
+def _remote_confirmation(args: argparse.Namespace, report: Report) -> Any:
     """The pair confirmed on the Spark Connect server at args.remote."""
     import tempfile
 
@@ -95,7 +96,8 @@ def _remote_confirmation(args: argparse.Namespace) -> Any:
             with tempfile.TemporaryDirectory(prefix="streamlint-confirm-", dir=shared,
                                              ignore_cleanup_errors=True) as tmp:
                 return confirm_files(Path(args.old), Path(args.new), session, tables,
-                                     timeout=args.confirm_timeout, workdir=Path(tmp))
+                                     timeout=args.confirm_timeout, workdir=Path(tmp),
+                                     static=(report.old, report.new))
         finally:
             session.stop()
 

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from streamlint.model import Query
+from streamlint.model import JobFile
 from streamlint.records import record, replace
 from streamlint.spark.deployment import Deployment, merged_sources
 from streamlint.spark.error_text import error_class, error_summary, error_text
@@ -80,22 +80,27 @@ class Confirmation:
 
 
 def confirm_files(old: Path, new: Path, session: Any, tables: Mapping[str, str] | None = None,
-                  timeout: float = RUN_TIMEOUT_SECONDS, workdir: Path | None = None
-                  ) -> Confirmation:
+                  timeout: float = RUN_TIMEOUT_SECONDS, workdir: Path | None = None,
+                  static: tuple[JobFile, JobFile] | None = None) -> Confirmation:
     """Confirm the pair in `session` (a local SparkSession, or a Spark Connect one; each job
     run gets its own newSession() so that settings a job makes do not leak into the next).
 
     `workdir` holds the stand-in input, checkpoints and outputs; with Spark Connect the server
-    must see it at the same path (loopback, or a shared mount)."""
+    must see it at the same path (loopback, or a shared mount). `static` is the static
+    reading of both versions the report shows (read here as `diff` reads them otherwise)."""
     from streamlint.spark.inferred_schemas import Guess, inferred_schemas
     from streamlint.spark.runtime import is_connect
 
     tables = dict(tables or {})
-    queries = static_queries(old, new)
+    files = static if static is not None else static_files(old, new)
+    queries = [q for job in files for q in job.queries]
     guessed = inferred_schemas(queries, tables)
     tables.update({g.name: Guess(g.ddl) for g in guessed})
     version, java = _versions(session)
-    run = _Run(session, tables, timeout, version, static_found=bool(queries))
+    # Streaming code the static reading did not understand may hold a query: not "none".
+    static_reading = ("queries" if queries else
+                      "unseen" if any(job.unseen for job in files) else "none")
+    run = _Run(session, tables, timeout, version, static_reading)
     try:
         if workdir is not None:
             result = _confirm(old, new, run, workdir)
@@ -117,19 +122,24 @@ def confirm_files(old: Path, new: Path, session: Any, tables: Mapping[str, str] 
                    warnings=tuple(g.warning for g in guessed) + result.warnings)
 
 
-def static_queries(old: Path, new: Path) -> list[Query]:
-    """The queries the static reading finds in both versions: what their sources' inferred
-    schemas come from, and whether a run that starts none is what the code says."""
+def static_files(old: Path, new: Path) -> list[JobFile]:
+    """Both versions as the static reading sees them: what their sources' inferred schemas
+    come from, and whether a run that starts no query is what the code says."""
+    from streamlint.check_modules import source_roots
     from streamlint.errors import InputError
     from streamlint.extract import extract_file
+    from streamlint.extract.project import on_disk, project_root
 
-    queries: list[Query] = []
+    files: list[JobFile] = []
     for path in (old, new):
+        # Read as `diff` reads it (diff_files): with its repository's modules, whose helpers
+        # may start the queries.
+        roots = source_roots(project_root(str(path)), None, None)
         try:
-            queries += list(extract_file(str(path)).queries)
+            files.append(extract_file(str(path), on_disk(str(path), roots)))
         except InputError:
             continue  # the run itself will say what is wrong with the file
-    return queries
+    return files
 
 
 @dataclass(frozen=True)
@@ -140,7 +150,7 @@ class _Run:
     tables: dict[str, str]
     timeout: float
     version: str
-    static_found: bool  # the static reading found a streaming query in either version
+    static_reading: str  # in either version: "queries" found, streaming code "unseen", "none"
 
 
 def _versions(session: Any) -> tuple[str, str]:
@@ -268,15 +278,18 @@ def _plans(old: Path, new: Path, run: _Run, pool: Any, workdir: Path, warnings: 
                 warnings.append(warning)
         plans[side] = sandbox
     if not any(plan.queries for plan in plans.values()):
-        if not run.static_found:
+        if run.static_reading == "none":
             # Spark agrees with the static reading: there is no checkpoint to restart from.
             return Confirmation(run.version, (), tuple(warnings), no_query=True)
+        why = ("the queries streamlint found are built in functions or methods that nothing "
+               "in the file calls" if run.static_reading == "queries" else
+               "streamlint could not see where the job's streaming code goes: its findings "
+               "name the lines")
         return Confirmation(run.version, (), tuple(warnings), f"{new}: cannot confirm: neither "
-                            "version started a streaming query when run as a script (the "
-                            "queries streamlint found are built in functions or methods "
-                            "that nothing in the file calls): confirm the job that calls "
-                            "them instead, `streamlint diff OLD_JOB NEW_JOB --confirm` with "
-                            "each version's modules beside its job")
+                            f"version started a streaming query when run as a script ({why}): "
+                            "confirm the job that starts them instead, `streamlint diff "
+                            "OLD_JOB NEW_JOB --confirm` with each version's modules beside "
+                            "its job")
     return plans
 
 
