@@ -23,6 +23,7 @@ from streamlint.diff.changes import (
     query_removed,
     unseen_changes,
 )
+from streamlint.diff.columns import changed_steps, same_names, same_names_text
 from streamlint.diff.render import (
     Code,
     describe,
@@ -289,6 +290,12 @@ class _Differ:
             if old_cols is not None and old_cols == new_cols:
                 self.add("projection.same_columns", "the projections",
                          projections_text(old_proj), maybe_names(new_cols), loc_a, loc_b)
+            elif old_cols is None and new_cols is None and same_names(self.old, self.new):
+                # Neither list is known, but both versions read the same sources and name
+                # every column by the same steps: only what is computed under a name changed.
+                before, after = changed_steps(old_proj, new_proj)
+                self.add("projection.same_columns", "the projections", before,
+                         same_names_text(after), loc_a, loc_b)
             else:
                 self.add("projection.columns", "the output columns",
                          maybe_names(old_cols), maybe_names(new_cols), loc_a, loc_b,
