@@ -9,7 +9,7 @@ from __future__ import annotations
 import difflib
 from typing import Any
 
-from streamlint.core import OUTPUT_MODES
+from streamlint.core import OUTPUT_MODES, VALUE_FREE_SINK_OPTIONS
 from streamlint.diff import operators
 from streamlint.diff.changes import (
     CHANGE_KINDS,
@@ -337,7 +337,8 @@ class _Differ:
                     self.add(kind, f"where the {new.format} sink writes (`{key}`)", a, b,
                              old.loc, new.loc, sink=new_kind)
                 elif a != b:
-                    self.add("sink.option", f"the sink option `{key}`", a, b, old.loc, new.loc)
+                    self.add("sink.option", f"the sink option `{key}`", a, b, old.loc, new.loc,
+                             structural=key.lower() in VALUE_FREE_SINK_OPTIONS)
             if old.partition_by != new.partition_by:
                 self.add("sink.partition_by", "the sink's partition columns", old.partition_by,
                          new.partition_by, old.loc, new.loc, sink=new_kind)
