@@ -9,8 +9,9 @@ from __future__ import annotations
 import difflib
 from typing import Any
 
-from streamlint.core import OUTPUT_MODES
+from streamlint.core import OUTPUT_MODES, VALUE_FREE_SINK_OPTIONS
 from streamlint.diff import operators
+from streamlint.diff.branches import branch_changes, other_branches
 from streamlint.diff.changes import (
     CHANGE_KINDS,
     EXTERNAL_NOTE,
@@ -23,6 +24,7 @@ from streamlint.diff.changes import (
     query_removed,
     unseen_changes,
 )
+from streamlint.diff.columns import changed_steps, same_names, same_names_text
 from streamlint.diff.render import (
     Code,
     describe,
@@ -69,6 +71,7 @@ class _Differ:
         self.changed_modules = changed_modules
         self.query = new.label
         self.changes: list[Change] = []
+        self.branches: list[tuple[str, Loc, Query, Query]] = []  # other branches to compare
         self.stateful = "true" if (old.stateful or new.stateful) else "false"
 
     def add(self, kind: str, subject: str, old: Any, new: Any, old_loc: Loc | None,
@@ -96,12 +99,15 @@ class _Differ:
         # nothing is claimed "removed" or "added"; its note (UN01) asks a person instead.
         self.sink()
         self.config()
+        changes = self.changes
         if any(c.kind == "query.checkpoint" and c.facts.get("reset") == "explicit"
                for c in self.changes):
             # A fresh checkpoint carries no state, offsets or settings from the old one:
             # only what the new query does to its sink (and what could not be read) remains.
-            return [c for c in self.changes if c.kind in STILL_MATTERS_AFTER_RESET]
-        return self.changes
+            changes = [c for c in self.changes if c.kind in STILL_MATTERS_AFTER_RESET]
+        # The branches not followed, each against its own checkpoint (diff/branches.py).
+        return changes + branch_changes(self.branches, lambda a, b: compare_queries(
+            a, b, self.changed_modules), changes, self.query)
 
     # -- query level ------------------------------------------------------------------------
 
@@ -119,12 +125,14 @@ class _Differ:
         repository whose text changed is still asked about."""
         old_notes = {text: loc for text, loc in self.old.unresolved}
         new_notes = {text: loc for text, loc in self.new.unresolved}
+        # Notes of a choice whose other branch is compared as a query (diff/branches.py).
+        compared, self.branches = other_branches(self.old, self.new)
         for text, loc in new_notes.items():
-            if text not in old_notes or (EXTERNAL_NOTE in text and self._in_changed_module(
-                    loc, old_notes[text])):
+            if text not in compared and (text not in old_notes or (
+                    EXTERNAL_NOTE in text and self._in_changed_module(loc, old_notes[text]))):
                 self.add("unresolved", text, None, text, old_notes.get(text), loc, about="code")
         for text, loc in old_notes.items():
-            if text not in new_notes:
+            if text not in new_notes and text not in compared:
                 self.add("unresolved", text, text, None, loc, None, about="code")
 
     def _in_changed_module(self, *locs: Loc) -> bool:
@@ -289,6 +297,12 @@ class _Differ:
             if old_cols is not None and old_cols == new_cols:
                 self.add("projection.same_columns", "the projections",
                          projections_text(old_proj), maybe_names(new_cols), loc_a, loc_b)
+            elif old_cols is None and new_cols is None and same_names(self.old, self.new):
+                # Neither list is known, but both versions read the same sources and name
+                # every column by the same steps: only what is computed under a name changed.
+                before, after = changed_steps(old_proj, new_proj)
+                self.add("projection.same_columns", "the projections", before,
+                         same_names_text(after), loc_a, loc_b)
             else:
                 self.add("projection.columns", "the output columns",
                          maybe_names(old_cols), maybe_names(new_cols), loc_a, loc_b,
@@ -330,7 +344,8 @@ class _Differ:
                     self.add(kind, f"where the {new.format} sink writes (`{key}`)", a, b,
                              old.loc, new.loc, sink=new_kind)
                 elif a != b:
-                    self.add("sink.option", f"the sink option `{key}`", a, b, old.loc, new.loc)
+                    self.add("sink.option", f"the sink option `{key}`", a, b, old.loc, new.loc,
+                             structural=key.lower() in VALUE_FREE_SINK_OPTIONS)
             if old.partition_by != new.partition_by:
                 self.add("sink.partition_by", "the sink's partition columns", old.partition_by,
                          new.partition_by, old.loc, new.loc, sink=new_kind)

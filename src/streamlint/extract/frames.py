@@ -290,7 +290,8 @@ def join(plan: Plan, other: Any, on: Any, how: Any, loc: Loc) -> Plan:
                                    for s in static.sources for k, v in s.identity))
         stream = plan if plan.streaming else other
         return Plan(stream.sources, (*stream.operators, StaticJoin(how, (*named, side), loc)),
-                    True, None, stream.definitions, stream.unresolved + static.unresolved)
+                    True, joined_columns(plan, other, keys, how), stream.definitions,
+                    stream.unresolved + static.unresolved, stream.forks + static.forks)
     found = {d.name: d for d in (*inputs_of(plan, cols), *inputs_of(other, cols))}
     op = StreamJoin(how, keys, condition, tuple(found[n] for n in sorted(found)), loc,
                     left_columns=side_columns(plan), right_columns=side_columns(other))
@@ -298,8 +299,25 @@ def join(plan: Plan, other: Any, on: Any, how: Any, loc: Loc) -> Plan:
         sources=plan.sources + other.sources,
         operators=(*plan.operators, *other.operators, op), streaming=True, columns=None,
         definitions=plan.definitions + other.definitions,
-        unresolved=plan.unresolved + other.unresolved,
+        unresolved=plan.unresolved + other.unresolved, forks=plan.forks + other.forks,
     )
+
+
+def joined_columns(left: Plan, right: Plan, keys: tuple[str, ...], how: Any
+                   ) -> tuple[str, ...] | None:
+    """The column names a join gives, when both sides' are known: a join on names gives each
+    name once, first, then the other columns of the left side and of the right; one on a
+    condition gives both sides' columns; a semi or anti join only the left side's."""
+    ours, theirs = side_columns(left), side_columns(right)
+    if ours is None or theirs is None or not isinstance(how, str):
+        return None
+    if how in ("left_semi", "left_anti"):
+        return ours
+    if not keys:
+        return ours + theirs
+    if not all(k in ours and k in theirs for k in keys):
+        return None  # a name one side lacks: Spark refuses the join
+    return (*keys, *(c for c in ours if c not in keys), *(c for c in theirs if c not in keys))
 
 
 # -- groupings ------------------------------------------------------------------------------

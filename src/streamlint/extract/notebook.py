@@ -15,6 +15,7 @@ from the source's lines back to the file:
 from __future__ import annotations
 
 import functools
+import hashlib
 import re
 from bisect import bisect_right
 from typing import Any
@@ -45,10 +46,13 @@ class SqlCell:
     loc: Loc
     read_only: bool = False  # only queries and inspection (SELECT, DESCRIBE, SHOW, ...)
     call: str | None = None  # `spark.sql(...)` run in its place, when the SQL is all read
+    # A plain CREATE TABLE with its columns (`sql.cells.plain_ddl`): a digest of its text, so
+    # the same cell in both versions is no change. "" for any other SQL: always asked about.
+    fingerprint: str = ""
 
     def unseen(self) -> Unseen:
         return Unseen("sql", f"the %sql cell {self.number} ({self.words}) is SQL, which "
-                      "streamlint does not analyse yet", self.loc)
+                      "streamlint does not analyse yet", self.loc, self.fingerprint)
 
 
 @record(frozen=False)
@@ -156,11 +160,14 @@ def _sql_cell(number: int, lines: list[str], loc: Loc) -> SqlCell:
     magic = lines[0].strip().lstrip("%").split(maxsplit=1)
     lines = [magic[1] if len(magic) > 1 else "", *lines[1:]]
     text = "\n".join(lines)
-    from streamlint.extract.sql.cells import python_call  # sqlglot, only for SQL cells
+    from streamlint.extract.sql.cells import plain_ddl, python_call  # sqlglot, only for SQL
 
-    return SqlCell(number, cells.first_words(lines) or "empty",
-                   _STREAMING_SQL.search(_SQL_QUOTED.sub(" ", text)) is not None, loc,
-                   _read_only(text), python_call(text))
+    streaming = _STREAMING_SQL.search(_SQL_QUOTED.sub(" ", text)) is not None
+    ddl = not streaming and plain_ddl(text)
+    return SqlCell(number, cells.first_words(lines) or "empty", streaming, loc,
+                   _read_only(text), python_call(text),
+                   "ddl#" + hashlib.sha256(" ".join(text.split()).encode()).hexdigest()[:16]
+                   if ddl else "")
 
 
 # Statements that read or inspect and change nothing a streaming query restarts with: a

@@ -15,8 +15,8 @@ from streamlint.extract.bindings import import_star, member, module_ref
 from streamlint.extract.symbolic import (
     MUTATORS,
     Return,
-    choose,
     is_plain,
+    merge_values,
     started_in_branches,
     text_of,
 )
@@ -46,7 +46,7 @@ class Statements:
         elif isinstance(stmt, cst.For):
             self.run_for(stmt, env)
         elif isinstance(stmt, cst.While):
-            self.run_block(stmt.body.body, env)
+            self.run_loop_body(stmt, env, f"while `{self.code(stmt.test)}`")
             if stmt.orelse is not None:
                 self.run_block(stmt.orelse.body.body, env)
         elif isinstance(stmt, cst.Match):
@@ -210,10 +210,15 @@ class Statements:
                                     otherwise], self.code(stmt.test), self.loc(stmt))
 
     def run_alternatives(self, env: Env, branches: list[Any], condition: str, loc: Loc) -> None:
-        """Run each branch from the same state; a name they leave different is a choice."""
+        """Run each branch from the same state; a name they leave different is a choice.
+
+        A branch that returns ends the function there; the others go on after the statement.
+        When some do each, what the returning ones return waits (`pending`) for what the
+        function returns at its end, and the two are one choice: no branch is dropped."""
         before = dict(env.names)
         outcomes: list[dict[str, Any]] = []
-        returned: Return | None = None
+        returns: list[Any] = []
+        at = 0
         started: list[list[Any]] = []
         for branch in branches:
             env.names = dict(before)
@@ -221,11 +226,13 @@ class Statements:
             self.effects.uncertain += 1
             try:
                 branch(env)
+                outcomes.append(dict(env.names))
             except Return as ret:
-                returned = returned or ret
+                returns.append(ret.value)
+                # Where it returned among the function's early returns, in the order run.
+                at = at if returns[1:] or not self.pending else len(self.pending[-1])
             finally:
                 self.effects.uncertain -= 1
-            outcomes.append(dict(env.names))
             started.append(self.effects.queries[mark:])
             del self.effects.queries[mark:]
         kept = started_in_branches(started, condition, loc)
@@ -233,16 +240,16 @@ class Statements:
             # A branch's query not kept is the kept one's alternative: seen, not lost.
             self.effects.set_aside(writer)
         self.effects.queries.extend(kept)
+        if returns and (not outcomes or not self.pending):
+            raise Return(merge_values(returns, condition, loc))
+        if returns:
+            # The rest of the function runs only where no branch returned: uncertain.
+            self.pending[-1].insert(at, (merge_values(returns, condition, loc), condition, loc))
+            self.effects.uncertain += 1
         env.names = dict(outcomes[0])
         for name in set().union(*outcomes):
             values = [outcome.get(name, before.get(name)) for outcome in outcomes]
-            merged = values[0]
-            for other in values[1:]:
-                if other is not merged and other != merged:
-                    merged = choose(merged, other, condition, loc)
-            env.names[name] = merged
-        if returned is not None:
-            raise Return(choose(returned.value, returned.value, condition, loc))
+            env.names[name] = merge_values(values, condition, loc)
 
     def run_for(self, stmt: cst.For, env: Env) -> None:
         items = self.ev(stmt.iter, env)
@@ -256,11 +263,23 @@ class Statements:
             self.assign(stmt.target, Unknown(self.code(stmt.target)), env)
             self.effects.uncertain += 1  # the body may run any number of times, even none
             try:
-                self.run_block(stmt.body.body, env)
+                self.run_loop_body(stmt, env, f"for `{self.code(stmt.target)}` in "
+                                   f"`{self.code(stmt.iter)}`")
             finally:
                 self.effects.uncertain -= 1
         if stmt.orelse is not None:
             self.run_block(stmt.orelse.body.body, env)
+
+    def run_loop_body(self, stmt: cst.For | cst.While, env: Env, loop: str) -> None:
+        """A loop's body, read once. A `return` in it may not run (the loop may end first),
+        so in a function what it returns is a choice with what the function does after."""
+        try:
+            self.run_block(stmt.body.body, env)
+        except Return as ret:
+            if not self.pending:
+                raise
+            self.pending[-1].append((ret.value, f"the body of {loop} returns", self.loc(stmt)))
+            self.effects.uncertain += 1
 
     def assign(self, target: cst.CSTNode, value: Any, env: Env) -> None:
         if isinstance(target, cst.Name):

@@ -24,6 +24,7 @@ from streamlint.extract.pyspark_api.writer import new_writer
 from streamlint.extract.removals import FS_UTILITIES, record
 from streamlint.extract.schema_text import TYPE_CLASSES
 from streamlint.extract.schemas import schema_add, schema_type
+from streamlint.extract.symbolic import digest, is_data
 from streamlint.extract.values import (
     BoundMethod,
     Builder,
@@ -217,6 +218,8 @@ def unknown_method(interp: Interpreter, target: Unknown, name: str, args: list[A
             target.text.split(".")[-1].lower() in ("spark", "spark_session", "session")):
         # A notebook's predefined `spark` (or `self.spark`): the session, for what it reads.
         return registry.call_method(interp, Spark(), name, args, kwargs, node)
+    if name == "createDataFrame":  # only a session (or an SQLContext) has it
+        return created_frame(args, kwargs, interp.loc(node))
     if name in DF_METHODS and name not in COLUMN_METHODS and name not in ACTIONS:
         # A DataFrame from code we cannot see: keep following the chain.
         loc = interp.loc(node)
@@ -262,11 +265,29 @@ def session_method(interp: Interpreter, target: Spark, name: str, args: list[Any
         return Plan((static_source("table", (("table", args[0]),), loc),), (), False)
     if name in ("getActiveSession", "active", "newSession"):
         return target
+    if name == "createDataFrame":
+        return created_frame(args, kwargs, loc)
     if name == "sql" and args and isinstance(args[0], str):
         from streamlint.extract.sql.statements import run_sql  # sqlglot, only for SQL
 
         return run_sql(interp, args[0], node, loc)
     return Unknown(interp.code(node))
+
+
+def created_frame(args: list[Any], kwargs: dict[str, Any], loc: Loc) -> Plan:
+    """`spark.createDataFrame(rows, ["id", "name"])`: a static DataFrame, its columns named
+    when the schema is a list of names. The rows are what it "reads": the same literal rows
+    are the same table, anything else is the code that builds them."""
+    data = args[0] if args else kwargs.get("data")
+    schema = args[1] if len(args) > 1 else kwargs.get("schema")
+    if is_data(data) and data is not None:
+        rows: Any = "#" + digest(data)
+    else:
+        rows = Unknown(literal(data))
+    columns = (schema if isinstance(schema, tuple) and schema
+               and all(isinstance(c, str) for c in schema) else ("*",))
+    return Plan((static_source("createDataFrame", (("rows", rows),), loc),), (), False,
+                columns=columns)
 
 
 @registry.method(Conf)

@@ -31,7 +31,8 @@ def _note(writer: Writer, note: tuple[str, Loc]) -> Writer:
 
 registry.followed(Writer, _note, lambda value: (
     value.plan.sources, value.plan.operators, value.format, value.options, value.output_mode,
-    value.trigger))
+    value.trigger), lambda writer, fork: replace(writer, plan=replace(
+        writer.plan, forks=(*writer.plan.forks, fork))))
 
 
 def new_writer(interp: Interpreter, plan: Plan, node: cst.CSTNode) -> Writer:
@@ -122,11 +123,12 @@ def start(
         fmt = "table"
     elif args or "path" in kwargs:
         options.append(("path", args[0] if args else kwargs.pop("path")))
+    sets_format = name == "toTable"
     for key in ("format", "outputMode", "queryName", "partitionBy"):
         if key in kwargs:
             value = kwargs.pop(key)
             if key == "format" and name != "toTable":
-                fmt = value
+                fmt, sets_format = value, True
             elif key == "outputMode":
                 writer = writer.copy(output_mode=value, output_mode_loc=loc)
             elif key == "queryName":
@@ -137,7 +139,7 @@ def start(
         options.append((key, value))
         if key.lower() == "checkpointlocation":
             writer = writer.copy(checkpoint_loc=loc)
-    writer = writer.copy(options=tuple(options), format=fmt)
+    writer = writer.copy(options=tuple(options), **({"format": fmt} if sets_format else {}))
     interp.effects.queries.append(writer)
     return StartedQuery(len(interp.effects.queries) - 1)
 

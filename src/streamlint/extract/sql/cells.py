@@ -33,3 +33,32 @@ def _lowered(statement: exp.Expr) -> bool:
     return (isinstance(statement, exp.Create)
             and str(statement.args.get("kind")).upper() == "VIEW"
             and isinstance(statement.expression, exp.Query))
+
+
+# What a plain CREATE TABLE may say besides its columns: where and how the table is stored.
+_PLAIN_CREATE = {"kind", "this", "properties", "replace", "exists"}
+
+
+def plain_ddl(text: str) -> bool:
+    """Only `CREATE [OR REPLACE] TABLE t (col TYPE, ...) [USING ...] [LOCATION ...]`: a table
+    made from its declared columns, with no query. Such a cell starts no streaming query and
+    reads nothing the job computes, so written the same in both versions it is the same."""
+    try:
+        statements = [s for s in parse_statements(text) if s is not None]
+    except (SqlglotError, RecursionError):
+        return False
+    return bool(statements) and all(_plain_create(s) for s in statements)
+
+
+def _plain_create(statement: exp.Expr) -> bool:
+    if not isinstance(statement, exp.Create) or str(statement.args.get("kind")).upper() != "TABLE":
+        return False
+    if {k for k, v in statement.args.items() if v} - _PLAIN_CREATE:
+        return False
+    schema = statement.this
+    if not isinstance(schema, exp.Schema) or not schema.expressions or not all(
+            isinstance(c, exp.ColumnDef) for c in schema.expressions):
+        return False
+    properties = statement.args.get("properties")
+    names = [type(p).__name__ for p in (properties.expressions if properties else ())]
+    return not any("Stream" in n or "Live" in n or "Materialized" in n for n in names)
