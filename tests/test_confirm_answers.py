@@ -335,3 +335,17 @@ def test_streaming_code_the_static_reading_did_not_understand_is_not_no_query(
     assert not confirmation.no_query
     assert confirmation.problem is not None and "neither version started" in \
         confirmation.problem
+
+
+def test_a_static_sides_identity_is_no_column_of_the_stream() -> None:
+    """DS-2002's silver layer (tests/realworld) joins a stream over a table with a batch
+    table: the join's record names the batch side as `table = 'users'`, and that `table` was
+    guessed as a column of the stream's table."""
+    job = extract_text('''from pyspark.sql import SparkSession
+spark = SparkSession.builder.getOrCreate()
+users = spark.read.table("users")
+spark.readStream.table("bronze.logins").join(users, "login_id").select("login_id", "at") \\
+    .writeStream.option("checkpointLocation", "/chk").toTable("silver.logins")
+''', "job.py")
+    guesses = {g.name: g.ddl for g in inferred_schemas(job.queries, {})}
+    assert guesses["bronze.logins"] == "at STRING, login_id STRING"

@@ -145,7 +145,7 @@ def _read_after(join: StaticJoin, later: tuple[Any, ...]) -> set[str]:
     later step makes itself (`withColumn("x", ...)` then `col("x")`)."""
     made: set[str] = set()
     read: set[str] = set()
-    exprs = [e for e in join.on if not (isinstance(e, Call) and e.function == STATIC_SIDE)]
+    exprs = _exprs(join)
     for op in later:
         exprs_of_op = _exprs(op)
         for expr in exprs_of_op:
@@ -298,6 +298,8 @@ def _exprs(op: object) -> list[Expr]:
             elif hasattr(item, "args") and hasattr(item, "function") and not isinstance(
                     item, Call):  # AggCall
                 out.extend(item.args)
+            elif isinstance(item, Call) and item.function == STATIC_SIDE:
+                continue  # a join's static side named by its identity, no column of the query
             elif type(item).__module__ == "streamlint.model.expr":
                 out.append(item)
     return out
