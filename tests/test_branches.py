@@ -191,17 +191,3 @@ build(spark.readStream.format("kafka").option("subscribe", "t").load(), agg, mod
 def test_a_changed_condition_keeps_the_note() -> None:
     new = WRITER_CHOICE.replace('fmt == "csv"', 'fmt.lower() == "csv"')
     assert ("UN01", "review") in [(c, v) for c, v, _ in report(WRITER_CHOICE, new)]
-
-
-def test_what_follows_a_loop_that_may_return_counts() -> None:
-    job = """
-def with_trigger(writer, overrides):
-    for key in overrides:
-        return writer.trigger(availableNow=True)
-    return writer.trigger(processingTime="1 minute")
-""" + TRIGGERS[TRIGGERS.index("\ndef run"):].replace("with_trigger(writer, kind)",
-                                                     "with_trigger(writer, overrides)")
-    new = job.replace('processingTime="1 minute"', 'continuous="1 second"')
-    assert verdict(job, new) != "compatible"
-    (query,) = extract_text(job, "job.py").queries
-    assert query.sink.trigger == ("availableNow", True)

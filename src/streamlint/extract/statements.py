@@ -46,7 +46,7 @@ class Statements:
         elif isinstance(stmt, cst.For):
             self.run_for(stmt, env)
         elif isinstance(stmt, cst.While):
-            self.run_loop_body(stmt, env, f"while `{self.code(stmt.test)}`")
+            self.run_block(stmt.body.body, env)
             if stmt.orelse is not None:
                 self.run_block(stmt.orelse.body.body, env)
         elif isinstance(stmt, cst.Match):
@@ -263,23 +263,11 @@ class Statements:
             self.assign(stmt.target, Unknown(self.code(stmt.target)), env)
             self.effects.uncertain += 1  # the body may run any number of times, even none
             try:
-                self.run_loop_body(stmt, env, f"for `{self.code(stmt.target)}` in "
-                                   f"`{self.code(stmt.iter)}`")
+                self.run_block(stmt.body.body, env)
             finally:
                 self.effects.uncertain -= 1
         if stmt.orelse is not None:
             self.run_block(stmt.orelse.body.body, env)
-
-    def run_loop_body(self, stmt: cst.For | cst.While, env: Env, loop: str) -> None:
-        """A loop's body, read once. A `return` in it may not run (the loop may end first),
-        so in a function what it returns is a choice with what the function does after."""
-        try:
-            self.run_block(stmt.body.body, env)
-        except Return as ret:
-            if not self.pending:
-                raise
-            self.pending[-1].append((ret.value, f"the body of {loop} returns", self.loc(stmt)))
-            self.effects.uncertain += 1
 
     def assign(self, target: cst.CSTNode, value: Any, env: Env) -> None:
         if isinstance(target, cst.Name):
