@@ -244,8 +244,6 @@ def judge(change: Change, version: tuple[int, ...]) -> Finding:
         query=change.query, **change.facts,
     )
     message = _NOTHING.sub("", message)
-    if "branch" in change.facts:  # found in a branch streamlint did not follow
-        message = f"{message} ({change.facts['branch']})"
     fix = rule.fix
     if "pipeline" in change.facts:  # a pipeline's flow: the remedy is a full refresh
         fix = pipeline_fix(fix, rule.verdict, rule.family, change.facts)

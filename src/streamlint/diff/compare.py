@@ -11,7 +11,6 @@ from typing import Any
 
 from streamlint.core import OUTPUT_MODES, VALUE_FREE_SINK_OPTIONS
 from streamlint.diff import operators
-from streamlint.diff.branches import branch_changes, other_branches
 from streamlint.diff.changes import (
     CHANGE_KINDS,
     EXTERNAL_NOTE,
@@ -71,7 +70,6 @@ class _Differ:
         self.changed_modules = changed_modules
         self.query = new.label
         self.changes: list[Change] = []
-        self.branches: list[tuple[str, Loc, Query, Query]] = []  # other branches to compare
         self.stateful = "true" if (old.stateful or new.stateful) else "false"
 
     def add(self, kind: str, subject: str, old: Any, new: Any, old_loc: Loc | None,
@@ -99,15 +97,12 @@ class _Differ:
         # nothing is claimed "removed" or "added"; its note (UN01) asks a person instead.
         self.sink()
         self.config()
-        changes = self.changes
         if any(c.kind == "query.checkpoint" and c.facts.get("reset") == "explicit"
                for c in self.changes):
             # A fresh checkpoint carries no state, offsets or settings from the old one:
             # only what the new query does to its sink (and what could not be read) remains.
-            changes = [c for c in self.changes if c.kind in STILL_MATTERS_AFTER_RESET]
-        # The branches not followed, each against its own checkpoint (diff/branches.py).
-        return changes + branch_changes(self.branches, lambda a, b: compare_queries(
-            a, b, self.changed_modules), changes, self.query)
+            return [c for c in self.changes if c.kind in STILL_MATTERS_AFTER_RESET]
+        return self.changes
 
     # -- query level ------------------------------------------------------------------------
 
@@ -125,14 +120,12 @@ class _Differ:
         repository whose text changed is still asked about."""
         old_notes = {text: loc for text, loc in self.old.unresolved}
         new_notes = {text: loc for text, loc in self.new.unresolved}
-        # Notes of a choice whose other branch is compared as a query (diff/branches.py).
-        compared, self.branches = other_branches(self.old, self.new)
         for text, loc in new_notes.items():
-            if text not in compared and (text not in old_notes or (
-                    EXTERNAL_NOTE in text and self._in_changed_module(loc, old_notes[text]))):
+            if text not in old_notes or (EXTERNAL_NOTE in text and self._in_changed_module(
+                    loc, old_notes[text])):
                 self.add("unresolved", text, None, text, old_notes.get(text), loc, about="code")
         for text, loc in old_notes.items():
-            if text not in new_notes and text not in compared:
+            if text not in new_notes:
                 self.add("unresolved", text, text, None, loc, None, about="code")
 
     def _in_changed_module(self, *locs: Loc) -> bool:

@@ -9,7 +9,6 @@ from typing import TYPE_CHECKING
 
 from streamlint.errors import InputError
 from streamlint.model import JobFile, Loc, Query, Setting, Sink, Unknown, option
-from streamlint.records import replace
 
 if TYPE_CHECKING:
     import libcst as cst
@@ -260,22 +259,7 @@ def _python_syntax_error(text: str, path: str) -> tuple[int, int, str] | None:
 
 
 def _query(interp: Interpreter, writer: Writer, settings: tuple[Setting, ...],
-           index: int, budget: list[int] | None = None, shared: int = 0) -> Query:
-    """The query a started writer runs, with the queries the branches of its run-time choices
-    not followed would run instead (`extract/branches.py`; `budget`: how many more)."""
-    from streamlint.extract.branches import MAX_ALTERNATIVES, alternatives
-
-    query = _sink_query(interp, writer, settings, index)
-    if not writer.plan.forks:
-        return query
-    budget = [MAX_ALTERNATIVES] if budget is None else budget
-    return replace(query, alternatives=alternatives(
-        writer, lambda other, left, common: _query(interp, other, settings, index, left,
-                                                   common), budget, shared))
-
-
-def _sink_query(interp: Interpreter, writer: Writer, settings: tuple[Setting, ...],
-                index: int) -> Query:
+           index: int) -> Query:
     from streamlint.extract.columns import last_wins, option_value, plain
     from streamlint.extract.pyspark_api import foreach_code
     from streamlint.extract.removals import generation

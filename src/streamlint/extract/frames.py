@@ -291,7 +291,7 @@ def join(plan: Plan, other: Any, on: Any, how: Any, loc: Loc) -> Plan:
         stream = plan if plan.streaming else other
         return Plan(stream.sources, (*stream.operators, StaticJoin(how, (*named, side), loc)),
                     True, joined_columns(plan, other, keys, how), stream.definitions,
-                    stream.unresolved + static.unresolved, stream.forks + static.forks)
+                    stream.unresolved + static.unresolved)
     found = {d.name: d for d in (*inputs_of(plan, cols), *inputs_of(other, cols))}
     op = StreamJoin(how, keys, condition, tuple(found[n] for n in sorted(found)), loc,
                     left_columns=side_columns(plan), right_columns=side_columns(other))
@@ -299,7 +299,7 @@ def join(plan: Plan, other: Any, on: Any, how: Any, loc: Loc) -> Plan:
         sources=plan.sources + other.sources,
         operators=(*plan.operators, *other.operators, op), streaming=True, columns=None,
         definitions=plan.definitions + other.definitions,
-        unresolved=plan.unresolved + other.unresolved, forks=plan.forks + other.forks,
+        unresolved=plan.unresolved + other.unresolved,
     )
 
 

@@ -32,7 +32,7 @@ _subscripts: dict[type, Handler] = {}
 _operators: dict[type, tuple[Handler, Handler]] = {}
 _builders: set[type] = set()
 _kept: set[type] = set()
-_followed: dict[type, tuple[Handler, Handler, Handler]] = {}
+_followed: dict[type, tuple[Handler, Handler]] = {}
 
 
 def _walk(value: Any) -> tuple[type, ...]:
@@ -93,11 +93,10 @@ def kept(*receivers: type) -> None:
     _kept.update(receivers)
 
 
-def followed(receiver: type, note: Handler, digest: Handler, fork: Handler) -> None:
+def followed(receiver: type, note: Handler, digest: Handler) -> None:
     """Objects followed through one branch of a run-time choice, with `note(value, note)`
-    recording that the other may run instead, `digest(value)` their shape's parts, and
-    `fork(value, fork)` keeping what the other branch gives (`values.Fork`)."""
-    _followed[receiver] = (note, digest, fork)
+    recording that the other may run instead, and `digest(value)` their shape's parts."""
+    _followed[receiver] = (note, digest)
 
 
 # -- dispatching ----------------------------------------------------------------------------
@@ -161,7 +160,7 @@ def is_kept(value: Any) -> bool:
     return isinstance(value, tuple(_kept))
 
 
-def _followed_of(value: Any) -> tuple[Handler, Handler, Handler] | None:
+def _followed_of(value: Any) -> tuple[Handler, Handler] | None:
     for cls in _walk(value):
         if cls in _followed:
             return _followed[cls]
@@ -175,11 +174,6 @@ def is_followed(value: Any) -> bool:
 def note(value: Any, text: str, loc: Loc) -> Any:
     found = _followed_of(value)
     return value if found is None else found[0](value, (text, loc))
-
-
-def fork(value: Any, what: Any) -> Any:
-    found = _followed_of(value)
-    return value if found is None else found[2](value, what)
 
 
 def digest_parts(value: Any) -> Any:

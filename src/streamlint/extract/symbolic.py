@@ -12,7 +12,7 @@ from typing import Any
 import libcst as cst
 
 from streamlint.extract import registry
-from streamlint.extract.values import Class, Fork, Function, Instance
+from streamlint.extract.values import Class, Function, Instance
 from streamlint.model import Loc, Template, Unknown
 
 
@@ -62,12 +62,10 @@ def choose(first: Any, second: Any, condition: str, loc: Loc) -> Any:
         which = "first" if chosen is first else "other"
         other = second if chosen is first else first
         # The branch not read still counts: its shape, as a short digest, is part of the note,
-        # so a change there makes the note differ between versions, and the value keeps what
-        # that branch gives (a Fork), so the diff can compare it as a query of its own.
-        text = (f"the DataFrame depends on the run-time condition `{condition}` (streamlint "
-                f"read the {which} branch; the other is #{digest(other)})")
-        noted = registry.note(chosen, text, loc)
-        return registry.fork(noted, Fork((text, loc), noted, other))
+        # so a change there makes the note differ between versions (and the diff ask).
+        return registry.note(chosen, f"the DataFrame depends on the run-time condition "
+                             f"`{condition}` (streamlint read the {which} branch; the other is "
+                             f"#{digest(other)})", loc)
     if registry.is_kept(first) or isinstance(first, Function | Instance):
         return first
     if first == second:
@@ -105,10 +103,6 @@ def started_in_branches(started: list[list[Any]], condition: str, loc: Loc) -> l
     text = (f"the query depends on the run-time condition `{condition}` (streamlint read the "
             f"first branch that starts one; the others are "
             f"#{digest(tuple(digest(w) for w in others))})")
-    if len(starting) == 2 and len(starting[0]) == 1 and len(starting[1]) == 1:
-        # One query each way: the other is the query the run starts instead.
-        noted = registry.note(starting[0][0], text, loc)
-        return [registry.fork(noted, Fork((text, loc), None, starting[1][0]))]
     return [registry.note(w, text, loc) for w in starting[0]]
 
 

@@ -118,30 +118,6 @@ class Reader:
     name: Any = None
 
 
-class Fork:
-    """A run-time choice a followed value went through (`symbolic.choose`): the note it left,
-    the value the branch followed gives (`chosen`, the note on it) and what the other branch
-    gives instead (`other`). For branches that each start a query (`started_in_branches`),
-    `other` is the other branch's started writer and `chosen` None. `extract/branches.py`
-    rebuilds from it the query the other branch would run. Compared by what it holds, hashed
-    by its note, shown by its note only."""
-
-    __slots__ = ("note", "chosen", "other")
-
-    def __init__(self, note: tuple[str, Loc], chosen: Any, other: Any) -> None:
-        self.note, self.chosen, self.other = note, chosen, other
-
-    def __eq__(self, other: object) -> bool:
-        return self is other or (isinstance(other, Fork) and self.note == other.note
-                                 and self.chosen == other.chosen and self.other == other.other)
-
-    def __hash__(self) -> int:
-        return hash(self.note)
-
-    def __repr__(self) -> str:
-        return f"Fork({self.note[0]!r})"
-
-
 @record
 class Plan:
     """A DataFrame: the sources it reads and the operators applied, in order."""
@@ -152,7 +128,6 @@ class Plan:
     columns: tuple[str, ...] | None = ("*",)
     definitions: tuple[Definition, ...] = ()  # how a column was computed upstream
     unresolved: tuple[tuple[str, Loc], ...] = ()
-    forks: tuple[Fork, ...] = ()  # the run-time choices behind notes of `unresolved`
 
     def then(self, op: Operator, **changes: Any) -> Plan:
         return replace(self, operators=(*self.operators, op), **changes)
@@ -190,12 +165,9 @@ class Writer:
     partition_by: tuple[Any, ...] = ()
     foreach: Any = None
     checkpoint_loc: Loc | None = None
-    # The fields the writer's methods set, in order (`copy`): which of them a method called
-    # after a run-time choice set again (`extract/branches.py`).
-    history: tuple[str, ...] = ()
 
     def copy(self, **changes: Any) -> Writer:
-        return replace(self, history=(*self.history, *changes), **changes)
+        return replace(self, **changes)
 
 
 @record(frozen=False)

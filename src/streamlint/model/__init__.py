@@ -319,9 +319,6 @@ class Query:
     config: tuple[Setting, ...]
     unresolved: tuple[tuple[str, Loc], ...] = ()  # what could not be followed, and where
     output_columns: tuple[str, ...] | None = None  # column names reaching the sink
-    # For notes of `unresolved` about a run-time condition: the query the branch not
-    # followed would run instead (`Alternative`).
-    alternatives: tuple[Alternative, ...] = ()
 
     @property
     def stateful(self) -> tuple[Operator, ...]:
@@ -334,20 +331,6 @@ class Query:
         from streamlint.model.labels import query_label
 
         return query_label(self)
-
-
-@record
-class Alternative:
-    """The query a run would start had the run-time condition of the note `note` (one of
-    the query's `unresolved`, at `loc`) chosen the branch streamlint did not follow; None
-    where it cannot be rebuilt as plain data, so the note alone stands for it (UN01).
-    `covered`: this query is itself another branch's, and the choice is one the query it is
-    the alternative of already has (compared there, with this branch's query inside)."""
-
-    note: str
-    loc: Loc
-    query: Query | None
-    covered: bool = False
 
 
 @record

@@ -77,8 +77,7 @@ ACTIONS = {"count", "first", "head", "take", "collect", "show", "toPandas", "isE
 
 # A DataFrame is followed through one branch of a run-time choice, noting the other.
 registry.followed(Plan, lambda plan, note: replace(plan, unresolved=(*plan.unresolved, note)),
-                  lambda value: (value.sources, value.operators),
-                  lambda plan, fork: replace(plan, forks=(*plan.forks, fork)))
+                  lambda value: (value.sources, value.operators))
 # A column's operators build expressions: `col("a") + 1`, `~df.flag`, `df.x == 1`.
 registry.operators(Col, col_binary, col_unary)
 
@@ -195,7 +194,7 @@ def dataframe_call(  # noqa: C901 - one branch per DataFrame method family
             operators=(*plan.operators, *other.operators, Union_(name, loc)),
             streaming=plan.streaming or other.streaming,
             columns=plan.columns, definitions=plan.definitions,
-            unresolved=plan.unresolved + other.unresolved, forks=plan.forks + other.forks,
+            unresolved=plan.unresolved + other.unresolved,
         )
     if name == "transform":
         func = args[0] if args else kwargs.get("func")

@@ -41,9 +41,7 @@ registry.followed(
     Grouped,
     lambda grouped, note: replace(grouped, plan=replace(
         grouped.plan, unresolved=(*grouped.plan.unresolved, note))),
-    lambda value: (value.plan.sources, value.plan.operators, value.method, value.keys),
-    lambda grouped, fork: replace(grouped, plan=replace(
-        grouped.plan, forks=(*grouped.plan.forks, fork))))
+    lambda value: (value.plan.sources, value.plan.operators, value.method, value.keys))
 
 
 @registry.method(Grouped)

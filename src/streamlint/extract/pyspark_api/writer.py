@@ -31,8 +31,7 @@ def _note(writer: Writer, note: tuple[str, Loc]) -> Writer:
 
 registry.followed(Writer, _note, lambda value: (
     value.plan.sources, value.plan.operators, value.format, value.options, value.output_mode,
-    value.trigger), lambda writer, fork: replace(writer, plan=replace(
-        writer.plan, forks=(*writer.plan.forks, fork))))
+    value.trigger))
 
 
 def new_writer(interp: Interpreter, plan: Plan, node: cst.CSTNode) -> Writer:
@@ -123,12 +122,11 @@ def start(
         fmt = "table"
     elif args or "path" in kwargs:
         options.append(("path", args[0] if args else kwargs.pop("path")))
-    sets_format = name == "toTable"
     for key in ("format", "outputMode", "queryName", "partitionBy"):
         if key in kwargs:
             value = kwargs.pop(key)
             if key == "format" and name != "toTable":
-                fmt, sets_format = value, True
+                fmt = value
             elif key == "outputMode":
                 writer = writer.copy(output_mode=value, output_mode_loc=loc)
             elif key == "queryName":
@@ -139,7 +137,7 @@ def start(
         options.append((key, value))
         if key.lower() == "checkpointlocation":
             writer = writer.copy(checkpoint_loc=loc)
-    writer = writer.copy(options=tuple(options), **({"format": fmt} if sets_format else {}))
+    writer = writer.copy(options=tuple(options), format=fmt)
     interp.effects.queries.append(writer)
     return StartedQuery(len(interp.effects.queries) - 1)
 

@@ -198,8 +198,7 @@ def _read_anyway(scope: Scope, text: str) -> Any:
     for other in plans[1:]:
         plan = replace(plan, sources=plan.sources + other.sources,
                        operators=plan.operators + other.operators,
-                       unresolved=plan.unresolved + other.unresolved,
-                       forks=plan.forks + other.forks)
+                       unresolved=plan.unresolved + other.unresolved)
     return scope.note(replace(plan, columns=None), f"`{' '.join(text.split())}` (it could not "
                       "be parsed)")
 
