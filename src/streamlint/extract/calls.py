@@ -13,7 +13,7 @@ import libcst as cst
 from streamlint.extract import registry, templates
 from streamlint.extract.bindings import member
 from streamlint.extract.coverage import escaped
-from streamlint.extract.symbolic import Return, classes_of, returned
+from streamlint.extract.symbolic import Return, classes_of
 from streamlint.extract.values import (
     BoundMethod,
     Class,
@@ -91,11 +91,9 @@ class Calls:
             env.names[params.star_kwarg.name.value] = dict(kwargs)
         self.depth += 1
         self.frames.append(func)
-        self.pending.append([])
         caller = self.context
         if func.context is not None:
             self.context = func.context
-        value = None
         try:
             body = func.node.body
             if isinstance(body, cst.IndentedBlock):
@@ -104,14 +102,12 @@ class Calls:
                 for small in body.body:
                     self.run_small(small, env)
         except Return as ret:
-            value = ret.value
+            return ret.value
         finally:
             self.depth -= 1
             self.frames.pop()
-            pending = self.pending.pop()
-            self.effects.uncertain -= len(pending)
             self.context = caller
-        return returned(value, pending)
+        return None
 
     def defaults(self, params: cst.Parameters, env: Env) -> dict[str, Any]:
         """Default argument values, evaluated once where the def (or lambda) runs."""

@@ -43,8 +43,6 @@ class Interpreter(Statements, Expressions, Calls):
         self.executed: set[int] = set()
         self.globals = Env()
         self.frames: list[Function] = []
-        # Per running function: what branches that returned early gave (statements.py).
-        self.pending: list[list[tuple[Any, str, Loc]]] = []
         self.views: dict[str, Any] = {}  # temp views of DataFrames, for spark.sql
         self.widgets: dict[str, Any] = {}  # a notebook's dbutils.widgets and their defaults
         # Other files whose code runs in this one (a notebook's %run targets), for locations.

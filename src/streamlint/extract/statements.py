@@ -15,8 +15,8 @@ from streamlint.extract.bindings import import_star, member, module_ref
 from streamlint.extract.symbolic import (
     MUTATORS,
     Return,
+    choose,
     is_plain,
-    merge_values,
     started_in_branches,
     text_of,
 )
@@ -210,15 +210,10 @@ class Statements:
                                     otherwise], self.code(stmt.test), self.loc(stmt))
 
     def run_alternatives(self, env: Env, branches: list[Any], condition: str, loc: Loc) -> None:
-        """Run each branch from the same state; a name they leave different is a choice.
-
-        A branch that returns ends the function there; the others go on after the statement.
-        When some do each, what the returning ones return waits (`pending`) for what the
-        function returns at its end, and the two are one choice: no branch is dropped."""
+        """Run each branch from the same state; a name they leave different is a choice."""
         before = dict(env.names)
         outcomes: list[dict[str, Any]] = []
-        returns: list[Any] = []
-        at = 0
+        returned: Return | None = None
         started: list[list[Any]] = []
         for branch in branches:
             env.names = dict(before)
@@ -226,13 +221,11 @@ class Statements:
             self.effects.uncertain += 1
             try:
                 branch(env)
-                outcomes.append(dict(env.names))
             except Return as ret:
-                returns.append(ret.value)
-                # Where it returned among the function's early returns, in the order run.
-                at = at if returns[1:] or not self.pending else len(self.pending[-1])
+                returned = returned or ret
             finally:
                 self.effects.uncertain -= 1
+            outcomes.append(dict(env.names))
             started.append(self.effects.queries[mark:])
             del self.effects.queries[mark:]
         kept = started_in_branches(started, condition, loc)
@@ -240,16 +233,16 @@ class Statements:
             # A branch's query not kept is the kept one's alternative: seen, not lost.
             self.effects.set_aside(writer)
         self.effects.queries.extend(kept)
-        if returns and (not outcomes or not self.pending):
-            raise Return(merge_values(returns, condition, loc))
-        if returns:
-            # The rest of the function runs only where no branch returned: uncertain.
-            self.pending[-1].insert(at, (merge_values(returns, condition, loc), condition, loc))
-            self.effects.uncertain += 1
         env.names = dict(outcomes[0])
         for name in set().union(*outcomes):
             values = [outcome.get(name, before.get(name)) for outcome in outcomes]
-            env.names[name] = merge_values(values, condition, loc)
+            merged = values[0]
+            for other in values[1:]:
+                if other is not merged and other != merged:
+                    merged = choose(merged, other, condition, loc)
+            env.names[name] = merged
+        if returned is not None:
+            raise Return(choose(returned.value, returned.value, condition, loc))
 
     def run_for(self, stmt: cst.For, env: Env) -> None:
         items = self.ev(stmt.iter, env)

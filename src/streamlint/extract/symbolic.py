@@ -73,24 +73,6 @@ def choose(first: Any, second: Any, condition: str, loc: Loc) -> Any:
     return Unknown(f"{text_of(first)} if {condition} else {text_of(second)}")
 
 
-def merge_values(values: list[Any], condition: str, loc: Loc) -> Any:
-    """The value of what branches give (a name, a return value): one choice among them."""
-    merged = values[0]
-    for other in values[1:]:
-        if other is not merged and other != merged:
-            merged = choose(merged, other, condition, loc)
-    return merged
-
-
-def returned(value: Any, pending: list[tuple[Any, str, Loc]]) -> Any:
-    """What a function returns when some branches returned early (`pending`, in the order
-    they returned) and the rest went on to return `value`: each early return is the first
-    branch of its condition, what the function does after it the other."""
-    for early, condition, loc in reversed(pending):
-        value = merge_values([early, value], condition, loc)
-    return value
-
-
 def started_in_branches(started: list[list[Any]], condition: str, loc: Loc) -> list[Any]:
     """The queries the branches of a run-time condition start. Only one branch runs, so
     when several start queries (`if not partition_keys: ...toTable(t) else:
