@@ -131,3 +131,53 @@ def test_rows_not_known_leave_the_columns_unknown() -> None:
     new = STATIC.replace('["product_id", "name", "price"]', 'schema')
     (query,) = extract_text(new, "job.py").queries
     assert query.output_columns is None
+
+
+# -- found in review: a static side's change reaches the sink's columns -----------------------
+
+_DIM_SELECT = '''from pyspark.sql.functions import col
+src = spark.readStream.table("events")
+dim = spark.read.table("dim").select("id", "name")
+out = src.withColumn("amount", col("price") * 1.0).join(dim, "id")
+out.writeStream.format("delta").option("checkpointLocation", "/c").toTable("out")
+'''
+
+_CREATED = '''src = spark.readStream.table("events")
+dim = spark.createDataFrame([(1, "a")], {schema})
+out = src.join(dim, "id")
+out.writeStream.format("delta").option("checkpointLocation", "/c").toTable("out")
+'''
+
+
+def _codes(old: str, new: str) -> list[tuple[str, str]]:
+    from streamlint.diff import diff_jobs
+    from streamlint.extract import extract_text
+
+    report = diff_jobs(extract_text(old, "job.py"), extract_text(new, "job.py"))
+    return sorted((f.code, f.verdict) for f in report.findings)
+
+
+def test_a_column_the_static_side_adds_is_not_named_by_the_same_steps() -> None:
+    """The static side is recorded by what it reads: `same_names` did not see its select grow
+    a column, and called the stream side's changed step PR02."""
+    new = _DIM_SELECT.replace('"name")', '"name", "region")').replace("1.0", "2.0")
+    assert ("PR03", "review") in _codes(_DIM_SELECT, new)
+
+
+def test_a_static_sides_own_steps_changing_alone_is_a_column_question() -> None:
+    """Nothing changed on the stream side: the static side's select was invisible (no
+    finding at all), though the sink gets a new column."""
+    new = _DIM_SELECT.replace('"name")', '"name", "region")')
+    assert ("PR03", "review") in _codes(_DIM_SELECT, new)
+    assert _codes(_DIM_SELECT, "\n" + _DIM_SELECT) == []  # must not fire: lines moved only
+
+
+def test_a_created_frames_schema_renaming_a_column_is_a_column_question() -> None:
+    """`spark.createDataFrame(rows, schema)`: the schema (DDL, or a list of names) renames the
+    static side's columns; only the rows were recorded."""
+    for old, new in (('"id INT, name STRING"', '"id INT, label STRING"'),
+                     ('["id", "name"]', '["id", "label"]')):
+        assert ("PR03", "review") in _codes(_CREATED.format(schema=old),
+                                            _CREATED.format(schema=new))
+    same = _CREATED.format(schema='["id", "name"]')
+    assert _codes(same, same) == []

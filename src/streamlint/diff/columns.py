@@ -34,6 +34,10 @@ def same_names(old: Query, new: Query) -> bool:
     differ, as PR02 says of known names too)."""
     if [_source(s) for s in old.sources] != [_source(s) for s in new.sources]:
         return False
+    if any(op.kind == "static_join" for op in (*old.operators, *new.operators)):
+        # A join's static side is recorded by its identity, not its steps: a column it
+        # selects or renames is not seen here.
+        return False
     if _notes(old) != _notes(new) or _expands(old) or _expands(new):
         return False
     steps_old = [op for op in old.operators if op.kind not in NAME_KEEPING]

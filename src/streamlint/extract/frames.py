@@ -7,6 +7,8 @@ Each stateful operator also records how the columns it reads were computed upstr
 
 from __future__ import annotations
 
+import binascii
+import re
 from typing import Any
 
 from streamlint.extract.columns import (
@@ -56,6 +58,14 @@ JOIN_TYPES = {
 }
 # The function `StaticJoin.on` names the static side's identity with (not a Spark function).
 STATIC_SIDE = "static_source"
+
+
+_LOC = re.compile(r"Loc\(path='[^']*', line=\d+, column=\d+\)")
+
+
+def _steps_digest(operators: tuple[Any, ...]) -> str:
+    """A short, location-free fingerprint of a static side's steps."""
+    return f"#{binascii.crc32(_LOC.sub('', repr(operators)).encode()):08x}"
 
 
 def flatten(args: list[Any]) -> list[Any]:
@@ -286,8 +296,12 @@ def join(plan: Plan, other: Any, on: Any, how: Any, loc: Loc) -> Plan:
     if not (plan.streaming and other.streaming):
         static = other if not other.streaming else plan
         named = tuple(column(k).expr for k in keys) or ((condition,) if condition else ())
+        # The static side by what it reads and, where it has any, the steps it takes (a
+        # select or rename there changes what the join gives the sink).
+        steps = ((Binary("=", Column("steps"), literal_expr(_steps_digest(static.operators))),)
+                 if static.operators else ())
         side = call(STATIC_SIDE, *(Binary("=", Column(str(k)), literal_expr(v))
-                                   for s in static.sources for k, v in s.identity))
+                                   for s in static.sources for k, v in s.identity), *steps)
         stream = plan if plan.streaming else other
         return Plan(stream.sources, (*stream.operators, StaticJoin(how, (*named, side), loc)),
                     True, joined_columns(plan, other, keys, how), stream.definitions,

@@ -286,8 +286,10 @@ def created_frame(args: list[Any], kwargs: dict[str, Any], loc: Loc) -> Plan:
         rows = Unknown(literal(data))
     columns = (schema if isinstance(schema, tuple) and schema
                and all(isinstance(c, str) for c in schema) else ("*",))
-    return Plan((static_source("createDataFrame", (("rows", rows),), loc),), (), False,
-                columns=columns)
+    # The schema is part of what it is: a DDL string or a StructType renames its columns.
+    shape = schema if is_data(schema) else "#" + digest(schema)
+    return Plan((static_source("createDataFrame", (("rows", rows), ("schema", shape)), loc),),
+                (), False, columns=columns)
 
 
 @registry.method(Conf)
