@@ -181,3 +181,12 @@ def test_a_created_frames_schema_renaming_a_column_is_a_column_question() -> Non
                                             _CREATED.format(schema=new))
     same = _CREATED.format(schema='["id", "name"]')
     assert _codes(same, same) == []
+
+
+def test_to_tables_format_keyword_is_no_partition_column() -> None:
+    """`toTable("t", format="delta")` stored "delta" as the sink's partition columns, so
+    removing the keyword read as a repartitioned sink (found in review)."""
+    old = ('spark.readStream.table("e").writeStream.option("checkpointLocation", "/c")'
+           '.toTable("t", format="delta")\n')
+    assert _codes(old, old.replace(', format="delta"', "")) == []
+    assert _codes(old, old.replace('format="delta"', 'partitionBy="day"')) != []

@@ -125,8 +125,9 @@ def start(
     for key in ("format", "outputMode", "queryName", "partitionBy"):
         if key in kwargs:
             value = kwargs.pop(key)
-            if key == "format" and name != "toTable":
-                fmt = value
+            if key == "format":
+                if name != "toTable":  # toTable's format only creates a missing table
+                    fmt = value
             elif key == "outputMode":
                 writer = writer.copy(output_mode=value, output_mode_loc=loc)
             elif key == "queryName":
