@@ -351,3 +351,29 @@ def test_a_pipeline_of_materialized_views_found_its_tables() -> None:
             '    return spark.read.format("json").load("/data")\n')
     job = extract_text(text, "pipeline.py")
     assert job.queries == () and job.unseen == ()
+
+
+# -- generators (found in review: a changed grouping key in a generator read compatible) -----
+
+GENERATED = f"""
+src = {KAFKA}
+def queries():
+    yield src.groupBy("customer_id").count()
+for df in queries():
+    df.writeStream.format("delta").outputMode("update").option("checkpointLocation", "/c").start("/p")
+"""
+
+
+def test_a_dataframe_a_generator_yields_is_read() -> None:
+    new = GENERATED.replace('"customer_id"', '"region"')
+    assert ("AG01", "incompatible") in codes(GENERATED, new)
+    assert codes(GENERATED, GENERATED) == []
+
+
+def test_a_generator_yielding_nothing_readable_is_never_compatible_on_a_change() -> None:
+    old = GENERATED.replace('    yield src.groupBy("customer_id").count()',
+                            '    for key in os.environ["KEYS"].split(","):\n'
+                            '        yield src.groupBy(key).count()').replace(
+                                "\nsrc =", "\nimport os\nsrc =", 1)
+    new = old.replace("count()", 'agg(F.sum("amount"))')
+    assert codes(old, new) != [] and all(v != "compatible" for _, v in codes(old, new))

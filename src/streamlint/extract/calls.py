@@ -6,13 +6,14 @@ looked up in `registry`. A mixin of `Interpreter` (extract/interpreter.py).
 
 from __future__ import annotations
 
+import binascii
 from typing import Any
 
 import libcst as cst
 
 from streamlint.extract import registry, templates
 from streamlint.extract.bindings import member
-from streamlint.extract.coverage import escaped
+from streamlint.extract.coverage import escaped, fingerprint
 from streamlint.extract.symbolic import Return, classes_of
 from streamlint.extract.values import (
     BoundMethod,
@@ -30,6 +31,22 @@ from streamlint.extract.values import (
 from streamlint.model import Unknown
 
 MAX_DEPTH = 40
+
+
+def is_generator(node: cst.FunctionDef) -> bool:
+    """Whether `yield` is in the function's own body (not in a def, lambda or class inside)."""
+    pending: list[cst.CSTNode] = [node.body]
+    while pending:
+        current = pending.pop()
+        if isinstance(current, cst.Yield):
+            return True
+        if not isinstance(current, cst.FunctionDef | cst.Lambda | cst.ClassDef):
+            pending.extend(current.children)
+    return False
+
+
+def _crc(text: str) -> str:
+    return f"{binascii.crc32(text.encode()):08x}"
 
 
 class Calls:
@@ -61,6 +78,44 @@ class Calls:
         if self.depth >= MAX_DEPTH:
             return Unknown(self.code(node))
         self.executed.add(id(func.node))
+        env = self.bind(func, args, kwargs)
+        # A generator function's value is what it yields (one frame less than a helper: the
+        # interpreter's recursion is as deep as the job's own calls).
+        generator = self.generators.get(id(func.node))  # the module's nodes live as long
+        if generator is None:
+            generator = self.generators[id(func.node)] = is_generator(func.node)
+        if generator:
+            self.yields.append([])
+        self.depth += 1
+        self.frames.append(func)
+        caller = self.context
+        if func.context is not None:
+            self.context = func.context
+        try:
+            body = func.node.body
+            if isinstance(body, cst.IndentedBlock):
+                self.run_block(body.body, env)
+            else:
+                for small in body.body:
+                    self.run_small(small, env)
+        except Return as ret:
+            if not generator:
+                return ret.value
+        finally:
+            self.depth -= 1
+            self.frames.pop()
+            self.context = caller
+            yielded = self.yields.pop() if generator else []
+        if generator:
+            # A generator's values are what it yields, in order (`for df in build(): ...`);
+            # one that yields nothing readable is its code, so an edit there is still seen.
+            return tuple(yielded) if yielded else Unknown(
+                f"{self.code(node)} (a generator: #{_crc(fingerprint(self, func.node))})")
+        return None
+
+    def bind(self, func: Function, args: list[Any], kwargs: dict[str, Any]) -> Env:
+        """The function's parameters bound to the call's arguments (its defaults, else
+        unknown), in a new scope over the one it was defined in."""
         env = Env(func.env)
         defaults = func.defaults
         if defaults is None:
@@ -89,25 +144,7 @@ class Calls:
             env.names[name] = kwargs.pop(name, defaults.get(name, Unknown(name)))
         if params.star_kwarg is not None:
             env.names[params.star_kwarg.name.value] = dict(kwargs)
-        self.depth += 1
-        self.frames.append(func)
-        caller = self.context
-        if func.context is not None:
-            self.context = func.context
-        try:
-            body = func.node.body
-            if isinstance(body, cst.IndentedBlock):
-                self.run_block(body.body, env)
-            else:
-                for small in body.body:
-                    self.run_small(small, env)
-        except Return as ret:
-            return ret.value
-        finally:
-            self.depth -= 1
-            self.frames.pop()
-            self.context = caller
-        return None
+        return env
 
     def defaults(self, params: cst.Parameters, env: Env) -> dict[str, Any]:
         """Default argument values, evaluated once where the def (or lambda) runs."""

@@ -167,12 +167,24 @@ class Expressions:
             return tuple(results)
         return self.opaque(node, env)
 
+    def yielded(self, node: cst.Yield, env: Env) -> None:
+        """`yield x` in a generator function being called: x is one of its values; `yield
+        from xs` yields each of a known sequence, else the sequence as one unknown value."""
+        if isinstance(node.value, cst.From):
+            items = self.ev(node.value.item, env)
+            self.yields[-1].extend(items if isinstance(items, tuple | list) else [items])
+        else:
+            self.yields[-1].append(None if node.value is None else self.ev(node.value, env))
+
     def opaque(self, node: cst.CSTNode, env: Env) -> Unknown:
         """An expression streamlint cannot evaluate, with the known values it reads.
 
         Naming the inputs keeps "unchanged code" honest: if `COLS` changes between versions,
         `[... for c in COLS]` must not compare equal just because its text did not change.
         """
+        if isinstance(node, cst.Yield) and self.yields:
+            self.yielded(node, env)
+            return Unknown("(yield)")  # what the caller sends back: nothing known
         inputs: dict[str, str] = {}
         pending = [node]
         while pending and len(inputs) < 20:

@@ -43,6 +43,8 @@ class Interpreter(Statements, Expressions, Calls):
         self.executed: set[int] = set()
         self.globals = Env()
         self.frames: list[Function] = []
+        self.yields: list[list[Any]] = []  # what each running generator function has yielded
+        self.generators: dict[int, bool] = {}  # per function node: whether it is a generator
         self.views: dict[str, Any] = {}  # temp views of DataFrames, for spark.sql
         self.widgets: dict[str, Any] = {}  # a notebook's dbutils.widgets and their defaults
         # Other files whose code runs in this one (a notebook's %run targets), for locations.
