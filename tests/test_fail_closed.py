@@ -377,3 +377,52 @@ def test_a_generator_yielding_nothing_readable_is_never_compatible_on_a_change()
                                 "\nsrc =", "\nimport os\nsrc =", 1)
     new = old.replace("count()", 'agg(F.sum("amount"))')
     assert codes(old, new) != [] and all(v != "compatible" for _, v in codes(old, new))
+
+
+# -- functions whose branches all return (found in review) -----------------------------------
+
+TRIGGER_HELPER = f"""
+import os
+src = {KAFKA}
+def trigger_for(w):
+    mode = os.getenv("MODE")
+    if mode == "a":
+        return w.trigger(processingTime="1 minute")
+    elif mode == "b":
+        return w.trigger(processingTime="5 minutes")
+    else:
+        return w.trigger(availableNow=True)
+w = src.groupBy("k").count().writeStream.format("delta").outputMode("update") \\
+    .option("checkpointLocation", "/c")
+trigger_for(w).start("/p")
+"""
+
+
+def test_a_later_elif_return_is_not_dropped() -> None:
+    """Only the first returning branch was read: a continuous trigger (refused for an
+    aggregation) in the `elif` read compatible."""
+    new = TRIGGER_HELPER.replace('processingTime="5 minutes"', 'continuous="1 second"')
+    assert codes(TRIGGER_HELPER, new) != []
+    assert all(verdict != "compatible" for _, verdict in codes(TRIGGER_HELPER, new))
+    assert codes(TRIGGER_HELPER, TRIGGER_HELPER) == []
+
+
+CONTAINER_BUILDER = f"""
+import os
+src = {KAFKA}
+def build():
+    if os.getenv("A"):
+        return {{"df": src.groupBy("k").count()}}
+    else:
+        return {{"df": src.groupBy("j").count()}}
+build()["df"].writeStream.format("delta").outputMode("update") \\
+    .option("checkpointLocation", "/c").start("/p")
+"""
+
+
+def test_dataframes_returned_in_containers_are_chosen_item_by_item() -> None:
+    assert ("AG01", "incompatible") in codes(
+        CONTAINER_BUILDER, CONTAINER_BUILDER.replace('"k"', '"z"'))
+    other = codes(CONTAINER_BUILDER, CONTAINER_BUILDER.replace('"j"', '"z"'))
+    assert other != [] and all(verdict != "compatible" for _, verdict in other)
+    assert codes(CONTAINER_BUILDER, "\n" + CONTAINER_BUILDER) == []  # lines moved only

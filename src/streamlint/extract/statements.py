@@ -213,7 +213,7 @@ class Statements:
         """Run each branch from the same state; a name they leave different is a choice."""
         before = dict(env.names)
         outcomes: list[dict[str, Any]] = []
-        returned: Return | None = None
+        returns: list[Return] = []
         started: list[list[Any]] = []
         for branch in branches:
             env.names = dict(before)
@@ -222,7 +222,7 @@ class Statements:
             try:
                 branch(env)
             except Return as ret:
-                returned = returned or ret
+                returns.append(ret)
             finally:
                 self.effects.uncertain -= 1
             outcomes.append(dict(env.names))
@@ -241,8 +241,16 @@ class Statements:
                 if other is not merged and other != merged:
                     merged = choose(merged, other, condition, loc)
             env.names[name] = merged
-        if returned is not None:
-            raise Return(choose(returned.value, returned.value, condition, loc))
+        if len(returns) == len(branches) > 1:
+            # Every branch returns (an if/elif/else of returns): nothing after runs, and the
+            # value is a choice among all of them, not the first branch's alone.
+            value = returns[0].value
+            for other in returns[1:]:
+                if other.value is not value and other.value != value:
+                    value = choose(value, other.value, condition, loc)
+            raise Return(value)
+        if returns:  # an early return: what follows the `if` is not read (a known limit)
+            raise Return(choose(returns[0].value, returns[0].value, condition, loc))
 
     def run_for(self, stmt: cst.For, env: Env) -> None:
         items = self.ev(stmt.iter, env)

@@ -57,6 +57,13 @@ def choose(first: Any, second: Any, condition: str, loc: Loc) -> Any:
     through one branch, and the query carries a note that the other branch may run instead:
     never a silent guess.
     """
+    pair = _paired_items(first, second)
+    if pair is not None:
+        # `return {"df": a}` / `return {"df": b}`, `return [a]` / `return [b]`: the same shape
+        # holding DataFrames is chosen item by item, each chosen DataFrame carrying its note.
+        keys, items = pair
+        chosen_items = [a if a is b else choose(a, b, condition, loc) for a, b in items]
+        return dict(zip(keys, chosen_items, strict=True)) if keys else tuple(chosen_items)
     chosen = first if registry.is_followed(first) else second
     if registry.is_followed(chosen):
         which = "first" if chosen is first else "other"
@@ -71,6 +78,21 @@ def choose(first: Any, second: Any, condition: str, loc: Loc) -> Any:
     if first == second:
         return first
     return Unknown(f"{text_of(first)} if {condition} else {text_of(second)}")
+
+
+def _paired_items(first: Any, second: Any) -> tuple[tuple, list[tuple[Any, Any]]] | None:
+    """Two dicts with the same keys, or two tuples of one length, at least one of them holding
+    a followed object (a DataFrame): their keys (none for tuples) and items side by side."""
+    if isinstance(first, dict) and isinstance(second, dict) and first.keys() == second.keys():
+        keys: tuple = tuple(first)
+        items = [(first[k], second[k]) for k in keys]
+    elif isinstance(first, tuple) and isinstance(second, tuple) and len(first) == len(second):
+        keys, items = (), list(zip(first, second, strict=True))
+    else:
+        return None
+    if not any(registry.is_followed(v) for pair in items for v in pair):
+        return None
+    return keys, items
 
 
 def started_in_branches(started: list[list[Any]], condition: str, loc: Loc) -> list[Any]:
