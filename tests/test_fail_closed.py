@@ -360,7 +360,8 @@ src = {KAFKA}
 def queries():
     yield src.groupBy("customer_id").count()
 for df in queries():
-    df.writeStream.format("delta").outputMode("update").option("checkpointLocation", "/c").start("/p")
+    (df.writeStream.format("delta").outputMode("update")
+        .option("checkpointLocation", "/c").start("/p"))
 """
 
 

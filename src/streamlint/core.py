@@ -4,6 +4,7 @@ streamlint but the model."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from typing import Any
 
@@ -160,6 +161,18 @@ STILL_MATTERS_AFTER_RESET = frozenset({
 })
 # The note the extractor leaves for a DataFrame built by code in another module.
 EXTERNAL_NOTE = "which streamlint cannot follow"
+# The note for a branch not read that writes the same DataFrame as the one read, with other
+# settings: "... write(s) the same DataFrame differently, in <labels>: #<digest>)", the labels
+# joined by "; " (see extract/symbolic.py and diff/forks.py).
+SAME_DATAFRAME_NOTE = "the same DataFrame differently, in "
+_SAME_DATAFRAME = re.compile(re.escape(SAME_DATAFRAME_NOTE) + r"(?P<labels>.*): #[0-9a-f]{8}\)$")
+
+
+def same_dataframe_settings(note: str) -> frozenset[str] | None:
+    """The settings a branch writing the same DataFrame sets differently, from its note; None
+    for any other note."""
+    match = _SAME_DATAFRAME.search(note)
+    return None if match is None else frozenset(match["labels"].split("; "))
 
 
 @record

@@ -10,7 +10,7 @@ import difflib
 from typing import Any
 
 from streamlint.core import OUTPUT_MODES, VALUE_FREE_SINK_OPTIONS
-from streamlint.diff import operators
+from streamlint.diff import forks, operators
 from streamlint.diff.changes import (
     CHANGE_KINDS,
     EXTERNAL_NOTE,
@@ -97,6 +97,7 @@ class _Differ:
         # nothing is claimed "removed" or "added"; its note (UN01) asks a person instead.
         self.sink()
         self.config()
+        self.same_dataframe_branches()
         if any(c.kind == "query.checkpoint" and c.facts.get("reset") == "explicit"
                for c in self.changes):
             # A fresh checkpoint carries no state, offsets or settings from the old one:
@@ -127,6 +128,21 @@ class _Differ:
         for text, loc in old_notes.items():
             if text not in new_notes:
                 self.add("unresolved", text, text, None, loc, None, about="code")
+
+    def same_dataframe_branches(self) -> None:
+        """A note on a branch writing the same DataFrame with other settings, written the
+        same in both versions: the changes found here are that branch's changes too, unless
+        one may act differently under its settings (diff/forks.py); then it is asked about."""
+        new_notes = dict(self.new.unresolved)
+        for text, old_loc in self.old.unresolved:
+            settings = forks.settings_of(text)
+            if settings is None or text not in new_notes:
+                continue
+            differing = [c for c in self.changes if forks.may_differ(c, settings)]
+            if differing:
+                self.add("unresolved", f"{text}: {differing[0].subject} changed on both "
+                         f"branches and may act differently under the other's settings", None,
+                         text, old_loc, new_notes[text], about="code")
 
     def _in_changed_module(self, *locs: Loc) -> bool:
         return any(loc.path.endswith(path) and loc.path[: len(loc.path) - len(path)][-1:] in

@@ -14,7 +14,7 @@ import libcst as cst
 from streamlint.extract import registry, templates
 from streamlint.extract.bindings import member
 from streamlint.extract.coverage import escaped, fingerprint
-from streamlint.extract.symbolic import Return, classes_of
+from streamlint.extract.symbolic import Return, after_guards, classes_of
 from streamlint.extract.values import (
     BoundMethod,
     Class,
@@ -88,9 +88,11 @@ class Calls:
             self.yields.append([])
         self.depth += 1
         self.frames.append(func)
+        self.guards.append([])
         caller = self.context
         if func.context is not None:
             self.context = func.context
+        value: Any = None
         try:
             body = func.node.body
             if isinstance(body, cst.IndentedBlock):
@@ -99,19 +101,20 @@ class Calls:
                 for small in body.body:
                     self.run_small(small, env)
         except Return as ret:
-            if not generator:
-                return ret.value
+            value = ret.value
         finally:
             self.depth -= 1
             self.frames.pop()
+            guards = self.guards.pop()
+            self.effects.uncertain -= len(guards)
             self.context = caller
             yielded = self.yields.pop() if generator else []
-        if generator:
-            # A generator's values are what it yields, in order (`for df in build(): ...`);
-            # one that yields nothing readable is its code, so an edit there is still seen.
-            return tuple(yielded) if yielded else Unknown(
-                f"{self.code(node)} (a generator: #{_crc(fingerprint(self, func.node))})")
-        return None
+        if not generator:
+            return after_guards(value, guards)
+        # A generator's values are what it yields, in order (`for df in build(): ...`); one
+        # that yields nothing readable is its code, so an edit there is still seen.
+        return tuple(yielded) if yielded else Unknown(
+            f"{self.code(node)} (a generator: #{_crc(fingerprint(self, func.node))})")
 
     def bind(self, func: Function, args: list[Any], kwargs: dict[str, Any]) -> Env:
         """The function's parameters bound to the call's arguments (its defaults, else

@@ -44,6 +44,9 @@ class Interpreter(Statements, Expressions, Calls):
         self.globals = Env()
         self.frames: list[Function] = []
         self.yields: list[list[Any]] = []  # what each running generator function has yielded
+        # Per running function: what its guard clauses returned early (`if not x: return`),
+        # each with its condition and place; the code after them runs as uncertain.
+        self.guards: list[list[tuple[Any, str, Any]]] = []
         self.generators: dict[int, bool] = {}  # per function node: whether it is a generator
         self.views: dict[str, Any] = {}  # temp views of DataFrames, for spark.sql
         self.widgets: dict[str, Any] = {}  # a notebook's dbutils.widgets and their defaults

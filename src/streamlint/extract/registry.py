@@ -33,6 +33,7 @@ _operators: dict[type, tuple[Handler, Handler]] = {}
 _builders: set[type] = set()
 _kept: set[type] = set()
 _followed: dict[type, tuple[Handler, Handler]] = {}
+_differences: dict[type, Handler] = {}
 
 
 def _walk(value: Any) -> tuple[type, ...]:
@@ -93,10 +94,15 @@ def kept(*receivers: type) -> None:
     _kept.update(receivers)
 
 
-def followed(receiver: type, note: Handler, digest: Handler) -> None:
+def followed(receiver: type, note: Handler, digest: Handler,
+             differences: Handler | None = None) -> None:
     """Objects followed through one branch of a run-time choice, with `note(value, note)`
-    recording that the other may run instead, and `digest(value)` their shape's parts."""
+    recording that the other may run instead, and `digest(value)` their shape's parts.
+    `differences(chosen, other)`, where given, names what the other does differently to the
+    same DataFrame (a writer's settings), or None when it is not the same DataFrame."""
     _followed[receiver] = (note, digest)
+    if differences is not None:
+        _differences[receiver] = differences
 
 
 # -- dispatching ----------------------------------------------------------------------------
@@ -174,6 +180,16 @@ def is_followed(value: Any) -> bool:
 def note(value: Any, text: str, loc: Loc) -> Any:
     found = _followed_of(value)
     return value if found is None else found[0](value, (text, loc))
+
+
+def differences(chosen: Any, other: Any) -> tuple[tuple[str, Any], ...] | None:
+    """What `other` does differently from `chosen` to the same DataFrame, as (label, value)
+    pairs, or None when they are not two ways of handling one DataFrame."""
+    for cls in _walk(chosen):
+        handler = _differences.get(cls)
+        if handler is not None and type(other) is type(chosen):
+            return handler(chosen, other)
+    return None
 
 
 def digest_parts(value: Any) -> Any:

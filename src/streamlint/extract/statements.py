@@ -16,6 +16,7 @@ from streamlint.extract.symbolic import (
     MUTATORS,
     Return,
     choose,
+    holds_followed,
     is_plain,
     started_in_branches,
     text_of,
@@ -214,20 +215,28 @@ class Statements:
         before = dict(env.names)
         outcomes: list[dict[str, Any]] = []
         returns: list[Return] = []
+        returned: list[int] = []
         started: list[list[Any]] = []
-        for branch in branches:
+        for number, branch in enumerate(branches):
             env.names = dict(before)
             mark = len(self.effects.queries)
+            writes = self.effects.heap_writes
             self.effects.uncertain += 1
             try:
                 branch(env)
             except Return as ret:
                 returns.append(ret)
+                # A branch that wrote beyond its names (`self.df = ...`) before returning
+                # leaves that for the code after the `if` to see: no guard clause then.
+                returned.append(number if self.effects.heap_writes == writes else -1)
             finally:
                 self.effects.uncertain -= 1
             outcomes.append(dict(env.names))
             started.append(self.effects.queries[mark:])
             del self.effects.queries[mark:]
+        if self.guard_clause(returns, returned, started, condition, loc):
+            outcomes = [o for number, o in enumerate(outcomes) if number not in returned]
+            returns = []
         kept = started_in_branches(started, condition, loc)
         for writer in (w for writers in started for w in writers):
             # A branch's query not kept is the kept one's alternative: seen, not lost.
@@ -252,6 +261,21 @@ class Statements:
         if returns:  # an early return: what follows the `if` is not read (a known limit)
             raise Return(choose(returns[0].value, returns[0].value, condition, loc))
 
+    def guard_clause(self, returns: list[Return], returned: list[int],
+                     started: list[list[Any]], condition: str, loc: Loc) -> bool:
+        """A guard clause: in a function, some branches return early with no DataFrame and
+        start no query (`if not topic: return None`), the others go on. The code after it
+        runs (as uncertain, to the function's end), where the query usually is; what the
+        early returns gave is a choice with what the function returns at its end."""
+        if not returns or len(returned) == len(started) or not self.guards or -1 in returned:
+            return False
+        if any(started[n] or holds_followed(r.value)
+               for n, r in zip(returned, returns, strict=True)):
+            return False
+        self.guards[-1].extend((r.value, condition, loc) for r in returns)
+        self.effects.uncertain += len(returns)
+        return True
+
     def run_for(self, stmt: cst.For, env: Env) -> None:
         items = self.ev(stmt.iter, env)
         if isinstance(items, dict):
@@ -274,6 +298,7 @@ class Statements:
         if isinstance(target, cst.Name):
             if target.value in env.global_names:
                 env = self.context.globals
+                self.effects.heap_writes += 1
             env.names[target.value] = value
         elif isinstance(target, cst.Tuple | cst.List):
             elements = [e.value for e in target.elements]
@@ -287,12 +312,14 @@ class Statements:
             owner = self.ev(target.value, env)
             if isinstance(owner, Instance | Class):
                 owner.attributes[target.attr.value] = value
+                self.effects.heap_writes += 1
         elif isinstance(target, cst.Subscript):
             owner = self.ev(target.value, env)
             key = self.ev(target.slice[0].slice.value, env) if target.slice and isinstance(
                 target.slice[0].slice, cst.Index) else None
             if isinstance(owner, dict) and isinstance(key, str | int):
                 owner[key] = value
+                self.effects.heap_writes += 1
             elif isinstance(owner, Unknown) and isinstance(target.value, cst.Name | cst.Attribute):
                 # `opts["checkpointLocation"] = path` on options streamlint cannot see: they
                 # stay unknown, but what was put in them is part of what they are now.

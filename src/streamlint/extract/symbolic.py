@@ -11,6 +11,7 @@ from typing import Any
 
 import libcst as cst
 
+from streamlint.core import SAME_DATAFRAME_NOTE
 from streamlint.extract import registry
 from streamlint.extract.values import Class, Function, Instance
 from streamlint.model import Loc, Template, Unknown
@@ -47,6 +48,10 @@ def digest(value: Any) -> str:
     parts = registry.digest_parts(value)
     if parts is registry.NEXT:
         parts = value if is_data(value) else type(value).__name__
+    return _crc(parts)
+
+
+def _crc(parts: Any) -> str:
     return f"{binascii.crc32(LOC_RE.sub('', repr(parts)).encode()):08x}"
 
 
@@ -68,16 +73,41 @@ def choose(first: Any, second: Any, condition: str, loc: Loc) -> Any:
     if registry.is_followed(chosen):
         which = "first" if chosen is first else "other"
         other = second if chosen is first else first
+        same = _same_dataframe([chosen], [other])
         # The branch not read still counts: its shape, as a short digest, is part of the note,
-        # so a change there makes the note differ between versions (and the diff ask).
+        # so a change there makes the note differ between versions (and the diff ask). A
+        # branch writing the same DataFrame with other settings names only those settings:
+        # the diff judges a change to the DataFrame on the branch read (diff/forks.py).
         return registry.note(chosen, f"the DataFrame depends on the run-time condition "
-                             f"`{condition}` (streamlint read the {which} branch; the other is "
-                             f"#{digest(other)})", loc)
+                             f"`{condition}` (streamlint read the {which} branch; the other "
+                             f"{'writes ' + same if same else f'is #{digest(other)}'})", loc)
     if registry.is_kept(first) or isinstance(first, Function | Instance):
         return first
     if first == second:
         return first
     return Unknown(f"{text_of(first)} if {condition} else {text_of(second)}")
+
+
+def after_guards(value: Any, guards: list[tuple[Any, str, Loc]]) -> Any:
+    """What a function returns whose guard clauses (`if not topic: return None`) may have
+    ended it early with a value holding no DataFrame: the DataFrame the rest of it returns,
+    which is the only way it streams; any other value, a choice with theirs."""
+    for early, condition, loc in guards:
+        if holds_followed(value) or early is value or early == value:
+            continue
+        value = choose(value, early, condition, loc)
+    return value
+
+
+def holds_followed(value: Any, depth: int = 0) -> bool:
+    """A followed object (a DataFrame, its grouping or writer), or a container holding one."""
+    if registry.is_followed(value):
+        return True
+    if depth < 4 and isinstance(value, tuple | list):
+        return any(holds_followed(v, depth + 1) for v in value)
+    if depth < 4 and isinstance(value, dict):
+        return any(holds_followed(v, depth + 1) for v in value.values())
+    return False
 
 
 def _paired_items(first: Any, second: Any) -> tuple[tuple, list[tuple[Any, Any]]] | None:
@@ -104,10 +134,24 @@ def started_in_branches(started: list[list[Any]], condition: str, loc: Loc) -> l
     if len(starting) <= 1:
         return [w for writers in started for w in writers]
     others = tuple(w for writers in starting[1:] for w in writers)
+    same = (_same_dataframe(starting[0] * len(others), list(others))
+            if len(starting[0]) == 1 else None)
     text = (f"the query depends on the run-time condition `{condition}` (streamlint read the "
-            f"first branch that starts one; the others are "
-            f"#{digest(tuple(digest(w) for w in others))})")
+            f"first branch that starts one; the others "
+            f"{'write ' + same if same else f'are #{digest(tuple(digest(w) for w in others))}'})")
     return [registry.note(w, text, loc) for w in starting[0]]
+
+
+def _same_dataframe(chosen: list[Any], others: list[Any]) -> str | None:
+    """The note's words for branches that write the very DataFrame the chosen one does, with
+    other settings ("the same DataFrame differently, in format; option `path`: #digest", the
+    digest of their settings, plain values only), or
+    None when any of them is not such a branch."""
+    found = [registry.differences(a, b) for a, b in zip(chosen, others, strict=True)]
+    if not found or any(f is None for f in found):
+        return None
+    labels = sorted({label for f in found if f for label, _ in f})
+    return f"{SAME_DATAFRAME_NOTE}{'; '.join(labels)}: #{_crc(tuple(found))}" if labels else None
 
 
 def first_name(node: cst.CSTNode) -> cst.Name | None:

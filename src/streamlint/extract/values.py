@@ -342,6 +342,9 @@ class Effects:
     # > 0 while code runs that may not run at all (a branch of a run-time condition, a loop
     # over values not known): a removal or a stop there is not certain, so not recorded
     uncertain: int = 0
+    # Writes that outlive a branch's names: attributes, dict items, globals (a guard clause
+    # that made any is not read past, extract/statements.py).
+    heap_writes: int = 0
 
     def set_aside(self, writer: Writer) -> None:
         """A query started in a run-time branch not kept: the kept one's alternative, its

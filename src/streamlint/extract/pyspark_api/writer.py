@@ -8,13 +8,14 @@ from typing import TYPE_CHECKING, Any
 
 import libcst as cst
 
+from streamlint.core import same_dataframe_settings
 from streamlint.extract import registry
 from streamlint.extract.columns import option_key
 from streamlint.extract.coverage import fingerprint
 from streamlint.extract.frames import flatten
 from streamlint.extract.pyspark_api.grouped import function_label
 from streamlint.extract.values import Function, Instance, Lambda, Plan, StartedQuery, Writer
-from streamlint.model import ForeachCode, Loc
+from streamlint.model import ForeachCode, Loc, Template, Unknown
 from streamlint.records import replace
 
 if TYPE_CHECKING:
@@ -29,9 +30,70 @@ def _note(writer: Writer, note: tuple[str, Loc]) -> Writer:
     return replace(writer, plan=replace(writer.plan, unresolved=(*writer.plan.unresolved, note)))
 
 
+# What a writer's branch may set differently for the same DataFrame, by label.
+_SETTINGS = (("format", "format"), ("output mode", "output_mode"), ("trigger", "trigger"),
+             ("query name", "query_name"), ("partition columns", "partition_by"))
+
+
+def _plain(value: Any) -> bool:
+    if isinstance(value, tuple):
+        return all(_plain(v) for v in value)
+    return isinstance(value, str | int | float | bool | Unknown | Template) or value is None
+
+
+def _differences(chosen: Writer, other: Writer) -> tuple[tuple[str, Any], ...] | None:
+    """Where `other` writes the same DataFrame differently from `chosen`: the settings it
+    gives another value (with its value), or None when the DataFrames are not one and the
+    same, or a difference is not plain data (a foreach function)."""
+    if other.foreach != chosen.foreach:
+        return None
+    found = _choices_within(chosen.plan, other.plan)
+    if found is None:
+        return None
+    for label, field in _SETTINGS:
+        value = getattr(other, field)
+        if value != getattr(chosen, field):
+            found.append((label, value))
+    mine, theirs = dict(_options(chosen)), dict(_options(other))
+    for key in sorted(set(mine) | set(theirs), key=str):
+        if not isinstance(key, str):
+            return None
+        if mine.get(key, _ABSENT) != theirs.get(key, _ABSENT):
+            label = "table name" if key == "__table__" else f"option `{key}`"
+            found.append((label, theirs.get(key, _ABSENT)))
+    return tuple(found) if all(_plain(v) for _, v in found) else None
+
+
+_ABSENT = "(not set)"
+
+
+def _choices_within(chosen: Plan, other: Plan) -> list[tuple[str, Any]] | None:
+    """The same DataFrame, but for the notes of choices made within the other branch among
+    writers of it (a nested `if`): their settings count as the other's too, and their notes'
+    text as a difference. None when the DataFrames differ otherwise."""
+    if other == chosen:
+        return []
+    mine, theirs = chosen.unresolved, other.unresolved
+    if replace(other, unresolved=mine) != chosen or theirs[:len(mine)] != mine:
+        return None
+    found: list[tuple[str, Any]] = []
+    for text, _ in theirs[len(mine):]:
+        settings = same_dataframe_settings(text)
+        if settings is None:
+            return None
+        found.extend((label, None) for label in sorted(settings))
+        found.append(("a choice within", text))
+    return found
+
+
+def _options(writer: Writer) -> list[tuple[Any, Any]]:
+    """Spark's option names are case-insensitive; the last setting of one wins."""
+    return [(k.lower() if isinstance(k, str) else k, v) for k, v in writer.options]
+
+
 registry.followed(Writer, _note, lambda value: (
     value.plan.sources, value.plan.operators, value.format, value.options, value.output_mode,
-    value.trigger))
+    value.trigger), _differences)
 
 
 def new_writer(interp: Interpreter, plan: Plan, node: cst.CSTNode) -> Writer:

@@ -1,0 +1,43 @@
+"""A branch the extractor did not read that writes the very DataFrame of the branch it read,
+with other settings (a format, a path, partition columns).
+
+Its note names only those settings and their values, so it reads the same in both versions
+when the change is elsewhere: to the DataFrame, or to a setting both branches share. Such a
+change is then the same change on both branches, and the diff judges it on the branch read.
+That holds unless the change may act differently under the other branch's settings: a
+change judged by the sink's kind when the other branch writes another format, a query name
+beside another checkpoint, a checkpoint moved on one branch only. Then the note is still
+asked about (UN01), naming the change.
+"""
+
+from __future__ import annotations
+
+from streamlint.core import Change, same_dataframe_settings
+
+# Changes judged by the sink's kind: on a branch writing another format they may be judged
+# otherwise (or, for options, compared at all).
+_BY_SINK_KIND = frozenset({
+    "sink.format", "sink.path", "sink.topic", "sink.table", "sink.foreach_code",
+    "sink.partition_by", "projection.columns", "query.volatile_checkpoint",
+})
+# Never judged for the other branch from the branch read: what could not be read, and a
+# checkpoint change (a deliberate reset drops the branch read's other changes, which the
+# other branch, on its own checkpoint, would still meet).
+_NEVER = frozenset({"unresolved", "unseen", "query.checkpoint"})
+
+
+def settings_of(note: str) -> frozenset[str] | None:
+    """The settings a same-DataFrame branch sets differently, or None for any other note."""
+    return same_dataframe_settings(note)
+
+
+def may_differ(change: Change, settings: frozenset[str]) -> bool:
+    """Whether `change`, judged on the branch read, may be judged otherwise on a branch that
+    writes the same DataFrame with these settings changed."""
+    if change.kind in _NEVER:
+        return True
+    if change.kind in _BY_SINK_KIND:
+        return "format" in settings
+    if change.kind == "query.name":  # compared only where the checkpoint stays
+        return "option `checkpointlocation`" in settings
+    return False

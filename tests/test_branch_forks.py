@@ -1,0 +1,125 @@
+"""A branch streamlint does not read that writes the very DataFrame of the branch it reads,
+with other settings (format, options, partition columns): a change to the DataFrame, or to a
+setting both branches share, is the same change on both and is judged on the branch read, so
+it is no UN01. A change to the other branch's own settings, or one that may act differently
+under them (judged by the sink's kind when the formats differ, a checkpoint moved), still is.
+"""
+
+from __future__ import annotations
+
+from streamlint.diff import diff_jobs
+from streamlint.extract import extract_text
+
+WRITER_FORK = """
+import sys
+df = spark.readStream.format("kafka").option("subscribe", "events").load()
+out = df.selectExpr("CAST(value AS STRING) AS v")
+writer = out.writeStream.option("checkpointLocation", "/chk/e")
+if sys.argv[1] == "csv":
+    writer = writer.format("csv").option("header", "true")
+else:
+    writer = writer.format("parquet")
+writer.trigger(availableNow=True).start("/t/e")
+"""
+
+STARTED_IN_BRANCHES = """
+import sys
+df = spark.readStream.format("kafka").option("subscribe", "events").load()
+out = df.selectExpr("CAST(value AS STRING) AS v", "CAST(key AS STRING) AS k")
+if len(sys.argv) < 2:
+    out.writeStream.format("delta").option("checkpointLocation", "/chk/e").toTable("t")
+else:
+    (out.writeStream.format("delta").option("checkpointLocation", "/chk/e")
+        .partitionBy("k").toTable("t"))
+"""
+
+# An if/elif with no else: the elif's own choice is nested in the other branch.
+NESTED = """
+import sys
+df = spark.readStream.format("kafka").option("subscribe", "events").load()
+out = df.selectExpr("CAST(value AS STRING) AS v")
+writer = out.writeStream.option("checkpointLocation", "/chk/e").option("path", "/t/e")
+fmt = sys.argv[1]
+if fmt == "csv":
+    writer.format("csv").option("header", "true")
+elif fmt == "json":
+    writer.format("json")
+writer.start()
+"""
+
+
+def codes(old: str, new: str) -> list[str]:
+    assert old != new
+    report = diff_jobs(extract_text(old, "old.py"), extract_text(new, "new.py"))
+    return sorted(f.code for f in report.findings)
+
+
+def rate_limited(job: str) -> str:
+    return job.replace('.option("subscribe", "events")',
+                       '.option("subscribe", "events").option("maxOffsetsPerTrigger", 1000)')
+
+
+def test_the_note_names_the_settings_the_other_branch_sets_differently() -> None:
+    (query,) = extract_text(WRITER_FORK, "job.py").queries
+    (note,) = [text for text, _ in query.unresolved]
+    assert "the other writes the same DataFrame differently, in format; option `header`: #" in note
+
+
+def test_a_rate_limit_added_upstream_of_a_writer_fork_is_judged_on_the_branch_read() -> None:
+    assert codes(WRITER_FORK, rate_limited(WRITER_FORK)) == ["SO05"]
+
+
+def test_a_trigger_both_branches_share_is_judged_on_the_branch_read() -> None:
+    new = WRITER_FORK.replace("trigger(availableNow=True)", "trigger(once=True)")
+    assert codes(WRITER_FORK, new) == ["QY05"]
+
+
+def test_the_other_branchs_own_setting_changed_is_still_asked() -> None:
+    new = WRITER_FORK.replace('writer.format("parquet")', 'writer.format("json")')
+    assert codes(WRITER_FORK, new) == ["UN01", "UN01"]
+
+
+def test_a_change_judged_by_the_sink_kind_is_asked_when_the_formats_differ() -> None:
+    new = WRITER_FORK.replace('start("/t/e")', 'start("/t/f")')
+    found = codes(WRITER_FORK, new)
+    assert found == ["SK05", "UN01"]
+
+
+def test_a_checkpoint_moved_is_asked_for_the_other_branch_too() -> None:
+    new = WRITER_FORK.replace('"/chk/e"', '"/chk/f"')
+    assert "UN01" in codes(WRITER_FORK, new)
+
+
+def test_queries_started_in_branches_share_the_dataframe_change() -> None:
+    assert codes(STARTED_IN_BRANCHES, rate_limited(STARTED_IN_BRANCHES)) == ["SO05"]
+
+
+def test_queries_started_in_branches_other_partitioning_changed_is_asked() -> None:
+    new = STARTED_IN_BRANCHES.replace('partitionBy("k")', 'partitionBy("v")')
+    assert "UN01" in codes(STARTED_IN_BRANCHES, new)
+
+
+def test_a_nested_choice_in_the_other_branch_counts_as_its_settings() -> None:
+    assert codes(NESTED, rate_limited(NESTED)) == ["SO05"]
+    new = NESTED.replace('writer.format("json")', 'writer.format("avro")')
+    assert "UN01" in codes(NESTED, new)
+
+
+def test_a_change_by_sink_kind_is_asked_through_a_nested_choice() -> None:
+    new = NESTED.replace('"/t/e"', '"/t/f"')
+    assert "UN01" in codes(NESTED, new)
+
+
+def test_a_dataframe_chosen_at_run_time_keeps_its_whole_digest() -> None:
+    # Not a writer of the same DataFrame: a change upstream may act differently on the other
+    # DataFrame (a column added, deduplicated there), so it is still asked.
+    job = """
+import sys
+df = spark.readStream.format("kafka").option("subscribe", "events").load()
+if sys.argv[1] == "all":
+    out = df.selectExpr("CAST(value AS STRING) AS v")
+else:
+    out = df.selectExpr("CAST(value AS STRING) AS v").dropDuplicates()
+out.writeStream.format("delta").option("checkpointLocation", "/chk/e").start("/t/e")
+"""
+    assert "UN01" in codes(job, rate_limited(job))
