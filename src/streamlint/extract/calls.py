@@ -14,8 +14,15 @@ import libcst as cst
 from streamlint.extract import registry, templates
 from streamlint.extract.bindings import member
 from streamlint.extract.coverage import escaped, fingerprint
-from streamlint.extract.symbolic import Return, after_guards, classes_of
+from streamlint.extract.symbolic import (
+    Return,
+    after_guards,
+    choose,
+    classes_of,
+    started_in_branches,
+)
 from streamlint.extract.values import (
+    Alternatives,
     BoundMethod,
     Class,
     Env,
@@ -53,6 +60,8 @@ class Calls:
     def call(self, func: Any, args: list[Any], kwargs: dict[str, Any], node: cst.Call) -> Any:
         if isinstance(func, Function):
             return self.call_function(func, args, kwargs, node)
+        if isinstance(func, Alternatives):
+            return self.call_alternatives(func, args, kwargs, node)
         if isinstance(func, Lambda):
             env = Env(func.env)
             for i, param in enumerate(func.node.params.params):
@@ -115,6 +124,36 @@ class Calls:
         # that yields nothing readable is its code, so an edit there is still seen.
         return tuple(yielded) if yielded else Unknown(
             f"{self.code(node)} (a generator: #{_crc(fingerprint(self, func.node))})")
+
+    def call_alternatives(self, func: Alternatives, args: list[Any], kwargs: dict[str, Any],
+                          node: cst.Call) -> Any:
+        """A call of whichever function the run chose: each is called, as the branches of an
+        `if` are run; the queries they start and the values they return are chosen as the
+        branches' are (the first followed, the others noted)."""
+        values: list[Any] = []
+        started: list[list[Any]] = []
+        for option in func.options:
+            mark = len(self.effects.queries)
+            self.effects.uncertain += 1
+            try:
+                values.append(self.call(option, list(args), dict(kwargs), node))
+            finally:
+                self.effects.uncertain -= 1
+            started.append(self.effects.queries[mark:])
+            del self.effects.queries[mark:]
+        kept = started_in_branches(started, func.condition, func.loc)
+        for writer in (w for writers in started for w in writers):
+            self.effects.set_aside(writer)
+        self.effects.queries.extend(kept)
+        return self.merge_choices(values, func.condition, func.loc)
+
+    @staticmethod
+    def merge_choices(values: list[Any], condition: str, loc: Any) -> Any:
+        value = values[0]
+        for other in values[1:]:
+            if other is not value and other != value:
+                value = choose(value, other, condition, loc)
+        return value
 
     def bind(self, func: Function, args: list[Any], kwargs: dict[str, Any]) -> Env:
         """The function's parameters bound to the call's arguments (its defaults, else
@@ -226,6 +265,9 @@ class Calls:
         return result
 
     def attribute(self, target: Any, name: str, node: cst.CSTNode) -> Any:
+        if isinstance(target, Alternatives):  # a method of whichever object the run chose
+            return self.merge_choices([self.attribute(o, name, node) for o in target.options],
+                                      target.condition, target.loc)
         if isinstance(target, ModuleRef):
             return member(target.name, name)
         if isinstance(target, RepoModule):

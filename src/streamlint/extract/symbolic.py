@@ -13,7 +13,7 @@ import libcst as cst
 
 from streamlint.core import SAME_DATAFRAME_NOTE
 from streamlint.extract import registry
-from streamlint.extract.values import Class, Function, Instance
+from streamlint.extract.values import Alternatives, Class, Function, Instance, Lambda
 from streamlint.model import Loc, Template, Unknown
 
 
@@ -81,11 +81,31 @@ def choose(first: Any, second: Any, condition: str, loc: Loc) -> Any:
         return registry.note(chosen, f"the DataFrame depends on the run-time condition "
                              f"`{condition}` (streamlint read the {which} branch; the other "
                              f"{'writes ' + same if same else f'is #{digest(other)}'})", loc)
+    if _choosable(first) and _choosable(second) and first is not second:
+        options = _options(first) + tuple(o for o in _options(second)
+                                          if not any(o is mine for mine in _options(first)))
+        if len(options) > MAX_ALTERNATIVES:
+            return Unknown(f"one of {len(options)} functions or objects chosen at run time "
+                           f"(`{condition}`)")
+        return Alternatives(options, condition, loc)
     if registry.is_kept(first) or isinstance(first, Function | Instance):
         return first
     if first == second:
         return first
     return Unknown(f"{text_of(first)} if {condition} else {text_of(second)}")
+
+
+# Functions or objects one name may hold at run time that are each run when called; more is
+# an unknown (its calls then read nothing, and the streaming code they hold is reported).
+MAX_ALTERNATIVES = 8
+
+
+def _choosable(value: Any) -> bool:
+    return isinstance(value, Function | Lambda | Class | Instance | Alternatives)
+
+
+def _options(value: Any) -> tuple[Any, ...]:
+    return value.options if isinstance(value, Alternatives) else (value,)
 
 
 def after_guards(value: Any, guards: list[tuple[Any, str, Loc]]) -> Any:

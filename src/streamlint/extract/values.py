@@ -242,6 +242,18 @@ class EnvDefault(str):
 
 
 @record(frozen=False)
+class Alternatives:
+    """Functions, lambdas, classes or instances a run-time condition chooses between
+    (`agg = by_key if mode == "k" else by_value`). Calling one, or a method of one, runs each
+    of them; the first's DataFrame is followed and the others' are noted (symbolic.choose),
+    so a change in any of them is seen."""
+
+    options: tuple[Any, ...]
+    condition: str
+    loc: Loc
+
+
+@record(frozen=False)
 class Partial:
     """functools.partial(func, *args, **kwargs)."""
 

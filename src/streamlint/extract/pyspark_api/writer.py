@@ -14,7 +14,15 @@ from streamlint.extract.columns import option_key
 from streamlint.extract.coverage import fingerprint
 from streamlint.extract.frames import flatten
 from streamlint.extract.pyspark_api.grouped import function_label
-from streamlint.extract.values import Function, Instance, Lambda, Plan, StartedQuery, Writer
+from streamlint.extract.values import (
+    Alternatives,
+    Function,
+    Instance,
+    Lambda,
+    Plan,
+    StartedQuery,
+    Writer,
+)
 from streamlint.model import ForeachCode, Loc, Template, Unknown
 from streamlint.records import replace
 
@@ -207,6 +215,11 @@ def start(
 
 def foreach_code(interp: Interpreter, foreach: tuple[str, Any, Loc]) -> ForeachCode:
     method, function, loc = foreach
+    if isinstance(function, Alternatives):
+        # A batch function chosen at run time: each one's code counts.
+        each = [foreach_code(interp, (method, option, loc)) for option in function.options]
+        return ForeachCode(method, " or ".join(c.function for c in each),
+                           " | ".join(c.fingerprint for c in each), loc)
     if isinstance(function, Function):
         code = fingerprint(interp, function.node)
         return ForeachCode(method, function.node.name.value, code, loc)
