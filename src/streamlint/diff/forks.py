@@ -31,13 +31,21 @@ def settings_of(note: str) -> frozenset[str] | None:
     return same_dataframe_settings(note)
 
 
+# Changes judged the same whatever the output mode or trigger: a continuous trigger refuses
+# most operators (a watermark, a join), an output mode decides what an aggregation emits.
+_ANY_MODE = frozenset({"source.rate_limit", "source.option", "sink.option", "query.name"})
+
+
 def may_differ(change: Change, settings: frozenset[str]) -> bool:
     """Whether `change`, judged on the branch read, may be judged otherwise on a branch that
     writes the same DataFrame with these settings changed."""
     if change.kind in _NEVER:
         return True
-    if change.kind in _BY_SINK_KIND:
+    if ({"trigger", "output mode"} & settings) and change.kind not in _ANY_MODE:
+        return True
+    if change.kind in _BY_SINK_KIND or change.kind == "output_mode":
+        # A file sink takes only append; a memory sink's table is the query name.
         return "format" in settings
     if change.kind == "query.name":  # compared only where the checkpoint stays
-        return "option `checkpointlocation`" in settings
+        return bool({"format", "option `checkpointlocation`"} & settings)
     return False

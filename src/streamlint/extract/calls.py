@@ -16,6 +16,7 @@ from streamlint.extract.bindings import member
 from streamlint.extract.coverage import escaped, fingerprint
 from streamlint.extract.symbolic import (
     Return,
+    after_guard_writes,
     after_guards,
     choose,
     classes_of,
@@ -116,6 +117,11 @@ class Calls:
             self.frames.pop()
             guards = self.guards.pop()
             self.effects.uncertain -= len(guards)
+            if guards:
+                start = self.guard_writes.pop()
+                after_guard_writes(self.effects.heap_log[start:], guards[0])
+                if not self.guard_writes:
+                    del self.effects.heap_log[:]
             self.context = caller
             yielded = self.yields.pop() if generator else []
         if not generator:

@@ -47,6 +47,9 @@ class Interpreter(Statements, Expressions, Calls):
         # Per running function: what its guard clauses returned early (`if not x: return`),
         # each with its condition and place; the code after them runs as uncertain.
         self.guards: list[list[tuple[Any, str, Any]]] = []
+        # Per function with a guard clause, outermost first: where its writes begin in
+        # effects.heap_log.
+        self.guard_writes: list[int] = []
         self.generators: dict[int, bool] = {}  # per function node: whether it is a generator
         self.views: dict[str, Any] = {}  # temp views of DataFrames, for spark.sql
         self.widgets: dict[str, Any] = {}  # a notebook's dbutils.widgets and their defaults

@@ -13,10 +13,11 @@ import libcst as cst
 from streamlint.extract import registry
 from streamlint.extract.bindings import import_star, member, module_ref
 from streamlint.extract.symbolic import (
+    ABSENT,
     MUTATORS,
     Return,
     choose,
-    holds_followed,
+    inert,
     is_plain,
     started_in_branches,
     text_of,
@@ -165,6 +166,15 @@ class Statements:
             updated = {k: v for k, v in current.items() if k != args[0]}
         if updated is None:
             updated = self.opaque(expr, env)
+        elif isinstance(current, dict):
+            # A dict is one object wherever it is held (a helper filling the caller's dict):
+            # it changes in place.
+            for key in {*current, *updated}:
+                if current.get(key, ABSENT) is not updated.get(key, ABSENT):
+                    self.heap_write(current, key, current.get(key, ABSENT))
+            current.clear()
+            current.update(updated)
+            return True
         self.assign(expr.func.value, updated, env)
         return True
 
@@ -269,12 +279,21 @@ class Statements:
         early returns gave is a choice with what the function returns at its end."""
         if not returns or len(returned) == len(started) or not self.guards or -1 in returned:
             return False
-        if any(started[n] or holds_followed(r.value)
+        if any(started[n] or not inert(r.value)
                for n, r in zip(returned, returns, strict=True)):
             return False
+        if not self.guards[-1]:  # writes from here on outlive the early return's path
+            self.guard_writes.append(len(self.effects.heap_log))
         self.guards[-1].extend((r.value, condition, loc) for r in returns)
         self.effects.uncertain += len(returns)
         return True
+
+    def heap_write(self, owner: Any, key: Any, old: Any) -> None:
+        """Record a write that outlives its scope; after a guard clause, with the value it
+        replaced (extract/calls.py makes the two a choice when the function ends)."""
+        self.effects.heap_writes += 1
+        if self.guard_writes:
+            self.effects.heap_log.append((owner, key, old))
 
     def run_for(self, stmt: cst.For, env: Env) -> None:
         items = self.ev(stmt.iter, env)
@@ -298,7 +317,7 @@ class Statements:
         if isinstance(target, cst.Name):
             if target.value in env.global_names:
                 env = self.context.globals
-                self.effects.heap_writes += 1
+                self.heap_write(env.names, target.value, env.names.get(target.value, ABSENT))
             env.names[target.value] = value
         elif isinstance(target, cst.Tuple | cst.List):
             elements = [e.value for e in target.elements]
@@ -311,15 +330,16 @@ class Statements:
         elif isinstance(target, cst.Attribute):
             owner = self.ev(target.value, env)
             if isinstance(owner, Instance | Class):
-                owner.attributes[target.attr.value] = value
-                self.effects.heap_writes += 1
+                name = target.attr.value
+                self.heap_write(owner.attributes, name, owner.attributes.get(name, ABSENT))
+                owner.attributes[name] = value
         elif isinstance(target, cst.Subscript):
             owner = self.ev(target.value, env)
             key = self.ev(target.slice[0].slice.value, env) if target.slice and isinstance(
                 target.slice[0].slice, cst.Index) else None
             if isinstance(owner, dict) and isinstance(key, str | int):
+                self.heap_write(owner, key, owner.get(key, ABSENT))
                 owner[key] = value
-                self.effects.heap_writes += 1
             elif isinstance(owner, Unknown) and isinstance(target.value, cst.Name | cst.Attribute):
                 # `opts["checkpointLocation"] = path` on options streamlint cannot see: they
                 # stay unknown, but what was put in them is part of what they are now.

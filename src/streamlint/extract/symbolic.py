@@ -110,13 +110,35 @@ def _options(value: Any) -> tuple[Any, ...]:
 
 def after_guards(value: Any, guards: list[tuple[Any, str, Loc]]) -> Any:
     """What a function returns whose guard clauses (`if not topic: return None`) may have
-    ended it early with a value holding no DataFrame: the DataFrame the rest of it returns,
-    which is the only way it streams; any other value, a choice with theirs."""
+    ended it early with an inert value: the DataFrame the rest of it returns, which is the
+    only way it streams; any other value, a choice with theirs."""
     for early, condition, loc in guards:
         if holds_followed(value) or early is value or early == value:
             continue
-        value = choose(value, early, condition, loc)
+        value = choose(early, value, condition, loc)
     return value
+
+
+# What a heap write replaced when there was nothing there before.
+ABSENT = object()
+
+
+def after_guard_writes(log: list[tuple[Any, Any, Any]], guard: tuple[Any, str, Loc]) -> None:
+    """Writes made after a guard clause, in a function whose early return skips them: each
+    place holds a choice between what was written and what it held before (what the early
+    path leaves), the latest write first; a place that held nothing keeps the write."""
+    _, condition, loc = guard
+    for owner, key, old in reversed(log):
+        current = owner.get(key, ABSENT)
+        if old is ABSENT or current is ABSENT or current is old or current == old:
+            continue
+        owner[key] = choose(current, old, condition, loc)
+
+
+def inert(value: Any) -> bool:
+    """A value a guard clause may return: plain data or a value not known, never a function,
+    an object, a reader or anything a caller could stream through."""
+    return is_data(value) or isinstance(value, Unknown | Template)
 
 
 def holds_followed(value: Any, depth: int = 0) -> bool:

@@ -116,6 +116,8 @@ class Reader:
     options: tuple[tuple[str, Any], ...] = ()
     schema: Any = None
     name: Any = None
+    # Run-time choices it was chosen by (the other reader's shape noted), for its DataFrame.
+    notes: tuple[tuple[str, Loc], ...] = ()
 
 
 @record
@@ -357,6 +359,8 @@ class Effects:
     # Writes that outlive a branch's names: attributes, dict items, globals (a guard clause
     # that made any is not read past, extract/statements.py).
     heap_writes: int = 0
+    # After a guard clause: (place, key, the value it replaced) per such write.
+    heap_log: list[tuple[Any, Any, Any]] = factory(list)
 
     def set_aside(self, writer: Writer) -> None:
         """A query started in a run-time branch not kept: the kept one's alternative, its

@@ -40,9 +40,12 @@ FILE_FORMATS = ("json", "parquet", "csv", "orc", "text", "avro", "xml", "binaryf
 
 
 # A reader's methods return it configured (`reader.option(...)` as a statement configures it),
-# and a run-time choice between readers keeps the first.
+# and a run-time choice between readers follows the first, noting the other's shape on the
+# DataFrame it loads (a source changed in the other branch is then a finding).
 registry.builder(Reader)
-registry.kept(Reader)
+registry.followed(Reader, lambda reader, note: replace(reader, notes=(*reader.notes, note)),
+                  lambda reader: (reader.streaming, reader.format, reader.options, reader.schema,
+                                  reader.name))
 
 
 def static_source(fmt: str, identity: tuple, loc: Loc) -> Source:
@@ -109,7 +112,7 @@ def reader_call(
         columns = FIXED_COLUMNS.get(str(source.format)) or schema_columns(source.schema)
         if source.format == "kafka" and str(option(source.options, "includeHeaders")) == "true":
             columns = (*columns, "headers")
-        return Plan((source,), (), reader.streaming, columns=columns)
+        return Plan((source,), (), reader.streaming, columns=columns, unresolved=reader.notes)
     return Unknown(f"DataStreamReader.{name}")
 
 

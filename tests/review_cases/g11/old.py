@@ -1,0 +1,9 @@
+import sys
+
+def reader(env):
+    if env == "prod":
+        return spark.readStream.format("kafka").option("subscribe", "events")
+    return spark.readStream.format("rate")
+
+df = reader(sys.argv[1]).load()
+df.groupBy("value").count().writeStream.outputMode("update").format("console").option("checkpointLocation", "/chk/e").start()

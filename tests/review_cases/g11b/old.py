@@ -1,0 +1,8 @@
+import sys
+
+if sys.argv[1] == "prod":
+    r = spark.readStream.format("rate")
+else:
+    r = spark.readStream.format("kafka").option("subscribe", "events")
+df = r.load()
+df.groupBy("value").count().writeStream.outputMode("update").format("console").option("checkpointLocation", "/chk/e").start()
