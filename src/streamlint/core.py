@@ -75,6 +75,8 @@ FACTS: dict[str, Facts] = {
     "query.name": _S, "query.added": _S, "query.removed": _S, "query.moved": _S,
     "query.shared_checkpoint": {**_S, "alike": BOOL},
     "query.volatile_checkpoint": {**_S, "sink": None},
+    # Spark refuses the new query from any checkpoint (diff/refused.py).
+    "query.refused": {**_S, "reason": frozenset({"output_mode", "continuous"})},
     "unresolved": {**_S, "about": None},  # a change kind, or "code"
     "unseen": {"about": None, "side": frozenset({"old", "new"})},
     "source.added": {**_S, **_NAMED}, "source.removed": {**_S, **_NAMED},
@@ -145,7 +147,7 @@ STRUCTURAL = {
     "source.added", "source.removed", "source.reordered", "stateful.added", "stateful.removed",
     "stateful.replaced", "agg.method", "dedup.kind", "state.api", "query.added",
     "query.removed", "pipeline.flow_renamed", "pipeline.table_renamed", "pipeline.flow_added",
-    "pipeline.flow_removed",
+    "pipeline.flow_removed", "query.refused",
 }
 # Sink options judged by their rule (SK09) whatever their values, known or not: Delta's
 # `mergeSchema` only decides whether a batch with new columns may add them to the table. It
@@ -157,7 +159,7 @@ VALUE_FREE_SINK_OPTIONS = frozenset({"mergeschema"})
 STILL_MATTERS_AFTER_RESET = frozenset({
     "query.checkpoint", "unresolved", "sink.format", "sink.path", "sink.topic", "sink.table",
     "sink.foreach_code", "sink.option", "sink.partition_by", "output_mode",
-    "projection.columns",
+    "projection.columns", "query.refused",
 })
 # The note the extractor leaves for a DataFrame built by code in another module.
 EXTERNAL_NOTE = "which streamlint cannot follow"

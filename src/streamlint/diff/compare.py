@@ -24,6 +24,7 @@ from streamlint.diff.changes import (
     unseen_changes,
 )
 from streamlint.diff.columns import changed_steps, same_names, same_names_text
+from streamlint.diff.refused import newly_refused
 from streamlint.diff.render import (
     Code,
     describe,
@@ -97,6 +98,9 @@ class _Differ:
         # nothing is claimed "removed" or "added"; its note (UN01) asks a person instead.
         self.sink()
         self.config()
+        for reason, what in newly_refused(self.old, self.new):
+            self.add("query.refused", what, None, Code(what), self.old.sink.loc, self.new.sink.loc,
+                     reason=reason)
         self.same_dataframe_branches()
         if any(c.kind == "query.checkpoint" and c.facts.get("reset") == "explicit"
                for c in self.changes):
