@@ -119,3 +119,26 @@ J().run()
     new = job.replace('dropDuplicates(["id"])', 'dropDuplicates(["id", "ts"])')
     assert extract_text(job, "job.py").queries == ()
     assert codes(job, new) == ["UN03"]
+
+
+def test_a_recursive_base_case_is_not_read_past() -> None:
+    # Reading past a recursive function's base case recursed again at every level: with two
+    # calls per level, a real repository's walk over its modules ran out of steps (an input
+    # error instead of an answer). The recursive call's guard ends it, as before.
+    job = """
+import sys
+
+def walk(node, depth):
+    if node is None:
+        return None
+    walk(node.left, depth + 1)
+    walk(node.right, depth + 1)
+    walk(node.next, depth + 1)
+    return node
+
+walk(sys.argv[1], 0)
+df = spark.readStream.format("kafka").option("subscribe", "a").load()
+df.writeStream.format("console").option("checkpointLocation", "/chk/w").start()
+"""
+    (query,) = extract_text(job, "job.py").queries
+    assert query.sink.checkpoint == "/chk/w"

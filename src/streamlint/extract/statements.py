@@ -279,6 +279,9 @@ class Statements:
         early returns gave is a choice with what the function returns at its end."""
         if not returns or len(returned) == len(started) or not self.guards or -1 in returned:
             return False
+        current = self.frames[-1].node
+        if any(frame.node is current for frame in self.frames[:-1]):
+            return False  # a recursive call's base case: reading past it recurses again
         if any(started[n] or not inert(r.value)
                for n, r in zip(returned, returns, strict=True)):
             return False
