@@ -1,5 +1,5 @@
-"""Pairs a review of the guard-clause and same-DataFrame-fork changes found reading
-compatible where a branch the run may take does not restart (tests/review_cases/<case>/
+"""Pairs two reviews of the guard-clause, same-DataFrame-fork and chosen-function changes found
+reading compatible where a branch the run may take does not restart (tests/review_cases/<case>/
 old.py and new.py, each changed in the branch or the setting named below). Each must be a
 finding a person sees; none may read compatible.
 """
@@ -31,6 +31,25 @@ EXPECTED = {
     "ct1": ("a watermark, with a continuous trigger on the other branch", "review", {"UN01"}),
     "om1": ("append to update, with a parquet sink on the other branch", "review", {"UN01"}),
     "qn1": ("the query name, with a memory sink on the other branch", "review", {"UN01"}),
+    # Second review. What one branch or one chosen function writes beyond its names (dict
+    # items, attributes, a dict updated in place) no longer leaks into the others: each place
+    # holds a choice among what they left.
+    "altdict": ("the topic one chosen function puts in a dict", "review", {"UN02"}),
+    "altheap": ("the grouping of the DataFrame one chosen function sets", "incompatible",
+                {"AG01"}),
+    "dictalias": ("the topic in a dict one branch updates in place", "review", {"UN02"}),
+    "dictalias2": ("the topic in a dict one branch sets an item of", "review", {"UN02"}),
+    "attrbr": ("the DataFrame the first branch sets as an attribute", "review", {"UN01"}),
+    # A transformWithState processor chosen at run time: each one's state counts.
+    "tws": ("the state the second processor declares", "review", {"UN02"}),
+    "tws2": ("the state the first processor declares", "review", {"UN02"}),
+    # A branch that is a value not known is its code's text in the note's digest.
+    "rdunk": ("the topic an unknown reader of the other branch is given", "review", {"UN01"}),
+    "dfunk": ("the topic an unknown DataFrame of the other branch is given", "review",
+              {"UN01"}),
+    # Chosen functions calling chosen functions, deeper than they are followed: the module's
+    # code stands for what is not read.
+    "blow": ("a column in the innermost chosen function", "review", {"UN01"}),
 }
 
 

@@ -11,7 +11,7 @@ from typing import Any
 
 import libcst as cst
 
-from streamlint.extract import registry, templates
+from streamlint.extract import heap, registry, templates
 from streamlint.extract.bindings import member
 from streamlint.extract.coverage import escaped, fingerprint
 from streamlint.extract.symbolic import (
@@ -39,6 +39,8 @@ from streamlint.extract.values import (
 from streamlint.model import Unknown
 
 MAX_DEPTH = 40
+# Calls of functions chosen at run time inside one another (each runs every option).
+MAX_NESTED_ALTERNATIVES = 4
 
 
 def is_generator(node: cst.FunctionDef) -> bool:
@@ -93,7 +95,11 @@ class Calls:
         # interpreter's recursion is as deep as the job's own calls).
         generator = self.generators.get(id(func.node))  # the module's nodes live as long
         if generator is None:
-            generator = self.generators[id(func.node)] = is_generator(func.node)
+            # Walking a body is slow in libcst; a file without `yield` has no generator.
+            indexes = ([func.context.index] if func.context is not None else
+                       [self.index, *(index for _, index in self.files)])
+            has_yield = any(index.yields for index in indexes)
+            generator = self.generators[id(func.node)] = has_yield and is_generator(func.node)
         if generator:
             self.yields.append([])
         self.depth += 1
@@ -120,7 +126,7 @@ class Calls:
             if guards:
                 start = self.guard_writes.pop()
                 after_guard_writes(self.effects.heap_log[start:], guards[0])
-                if not self.guard_writes:
+                if not self.guard_writes and not self.heap_watch:
                     del self.effects.heap_log[:]
             self.context = caller
             yielded = self.yields.pop() if generator else []
@@ -138,15 +144,33 @@ class Calls:
         branches' are (the first followed, the others noted)."""
         values: list[Any] = []
         started: list[list[Any]] = []
-        for option in func.options:
-            mark = len(self.effects.queries)
-            self.effects.uncertain += 1
-            try:
-                values.append(self.call(option, list(args), dict(kwargs), node))
-            finally:
-                self.effects.uncertain -= 1
-            started.append(self.effects.queries[mark:])
-            del self.effects.queries[mark:]
+        if self.alternatives_depth >= MAX_NESTED_ALTERNATIVES:
+            # Chosen functions calling chosen functions: each level doubles the work.
+            # What they call is not read: the whole module's code stands for it, so any edit
+            # there is asked about.
+            module = self.context.module
+            code = self.module_codes.get(id(module))
+            if code is None:
+                code = self.module_codes[id(module)] = _crc(fingerprint(self, module))
+            return Unknown(f"{self.code(node)} (functions chosen at run time, nested too deep: "
+                           f"#{code})")
+        heap_mark = heap.watch(self)
+        writes: list[heap.Writes] = []
+        self.alternatives_depth += 1
+        try:
+            for option in func.options:
+                mark = len(self.effects.queries)
+                self.effects.uncertain += 1
+                try:
+                    values.append(self.call(option, list(args), dict(kwargs), node))
+                finally:
+                    self.effects.uncertain -= 1
+                    writes.append(heap.undo(self, heap_mark))
+                started.append(self.effects.queries[mark:])
+                del self.effects.queries[mark:]
+        finally:
+            self.alternatives_depth -= 1
+        heap.merge(self, writes, func.condition, func.loc)
         kept = started_in_branches(started, func.condition, func.loc)
         for writer in (w for writers in started for w in writers):
             self.effects.set_aside(writer)

@@ -50,6 +50,9 @@ class Interpreter(Statements, Expressions, Calls):
         # Per function with a guard clause, outermost first: where its writes begin in
         # effects.heap_log.
         self.guard_writes: list[int] = []
+        self.heap_watch = 0  # branches running that log heap writes (extract/heap.py)
+        self.alternatives_depth = 0  # calls of functions chosen at run time, nested
+        self.module_codes: dict[int, str] = {}  # per module: a fingerprint of its code
         self.generators: dict[int, bool] = {}  # per function node: whether it is a generator
         self.views: dict[str, Any] = {}  # temp views of DataFrames, for spark.sql
         self.widgets: dict[str, Any] = {}  # a notebook's dbutils.widgets and their defaults

@@ -31,6 +31,7 @@ class ModuleIndex:
     # Every `.readStream` / `.writeStream` in the file: what the run must reach (coverage).
     streaming: list[cst.Attribute] = factory(list)
     mention: cst.Name | None = None  # the first name of MENTIONS in the code
+    yields: int = 0  # `yield` expressions in the file: none, and no function is a generator
 
 
 class _NoOp:
@@ -80,6 +81,8 @@ class _IndexingState(CodegenState):
                 self.index.streaming.append(node)  # type: ignore[arg-type]
         elif kind is cst.FunctionDef:
             self.index.functions.append(node)  # type: ignore[arg-type]
+        elif kind is cst.Yield:
+            self.index.yields += 1
 
 
 def index_module(module: cst.Module) -> ModuleIndex:

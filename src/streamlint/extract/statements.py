@@ -10,7 +10,7 @@ from typing import Any
 
 import libcst as cst
 
-from streamlint.extract import registry
+from streamlint.extract import heap, registry
 from streamlint.extract.bindings import import_star, member, module_ref
 from streamlint.extract.symbolic import (
     ABSENT,
@@ -227,6 +227,8 @@ class Statements:
         returns: list[Return] = []
         returned: list[int] = []
         started: list[list[Any]] = []
+        heap_mark = heap.watch(self)
+        branch_writes: list[heap.Writes] = []
         for number, branch in enumerate(branches):
             env.names = dict(before)
             mark = len(self.effects.queries)
@@ -241,9 +243,11 @@ class Statements:
                 returned.append(number if self.effects.heap_writes == writes else -1)
             finally:
                 self.effects.uncertain -= 1
+                branch_writes.append(heap.undo(self, heap_mark))
             outcomes.append(dict(env.names))
             started.append(self.effects.queries[mark:])
             del self.effects.queries[mark:]
+        heap.merge(self, branch_writes, condition, loc)
         if self.guard_clause(returns, returned, started, condition, loc):
             outcomes = [o for number, o in enumerate(outcomes) if number not in returned]
             returns = []
@@ -295,7 +299,7 @@ class Statements:
         """Record a write that outlives its scope; after a guard clause, with the value it
         replaced (extract/calls.py makes the two a choice when the function ends)."""
         self.effects.heap_writes += 1
-        if self.guard_writes:
+        if self.guard_writes or self.heap_watch:
             self.effects.heap_log.append((owner, key, old))
 
     def run_for(self, stmt: cst.For, env: Env) -> None:

@@ -47,7 +47,9 @@ def digest(value: Any) -> str:
     so it is stable."""
     parts = registry.digest_parts(value)
     if parts is registry.NEXT:
-        parts = value if is_data(value) else type(value).__name__
+        # A value not known is its code's text: a change there changes the digest.
+        parts = value if is_data(value) else (
+            text_of(value) if isinstance(value, Unknown | Template) else type(value).__name__)
     return _crc(parts)
 
 

@@ -18,7 +18,16 @@ from streamlint.extract.frames import (
     resolved_key,
 )
 from streamlint.extract.schemas import schema_of
-from streamlint.extract.values import Function, Grouped, Instance, Lambda, Plan, StateHandle
+from streamlint.extract.symbolic import text_of
+from streamlint.extract.values import (
+    Alternatives,
+    Function,
+    Grouped,
+    Instance,
+    Lambda,
+    Plan,
+    StateHandle,
+)
 from streamlint.model import ArbitraryState, Loc, Projection, StateVariable, Unknown, show
 from streamlint.records import replace
 
@@ -119,6 +128,8 @@ def arbitrary_state(
 
 
 def function_label(interp: Interpreter, function: Any) -> str:
+    if isinstance(function, Alternatives):
+        return " or ".join(function_label(interp, option) for option in function.options)
     if isinstance(function, Function):
         return function.node.name.value
     if isinstance(function, Instance):
@@ -134,6 +145,14 @@ def state_variables(interp: Interpreter, processor: Any) -> Any:
     `init` runs with a symbolic handle, so a schema held in a module constant or built in a
     local is read as its value: editing the constant changes the state, renaming it does not.
     """
+    if isinstance(processor, Alternatives):
+        # A processor chosen at run time: the state they all declare, or, where they differ,
+        # the text of each one's (a change in any of them changes it).
+        each = [state_variables(interp, option) for option in processor.options]
+        if all(state == each[0] for state in each):
+            return each[0]
+        return Unknown(" or ".join(show(state[0]) if isinstance(state, tuple) else
+                                   text_of(state) for state in each))
     if not isinstance(processor, Instance):
         return Unknown(function_label(interp, processor))
     init = processor.cls.methods.get("init")

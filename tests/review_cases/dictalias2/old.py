@@ -1,0 +1,6 @@
+import sys
+opts = {"subscribe": "a", "kafka.bootstrap.servers": "h:9092"}
+if sys.argv[1] == "replay":
+    opts["subscribe"] = "replay"
+df = spark.readStream.format("kafka").options(**opts).load()
+df.writeStream.format("console").option("checkpointLocation", "/chk/d").start()
