@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from streamlint.core import DEFAULT_SPARK_VERSION
 from streamlint.diff import pipelines
-from streamlint.diff.refused import refused_new_query
 from streamlint.diff.compare import (
     Change,
     Code,
@@ -14,6 +13,7 @@ from streamlint.diff.compare import (
     query_removed,
     unseen_changes,
 )
+from streamlint.diff.refused import refused_new_query
 from streamlint.model import JobFile, Query, show
 from streamlint.model.labels import pair_labels
 from streamlint.records import record, replace
