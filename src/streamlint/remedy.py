@@ -112,6 +112,10 @@ def fit_fix(fix: str, kinds: list[str]) -> str:
     return fix.replace("startingOffsets", "a starting position")
 
 
+# Changes a new checkpoint does not mend (Spark refuses the query whatever it starts from).
+NO_RESET = frozenset({"query.refused"})
+
+
 def with_remedies(findings: tuple[Finding, ...], report: Any) -> tuple[Finding, ...]:
     """Findings whose fix fits their sources, incompatible ones with their next step."""
     from streamlint.model.labels import pair_labels
@@ -126,6 +130,8 @@ def with_remedies(findings: tuple[Finding, ...], report: Any) -> tuple[Finding, 
             continue
         old, new = pair
         fix = fit_fix(finding.fix, source_kinds(new or old))
-        steps = remedy(finding, old, new) if finding.verdict == "incompatible" else ""
+        # A query Spark refuses from any checkpoint: starting over does not help.
+        steps = (remedy(finding, old, new) if finding.verdict == "incompatible"
+                 and finding.kind not in NO_RESET else "")
         out.append(replace(finding, fix=fix, next=steps))
     return tuple(out)

@@ -13,6 +13,7 @@ from streamlint.diff.compare import (
     query_removed,
     unseen_changes,
 )
+from streamlint.diff.refused import refused_new_query
 from streamlint.model import JobFile, Query, show
 from streamlint.model.labels import pair_labels
 from streamlint.records import record, replace
@@ -63,7 +64,7 @@ def diff_pairs(old: JobFile, new: JobFile, pairs: tuple[tuple[Query | None, Quer
         if before is not None and after is not None:
             found = compare_queries(before, after, helpers)
         elif after is not None and checkpoint_key(after) not in taken:
-            found = [query_added(after)]
+            found = [query_added(after), *refused_new_query(after)]
         elif before is not None:
             found = [query_removed(before)]
         else:

@@ -2,12 +2,14 @@
 complete output mode (STREAMING_OUTPUT_MODE.UNSUPPORTED_DATASOURCE), and a continuous trigger
 over anything but projections and filters (UnsupportedOperationChecker.checkForContinuous:
 "Continuous processing does not support ... operations"). Both measured on pyspark 4.3.0
-(tests/test_refused_queries.py). Only a combination the new version makes is reported: one the
-old version had could not have written the checkpoint.
+(tests/test_refused_queries.py). For a changed query, only a combination the new version makes is
+reported: one the old version had could not have written the checkpoint. A query only the new
+version has is reported too: the deployment fails as surely.
 """
 
 from __future__ import annotations
 
+from streamlint.core import Change, Code
 from streamlint.diff.shapes import sink_kind
 from streamlint.model import Query
 
@@ -39,3 +41,11 @@ def refused(query: Query) -> list[tuple[str, str]]:
 def newly_refused(old: Query, new: Query) -> list[tuple[str, str]]:
     before = {reason for reason, _ in refused(old)}
     return [(reason, what) for reason, what in refused(new) if reason not in before]
+
+
+def refused_new_query(new: Query) -> list[Change]:
+    """A query only the new version has, which Spark will refuse to start: the deployment
+    fails as surely as with a changed query (QY17), though no checkpoint is involved."""
+    return [Change("query.refused", what, None, Code(what), None, new.sink.loc, new.label,
+                   {"reason": reason, "stateful": "true" if new.stateful else "false"})
+            for reason, what in refused(new)]

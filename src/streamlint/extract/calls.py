@@ -130,6 +130,8 @@ class Calls:
                     del self.effects.heap_log[:]
             self.context = caller
             yielded = self.yields.pop() if generator else []
+            self.changed_args = {env.params[name]: env.names[name] for name in env.mutated
+                                 if name in env.params and name in env.names}
         if not generator:
             return after_guards(value, guards)
         # A generator's values are what it yields, in order (`for df in build(): ...`); one
@@ -196,15 +198,20 @@ class Calls:
         positional = list(params.posonly_params) + list(params.params)
         values = list(args)
         decorators = {self.code(d.decorator) for d in func.node.decorators}
+        shift = 0
         if func.owner is not None and "staticmethod" not in decorators:
             owner: Any = func.owner.cls if "classmethod" in decorators else func.owner
             values.insert(0, owner)
+            shift = 1
         for i, param in enumerate(positional):
             name = param.name.value
             if i < len(values):
                 env.names[name] = values[i]
+                if i >= shift:
+                    env.params[name] = i - shift
             elif name in kwargs:
                 env.names[name] = kwargs.pop(name)
+                env.params[name] = name
             elif name in defaults:
                 env.names[name] = defaults[name]
             else:
@@ -213,6 +220,8 @@ class Calls:
             env.names[params.star_arg.name.value] = tuple(values[len(positional) :])
         for param in params.kwonly_params:
             name = param.name.value
+            if name in kwargs:
+                env.params[name] = name
             env.names[name] = kwargs.pop(name, defaults.get(name, Unknown(name)))
         if params.star_kwarg is not None:
             env.names[params.star_kwarg.name.value] = dict(kwargs)
@@ -286,13 +295,54 @@ class Calls:
                 kwargs[arg.keyword.value] = value
             else:
                 args.append(value)
+        self.changed_args = {}
         result = self.call(func, args, kwargs, node)
+        if isinstance(func, Function) and self.changed_args:
+            self.give_back(node, self.changed_args, env)
         if isinstance(result, Unknown):
             target = func.target if isinstance(func, BoundMethod) else None
             escaped(self, (target, *args, *kwargs.values()), self.code(node.func))
         if isinstance(result, Unknown) and result.text == self.code(node):
             return self.opaque(node, env)  # an unknown callee: remember what it was given
         return result
+
+    def decorate(self, stmt: cst.FunctionDef, function: Function, env: Env) -> Any:
+        """A `def` under decorators of the job's own (`@with_counts def build(df): ...`): the
+        name holds what they return, applied bottom up, so the wrapper's steps are part of
+        every call. A library's decorator (`functools.wraps`, a pipeline's `@dp.table`) leaves
+        the function as it is; a decorator of the job's that returns nothing streamlint can
+        call makes the name unknown, with the decorator's code in its text."""
+        value: Any = function
+        for item in reversed(stmt.decorators):
+            decorator = self.ev(item.decorator, env)
+            if not isinstance(decorator, Function | Lambda | Partial | Alternatives):
+                continue
+            value = self.call(decorator, [value], {}, item.decorator)
+            if not isinstance(value, Function | Lambda | Partial | Alternatives | Class |
+                              Instance | Native):
+                code = (fingerprint(self, decorator.node) if isinstance(decorator, Function)
+                        else self.code(item.decorator))
+                return Unknown(f"{stmt.name.value} (decorated by @{self.code(item.decorator)}:"
+                               f" #{_crc(code)})")
+        return value
+
+    def give_back(self, node: cst.Call, changed: dict[int | str, Any], env: Env) -> None:
+        """A helper that appended to the list it was given, or configured the writer it was
+        given (`add(outs, df)`, `configure(writer)`), changed the caller's object: the
+        caller's name (or attribute, or item) holds the changed value from here on."""
+        changed, self.changed_args = dict(changed), {}
+        positional = [arg for arg in node.args if arg.keyword is None]
+        if any(arg.star for arg in node.args):
+            positional = []  # positions not known past a *args
+        for key, value in changed.items():
+            if isinstance(key, int):
+                arg = positional[key] if key < len(positional) else None
+            else:
+                arg = next((a for a in node.args if a.keyword is not None
+                            and a.keyword.value == key), None)
+            if arg is not None and isinstance(arg.value, cst.Name | cst.Attribute |
+                                              cst.Subscript):
+                self.assign(arg.value, value, env, in_place=True)
 
     def attribute(self, target: Any, name: str, node: cst.CSTNode) -> Any:
         if isinstance(target, Alternatives):  # a method of whichever object the run chose

@@ -54,6 +54,9 @@ class Interpreter(Statements, Expressions, Calls):
         self.alternatives_depth = 0  # calls of functions chosen at run time, nested
         self.module_codes: dict[int, str] = {}  # per module: a fingerprint of its code
         self.generators: dict[int, bool] = {}  # per function node: whether it is a generator
+        # What the last user function called changed in place among its arguments, by the
+        # argument's position or keyword (extract/calls.py gives it back to the caller).
+        self.changed_args: dict[int | str, Any] = {}
         self.views: dict[str, Any] = {}  # temp views of DataFrames, for spark.sql
         self.widgets: dict[str, Any] = {}  # a notebook's dbutils.widgets and their defaults
         # Other files whose code runs in this one (a notebook's %run targets), for locations.

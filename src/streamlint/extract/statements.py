@@ -41,6 +41,8 @@ class Statements:
                 stmt.params, env), context=self.context)
             if stmt.decorators:  # a pipeline's table or flow: the runtime calls it
                 registry.fire("decorated", self, stmt, env.names[stmt.name.value])
+                env.names[stmt.name.value] = self.decorate(stmt, env.names[stmt.name.value],
+                                                           env)
         elif isinstance(stmt, cst.ClassDef):
             env.names[stmt.name.value] = self.define_class(stmt, env)
         elif isinstance(stmt, cst.If):
@@ -175,7 +177,7 @@ class Statements:
             current.clear()
             current.update(updated)
             return True
-        self.assign(expr.func.value, updated, env)
+        self.assign(expr.func.value, updated, env, in_place=True)
         return True
 
     def configure(self, expr: cst.Call, env: Env) -> bool:
@@ -196,7 +198,7 @@ class Statements:
             return False
         result = self.ev(expr, env)
         if registry.is_builder(result):
-            self.assign(root, result, env)
+            self.assign(root, result, env, in_place=True)
         return True
 
     def run_if(self, stmt: cst.If, env: Env) -> None:
@@ -320,12 +322,28 @@ class Statements:
         if stmt.orelse is not None:
             self.run_block(stmt.orelse.body.body, env)
 
-    def assign(self, target: cst.CSTNode, value: Any, env: Env) -> None:
+    def assign(self, target: cst.CSTNode, value: Any, env: Env, in_place: bool = False) -> None:
+        """Bind `target` to `value`. `in_place`: the object the name holds was changed (a
+        list appended to, a writer configured), so whoever holds it sees the change: the
+        enclosing scope that owns the name, and a caller that passed it in."""
         if isinstance(target, cst.Name):
-            if target.value in env.global_names:
+            name = target.value
+            if name in env.global_names:
                 env = self.context.globals
-                self.heap_write(env.names, target.value, env.names.get(target.value, ABSENT))
-            env.names[target.value] = value
+                self.heap_write(env.names, name, env.names.get(name, ABSENT))
+            elif in_place and name not in env.names:
+                owner = env.parent
+                while owner is not None and name not in owner.names:
+                    owner = owner.parent
+                if owner is not None:  # a module's list filled in a function
+                    env = owner
+                    self.heap_write(env.names, name, env.names[name])
+            elif in_place and name in env.params:
+                env.mutated.add(name)
+            elif not in_place:
+                env.params.pop(name, None)  # rebound: no longer the caller's object
+                env.mutated.discard(name)
+            env.names[name] = value
         elif isinstance(target, cst.Tuple | cst.List):
             elements = [e.value for e in target.elements]
             if isinstance(value, tuple) and len(value) == len(elements):

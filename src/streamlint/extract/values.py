@@ -322,6 +322,12 @@ class Env:
         self.names: dict[str, Any] = {}
         self.parent = parent
         self.global_names: set[str] = set()  # declared `global` in this function
+        # A function's parameters still bound to what the caller passed (position, or
+        # keyword), and those changed in place (`outs.append(df)`, `writer.format(...)`):
+        # lists and builders are immutable values here, so the caller gets the change back
+        # when the call ends (extract/calls.py).
+        self.params: dict[str, int | str] = {}
+        self.mutated: set[str] = set()
 
     def lookup(self, name: str) -> Any:
         env: Env | None = self

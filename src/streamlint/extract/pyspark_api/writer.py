@@ -14,11 +14,13 @@ from streamlint.extract.columns import option_key
 from streamlint.extract.coverage import fingerprint
 from streamlint.extract.frames import flatten
 from streamlint.extract.pyspark_api.grouped import function_label
+from streamlint.extract.symbolic import digest
 from streamlint.extract.values import (
     Alternatives,
     Function,
     Instance,
     Lambda,
+    Partial,
     Plan,
     StartedQuery,
     Writer,
@@ -220,6 +222,13 @@ def foreach_code(interp: Interpreter, foreach: tuple[str, Any, Loc]) -> ForeachC
         each = [foreach_code(interp, (method, option, loc)) for option in function.options]
         return ForeachCode(method, " or ".join(c.function for c in each),
                            " | ".join(c.fingerprint for c in each), loc)
+    if isinstance(function, Partial):
+        # functools.partial(upsert, table="t"): the function's code, and what it is bound to.
+        inner = foreach_code(interp, (method, function.func, loc))
+        bound = ", ".join([*(digest(a) for a in function.args),
+                           *(f"{k}={digest(v)}" for k, v in sorted(function.kwargs.items()))])
+        return ForeachCode(method, f"partial({inner.function})",
+                           f"{inner.fingerprint} with ({bound})", loc)
     if isinstance(function, Function):
         code = fingerprint(interp, function.node)
         return ForeachCode(method, function.node.name.value, code, loc)

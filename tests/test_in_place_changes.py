@@ -1,0 +1,183 @@
+"""What a helper changes in place reaches its caller, and a decorator of the job's own wraps the
+function it decorates.
+
+Lists and stream writers are immutable values inside the interpreter, so a helper that
+appended to the list it was given (`add(outs, df)`) or configured the writer it was given
+(`configure(writer)`) used to change only its own copy: the caller's query read an empty list
+or an unconfigured writer, and a changed grouping key or sink path read compatible. A user
+decorator was ignored, so the steps its wrapper adds were not part of the query either.
+Found in review (tests/review_cases has the other pairs of that review).
+"""
+
+from __future__ import annotations
+
+from streamlint.diff import diff_jobs
+from streamlint.extract import extract_text
+
+
+def verdict(old: str, new: str) -> tuple[str, list[str]]:
+    assert old != new
+    report = diff_jobs(extract_text(old, "old.py"), extract_text(new, "new.py"))
+    return report.verdict, sorted(f.code for f in report.findings)
+
+
+APPEND = """
+def add(outs, df):
+    outs.append(df.filter("value > 0").groupBy("key").count())
+
+df = spark.readStream.format("kafka").option("subscribe", "events").load()
+outs = []
+add(outs, df)
+for o in outs:
+    (o.writeStream.outputMode("update").format("console")
+     .option("checkpointLocation", "/chk/e").start())
+"""
+
+
+def test_a_list_filled_by_a_helper_holds_its_dataframe() -> None:
+    (query,) = extract_text(APPEND, "job.py").queries
+    assert [op.kind for op in query.stateful] == ["aggregation"]
+
+
+def test_a_changed_grouping_key_in_a_helper_filling_a_list_is_incompatible() -> None:
+    new = APPEND.replace('groupBy("key")', 'groupBy("key", "value")')
+    assert verdict(APPEND, new) == ("incompatible", ["AG01", "PR03"])
+
+
+def test_a_changed_filter_in_a_helper_filling_a_list_is_compatible() -> None:
+    new = APPEND.replace("value > 0", "value > 1")
+    assert verdict(APPEND, new)[0] == "compatible"
+
+
+def test_a_list_the_helper_rebinds_before_appending_is_not_the_callers() -> None:
+    # `outs = list(outs)` makes a new list: the caller's stays empty, so its loop reads an
+    # unknown DataFrame (a note), never the helper's aggregation.
+    job = APPEND.replace("    outs.append", "    outs = list(outs)\n    outs.append")
+    (query,) = extract_text(job, "job.py").queries
+    assert query.stateful == ()
+    assert query.unresolved
+
+
+def test_a_module_list_filled_inside_a_function() -> None:
+    job = """
+QUERIES = []
+
+def register(df):
+    QUERIES.append(df.groupBy("key").count())
+
+register(spark.readStream.format("kafka").option("subscribe", "events").load())
+for q in QUERIES:
+    (q.writeStream.outputMode("update").format("console")
+     .option("checkpointLocation", "/chk/m").start())
+"""
+    new = job.replace('groupBy("key")', 'groupBy("value")')
+    assert verdict(job, new) == ("incompatible", ["AG01", "PR03"])
+
+
+CONFIGURE = """
+def configure(w):
+    w.format("parquet").option("path", "/t/e")
+
+df = spark.readStream.format("kafka").option("subscribe", "events").load()
+w = df.writeStream.option("checkpointLocation", "/chk/e")
+configure(w)
+w.start()
+"""
+
+
+def test_a_writer_configured_by_a_helper_keeps_its_settings() -> None:
+    (query,) = extract_text(CONFIGURE, "job.py").queries
+    assert query.sink.format == "parquet"
+    assert query.sink.checkpoint == "/chk/e"
+
+
+def test_a_sink_path_changed_in_a_helper_configuring_the_writer_is_seen() -> None:
+    new = CONFIGURE.replace("/t/e", "/t/f")
+    assert verdict(CONFIGURE, new)[0] != "compatible"
+
+
+def test_a_writer_configured_through_a_keyword_argument() -> None:
+    job = CONFIGURE.replace("configure(w)", "configure(w=w)")
+    (query,) = extract_text(job, "job.py").queries
+    assert query.sink.format == "parquet"
+
+
+DECORATED = """
+import functools
+
+def counted(fn):
+    @functools.wraps(fn)
+    def wrap(df):
+        print("building")
+        return fn(df).groupBy("key").count()
+    return wrap
+
+@counted
+def build(df):
+    return df.filter("value > 0")
+
+df = spark.readStream.format("kafka").option("subscribe", "a").load()
+(build(df).writeStream.outputMode("update").format("console")
+ .option("checkpointLocation", "/chk/x").start())
+"""
+
+
+def test_a_decorator_of_the_jobs_own_is_part_of_the_query() -> None:
+    (query,) = extract_text(DECORATED, "job.py").queries
+    assert [op.kind for op in query.stateful] == ["aggregation"]
+
+
+def test_a_grouping_key_changed_in_a_decorator_is_incompatible() -> None:
+    new = DECORATED.replace('groupBy("key")', 'groupBy("key", "x")')
+    assert verdict(DECORATED, new) == ("incompatible", ["AG01", "PR03"])
+
+
+def test_a_decorators_log_line_changed_is_compatible() -> None:
+    new = DECORATED.replace('print("building")', 'print("building the counts")')
+    assert verdict(DECORATED, new) == ("compatible", [])
+
+
+def test_a_decorator_returning_what_streamlint_cannot_call_is_unknown_with_its_code() -> None:
+    old = """
+import cache
+
+def memo(fn):
+    return cache.wrap(fn)
+
+@memo
+def build(df):
+    return df
+
+df = spark.readStream.format("kafka").option("subscribe", "a").load()
+build(df).writeStream.format("console").option("checkpointLocation", "/chk/x").start()
+"""
+    (query,) = extract_text(old, "job.py").queries
+    assert any("decorated by @memo" in text for text, _ in query.unresolved)
+    new = old.replace("cache.wrap(fn)", "cache.wrap(fn, size=2)")
+    assert verdict(old, new)[0] == "review"
+
+
+PARTIAL = """
+from functools import partial
+
+def upsert(batch, batch_id, table):
+    batch.write.mode("append").saveAsTable(table)
+
+df = spark.readStream.format("kafka").option("subscribe", "a").load()
+(df.writeStream.foreachBatch(partial(upsert, table="t"))
+ .option("checkpointLocation", "/chk/b").start())
+"""
+
+
+def test_a_partial_batch_functions_code_counts() -> None:
+    new = PARTIAL.replace('mode("append")', 'mode("overwrite")')
+    assert verdict(PARTIAL, new) == ("compatible", ["SK07"])
+
+
+def test_what_a_partial_batch_function_is_bound_to_counts() -> None:
+    new = PARTIAL.replace('table="t"', 'table="u"')
+    assert verdict(PARTIAL, new) == ("compatible", ["SK07"])
+
+
+def test_an_unchanged_partial_batch_function_has_no_finding() -> None:
+    assert verdict(PARTIAL, PARTIAL + "\n# the same\n") == ("compatible", [])
