@@ -52,7 +52,7 @@ JOB = """from pyspark.sql import SparkSession
 spark = SparkSession.builder.getOrCreate()
 df = spark.readStream.format("kafka").option("subscribe", "t").load()
 {line}
-out.writeStream.option("checkpointLocation", "/chk").start()
+out.writeStream.format("console").option("checkpointLocation", "/chk").start()
 """
 
 

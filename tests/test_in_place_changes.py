@@ -181,3 +181,38 @@ def test_what_a_partial_batch_function_is_bound_to_counts() -> None:
 
 def test_an_unchanged_partial_batch_function_has_no_finding() -> None:
     assert verdict(PARTIAL, PARTIAL + "\n# the same\n") == ("compatible", [])
+
+
+CONFIG_LOOP = """
+import json
+
+config = json.load(open("tables.json"))
+for table in config["tables"]:
+    df = spark.readStream.table(table)
+    (df.groupBy("key").count().writeStream.outputMode("update").format("console")
+     .option("checkpointLocation", "/chk/" + table).start())
+print("started")
+"""
+
+
+def test_a_loop_over_config_names_its_item_by_the_config_only() -> None:
+    # An item of a list only the run knows: an edit elsewhere in the module is no finding.
+    new = CONFIG_LOOP.replace('print("started")', 'print("all started")')
+    assert verdict(CONFIG_LOOP, new) == ("compatible", [])
+
+
+def test_a_loop_over_a_list_read_empty_that_starts_a_query_asks_on_any_edit() -> None:
+    # The list was filled where streamlint did not see (here: by a library's call), so the
+    # module's code stands for what its item holds.
+    job = """
+import registry
+
+OUTS = []
+registry.fill(OUTS, spark.readStream.format("kafka").option("subscribe", "in").load())
+for out in OUTS:
+    (out.writeStream.outputMode("update").format("console")
+     .option("checkpointLocation", "/chk/o").start())
+print("started")
+"""
+    new = job.replace('print("started")', 'print("all started")')
+    assert verdict(job, new) == ("review", ["UN01", "UN01"])  # the note on each side

@@ -1,6 +1,6 @@
-"""Pairs two reviews of the guard-clause, same-DataFrame-fork and chosen-function changes found
-reading compatible where a branch the run may take does not restart (tests/review_cases/<case>/
-old.py and new.py, each changed in the branch or the setting named below). Each must be a
+"""Pairs that three reviews (of the guard-clause, same-DataFrame-fork, chosen-function and
+in-place changes) found reading compatible where the run may not restart
+(tests/review_cases/<case>/old.py and new.py, each changed where named below). Each must be a
 finding a person sees; none may read compatible.
 """
 
@@ -50,6 +50,45 @@ EXPECTED = {
     # Chosen functions calling chosen functions, deeper than they are followed: the module's
     # code stands for what is not read.
     "blow": ("a column in the innermost chosen function", "review", {"UN01"}),
+    # Third review: what a helper changes in place, and decorators. The decorated function's
+    # own body counts whatever the decorator returns (functools.update_wrapper, an instance
+    # with __call__, a library's wrapper), a decorator is evaluated once, the job's own
+    # decorators under a pipeline's and on methods apply.
+    "deco_unknown": ("the body of a function under update_wrapper", "incompatible", {"AG01"}),
+    "deco_extlib": ("the body of a function a library decorator wraps", "review", {"UN01"}),
+    "deco_instance_body": ("the body of a function a decorator instance wraps",
+                           "incompatible", {"AG01"}),
+    "deco_double_eval": ("the topic a decorator factory records", "incompatible", {"SO04"}),
+    "dlt_user_deco": ("a grouping in the job's decorator under @dlt.table", "incompatible",
+                      {"AG01"}),
+    "dp_user_deco": ("a grouping in the job's decorator under @dp.table", "incompatible",
+                     {"AG01"}),
+    "deco_method": ("a grouping in a method's decorator", "incompatible", {"AG01"}),
+    "deco_class": ("a grouping in a class used as a decorator", "incompatible", {"AG01"}),
+    # Given back, or else the loop over the list read empty (or chosen) names what it holds.
+    "augassign_param": ("the DataFrame a helper adds with +=", "incompatible", {"AG01"}),
+    "gb_stale_overwrite": ("the DataFrame a function the helper calls appends", "incompatible",
+                           {"AG01"}),
+    "plain_if_append": ("the DataFrame appended under a run-time if", "review", {"UN01"}),
+    "modlist_if": ("a module list filled under a run-time if", "review", {"UN01"}),
+    "modlist_try": ("a module list filled in a try", "review", {"UN01"}),
+    "modlist_guard": ("a module list filled after a guard clause", "review", {"UN01"}),
+    "modlist_if_global": ("a global list filled under a run-time if", "review", {"UN01"}),
+    "closure_param": ("the enclosing function's list a closure fills", "review", {"UN01"}),
+    "gb_wrapped_star": ("a list given through *args", "review", {"UN01"}),
+    "gb_kwargs": ("a list given through **kwargs", "review", {"UN01"}),
+    "gb_alias_in_helper": ("a list appended through an alias in the helper", "review",
+                           {"UN01"}),
+    "gb_caller_alias": ("a list the caller holds under two names", "review", {"UN01"}),
+    "gb_init_list": ("a list an __init__ stores and a method fills", "review", {"UN01"}),
+    # A writer started with no format and no path was configured where streamlint did not see.
+    "writer_rebind": ("the path a helper sets on a rebound writer", "review", {"UN01"}),
+    "writer_closure": ("the path a closure sets on the writer", "review", {"UN01"}),
+    "writer_module": ("the path a function sets on a module's writer", "review", {"UN01"}),
+    "writer_lambda": ("the path a lambda sets on the writer", "review", {"UN01"}),
+    "writer_alternatives": ("the path a chosen function sets on the writer", "review",
+                            {"UN01"}),
+    "writer_partial": ("the path a partial sets on the writer", "review", {"UN01"}),
 }
 
 

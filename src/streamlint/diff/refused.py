@@ -3,8 +3,10 @@ complete output mode (STREAMING_OUTPUT_MODE.UNSUPPORTED_DATASOURCE), and a conti
 over anything but projections and filters (UnsupportedOperationChecker.checkForContinuous:
 "Continuous processing does not support ... operations"). Both measured on pyspark 4.3.0
 (tests/test_refused_queries.py). For a changed query, only a combination the new version makes is
-reported: one the old version had could not have written the checkpoint. A query only the new
-version has is reported too: the deployment fails as surely.
+reported: one the old version had could not have written the checkpoint, and the change did not
+cause it (a file sink with no format written is parquet here, but Delta on Databricks: an
+unchanged job is not blamed for it). A query only the new version has is reported too: the
+deployment fails as surely.
 """
 
 from __future__ import annotations

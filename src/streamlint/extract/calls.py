@@ -150,12 +150,8 @@ class Calls:
             # Chosen functions calling chosen functions: each level doubles the work.
             # What they call is not read: the whole module's code stands for it, so any edit
             # there is asked about.
-            module = self.context.module
-            code = self.module_codes.get(id(module))
-            if code is None:
-                code = self.module_codes[id(module)] = _crc(fingerprint(self, module))
             return Unknown(f"{self.code(node)} (functions chosen at run time, nested too deep: "
-                           f"#{code})")
+                           f"#{self.module_code()})")
         heap_mark = heap.watch(self)
         writes: list[heap.Writes] = []
         self.alternatives_depth += 1
@@ -178,6 +174,15 @@ class Calls:
             self.effects.set_aside(writer)
         self.effects.queries.extend(kept)
         return self.merge_choices(values, func.condition, func.loc)
+
+    def module_code(self) -> str:
+        """A fingerprint of the running module's whole code: what stands for code streamlint
+        did not read in it, so that any edit there is asked about."""
+        module = self.context.module
+        code = self.module_codes.get(id(module))
+        if code is None:
+            code = self.module_codes[id(module)] = _crc(fingerprint(self, module))
+        return code
 
     @staticmethod
     def merge_choices(values: list[Any], condition: str, loc: Any) -> Any:
@@ -298,7 +303,7 @@ class Calls:
         self.changed_args = {}
         result = self.call(func, args, kwargs, node)
         if isinstance(func, Function) and self.changed_args:
-            self.give_back(node, self.changed_args, env)
+            self.give_back(node, self.changed_args, env, args, kwargs)
         if isinstance(result, Unknown):
             target = func.target if isinstance(func, BoundMethod) else None
             escaped(self, (target, *args, *kwargs.values()), self.code(node.func))
@@ -306,43 +311,38 @@ class Calls:
             return self.opaque(node, env)  # an unknown callee: remember what it was given
         return result
 
-    def decorate(self, stmt: cst.FunctionDef, function: Function, env: Env) -> Any:
-        """A `def` under decorators of the job's own (`@with_counts def build(df): ...`): the
-        name holds what they return, applied bottom up, so the wrapper's steps are part of
-        every call. A library's decorator (`functools.wraps`, a pipeline's `@dp.table`) leaves
-        the function as it is; a decorator of the job's that returns nothing streamlint can
-        call makes the name unknown, with the decorator's code in its text."""
+    def decorate(self, stmt: cst.FunctionDef, function: Function, values: list[Any]) -> Any:
+        """A `def` under decorators of the job's own (`@with_counts def build(df): ...`, a
+        class whose instances are called): the name holds what they return, applied bottom
+        up, so the wrapper's steps are part of every call. A library's decorator
+        (`functools.wraps`, a pipeline's `@dp.table`) leaves the function as it is. One whose
+        result streamlint cannot call makes the name unknown, with the code of both the
+        decorator and the function in its text: an edit to either is seen."""
         value: Any = function
-        for item in reversed(stmt.decorators):
-            decorator = self.ev(item.decorator, env)
-            if not isinstance(decorator, Function | Lambda | Partial | Alternatives):
+        for item, decorator in reversed(list(zip(stmt.decorators, values, strict=True))):
+            if not isinstance(decorator, Function | Lambda | Partial | Alternatives | Class):
                 continue
             value = self.call(decorator, [value], {}, item.decorator)
-            if not isinstance(value, Function | Lambda | Partial | Alternatives | Class |
-                              Instance | Native):
-                code = (fingerprint(self, decorator.node) if isinstance(decorator, Function)
-                        else self.code(item.decorator))
+            if isinstance(value, Instance) and "__call__" in value.cls.methods:
+                value = self.method(value.cls, "__call__", value)
+            if not isinstance(value, Function | Lambda | Partial | Alternatives | Native):
+                code = fingerprint(self, decorator.node) if isinstance(
+                    decorator, Function | Class) else self.code(item.decorator)
                 return Unknown(f"{stmt.name.value} (decorated by @{self.code(item.decorator)}:"
-                               f" #{_crc(code)})")
+                               f" #{_crc(code)} #{_crc(fingerprint(self, stmt))})")
         return value
 
-    def give_back(self, node: cst.Call, changed: dict[int | str, Any], env: Env) -> None:
-        """A helper that appended to the list it was given, or configured the writer it was
-        given (`add(outs, df)`, `configure(writer)`), changed the caller's object: the
-        caller's name (or attribute, or item) holds the changed value from here on."""
-        changed, self.changed_args = dict(changed), {}
-        positional = [arg for arg in node.args if arg.keyword is None]
-        if any(arg.star for arg in node.args):
-            positional = []  # positions not known past a *args
-        for key, value in changed.items():
-            if isinstance(key, int):
-                arg = positional[key] if key < len(positional) else None
-            else:
-                arg = next((a for a in node.args if a.keyword is not None
-                            and a.keyword.value == key), None)
-            if arg is not None and isinstance(arg.value, cst.Name | cst.Attribute |
-                                              cst.Subscript):
-                self.assign(arg.value, value, env, in_place=True)
+    def decorated_method(self, owner: Instance, method: cst.FunctionDef, func: Function) -> Any:
+        """A method under the job's own decorators: they wrap the plain function, and the
+        instance is bound to what they return (its first argument, as Python binds it)."""
+        cls = owner.cls
+        values = [self.ev(item.decorator, cls.env) for item in method.decorators]
+        if not any(isinstance(v, Function | Lambda | Partial | Alternatives | Class)
+                   for v in values):
+            return func
+        plain = Function(method, cls.env, None, defaults=func.defaults, context=cls.context)
+        wrapped = self.decorate(method, plain, values)
+        return wrapped if isinstance(wrapped, Unknown) else Partial(wrapped, (owner,), {})
 
     def attribute(self, target: Any, name: str, node: cst.CSTNode) -> Any:
         if isinstance(target, Alternatives):  # a method of whichever object the run chose
@@ -361,6 +361,8 @@ class Calls:
                 decorators = {self.code(d.decorator) for d in method.decorators}
                 if "property" in decorators or "cached_property" in decorators:
                     return self.call_function(func, [], {}, node)
+                if method.decorators and not decorators & {"staticmethod", "classmethod"}:
+                    return self.decorated_method(target, method, func)
                 return func
             if name in target.cls.attributes:
                 return target.cls.attributes[name]

@@ -123,6 +123,12 @@ def escaped(interp: Interpreter, values: tuple[Any, ...], into: str) -> None:
         interp.effects.escaped_writers.setdefault(writer.loc, (into, fingerprint))
 
 
+def shape_digest(interp: Interpreter, value: Any) -> str:
+    """A short, location-free digest of what a value holds (DataFrames' sources and
+    operators, functions' code, unknowns' text), for an unknown derived from it."""
+    return f"{binascii.crc32(_LOC_RE.sub('', repr(_value(interp, value, 0))).encode()):08x}"
+
+
 def _streaming_sources(value: Any, depth: int) -> list[Source]:
     from streamlint.extract.values import Grouped, Plan, Writer
 

@@ -20,6 +20,7 @@ from streamlint.extract.budget import UNBOUNDED
 from streamlint.extract.calls import MAX_DEPTH, Calls
 from streamlint.extract.coverage import escaped
 from streamlint.extract.expressions import Expressions
+from streamlint.extract.in_place import InPlace
 from streamlint.extract.positions import ModuleIndex
 from streamlint.extract.statements import Statements
 from streamlint.extract.symbolic import first_name
@@ -29,7 +30,7 @@ from streamlint.model import Loc, Unknown
 __all__ = ["MAX_DEPTH", "Interpreter"]
 
 
-class Interpreter(Statements, Expressions, Calls):
+class Interpreter(Statements, Expressions, Calls, InPlace):
     """The state of one run over a file; its statements, expressions and calls are the mixins'.
     """
 

@@ -72,6 +72,8 @@ class Definition:
     expectations: list[Decorator]
     loc: Loc
     cdc: dict[str, Any] = factory(dict)
+    # What the runtime calls: the function under the job's own decorators, if any.
+    wrapped: Any = None
 
 
 @record(frozen=False)
@@ -132,11 +134,12 @@ def call(interp: Interpreter, func: FunctionRef, args: list[Any], kwargs: dict[s
 
 
 @registry.hook("decorated")
-def decorated(interp: Interpreter, stmt: cst.FunctionDef, function: Function) -> None:
-    """A `def` with decorators: register it if one of them is a pipeline's."""
+def decorated(interp: Interpreter, stmt: cst.FunctionDef, function: Function,
+              values: list[Any], wrapped: Any) -> None:
+    """A `def` with decorators (`values`, evaluated once): register it if one of them is a
+    pipeline's; the runtime calls it as the job's own decorators left it (`wrapped`)."""
     decorators: list[Decorator] = []
-    for item in stmt.decorators:
-        value = interp.ev(item.decorator, function.env)
+    for item, value in zip(stmt.decorators, values, strict=True):
         if isinstance(value, FunctionRef) and value.module in MODULES:
             state(interp, value.module)
             value = Decorator(value.name, (), (), interp.loc(item.decorator))
@@ -146,6 +149,9 @@ def decorated(interp: Interpreter, stmt: cst.FunctionDef, function: Function) ->
     if datasets:
         expectations = [d for d in decorators if d not in datasets]
         _apply(interp, datasets[-1], function, expectations)
+        assert interp.pipeline is not None
+        if wrapped is not function:
+            interp.pipeline.definitions[-1].wrapped = wrapped
 
 
 def _apply(interp: Interpreter, decorator: Decorator, function: Function,
@@ -223,6 +229,8 @@ def _batch(plan: Plan) -> Plan:
 def _call(interp: Interpreter, definition: Definition) -> Any:
     assert definition.function is not None
     node = definition.function.node
+    if definition.wrapped is not None:
+        return interp.call(definition.wrapped, [], {}, node)
     return interp.call_function(definition.function, [], {}, node)
 
 

@@ -13,7 +13,7 @@ import libcst as cst
 
 from streamlint.extract import registry, templates
 from streamlint.extract.budget import MAX_VALUE
-from streamlint.extract.values import EnvDefault, FunctionRef, Partial
+from streamlint.extract.values import EnvDefault, FunctionRef, Native, Partial
 from streamlint.model import Unknown
 
 if TYPE_CHECKING:
@@ -30,6 +30,11 @@ def call_builtins(interp: Interpreter, func: FunctionRef, args: list[Any],
         return interp.attribute(args[0], args[1], node)
     if func.name == "partial" and args:
         return Partial(args[0], tuple(args[1:]), dict(kwargs))
+    if func.name == "update_wrapper" and args:
+        return args[0]  # the wrapper, with the wrapped function's name: the wrapper runs
+    if func.name == "wraps" and args:
+        # `functools.wraps(fn)(wrapper)`: the wrapper, as under `@functools.wraps(fn)`.
+        return Native("wraps", lambda _interp, a, _k, _n: a[0] if a else Unknown("wraps"))
     if func.name == "reduce" and len(args) >= 2 and isinstance(args[1], tuple):
         items = list(args[1]) if len(args) == 2 else [args[2], *args[1]]
         if not items:

@@ -216,8 +216,9 @@ def star_import(module: str) -> tuple[str, tuple[str, ...]] | None:
 
 
 def hook(event: str) -> Callable[[Handler], Handler]:
-    """A library's part of the run: "decorated" (`handler(interp, stmt, function)`, a `def`
-    with decorators) and "module_end" (`handler(interp)`, after the module's body ran)."""
+    """A library's part of the run: "decorated" (`handler(interp, stmt, function, values,
+    wrapped)`, a `def` with decorators, their values, and what the job's own ones made of it)
+    and "module_end" (`handler(interp)`, after the module's body ran)."""
     def add(handler: Handler) -> Handler:
         _hooks.setdefault(event, []).append(handler)
         return handler

@@ -12,9 +12,9 @@ import libcst as cst
 
 from streamlint.extract import heap, registry
 from streamlint.extract.bindings import import_star, member, module_ref
+from streamlint.extract.coverage import shape_digest
 from streamlint.extract.symbolic import (
     ABSENT,
-    MUTATORS,
     Return,
     choose,
     inert,
@@ -40,9 +40,11 @@ class Statements:
             env.names[stmt.name.value] = Function(stmt, env, defaults=self.defaults(
                 stmt.params, env), context=self.context)
             if stmt.decorators:  # a pipeline's table or flow: the runtime calls it
-                registry.fire("decorated", self, stmt, env.names[stmt.name.value])
-                env.names[stmt.name.value] = self.decorate(stmt, env.names[stmt.name.value],
-                                                           env)
+                function = env.names[stmt.name.value]
+                values = [self.ev(item.decorator, env) for item in stmt.decorators]
+                wrapped = self.decorate(stmt, function, values)
+                registry.fire("decorated", self, stmt, function, values, wrapped)
+                env.names[stmt.name.value] = wrapped
         elif isinstance(stmt, cst.ClassDef):
             env.names[stmt.name.value] = self.define_class(stmt, env)
         elif isinstance(stmt, cst.If):
@@ -94,7 +96,9 @@ class Statements:
             current = self.ev(small.target, env)
             operand = self.ev(small.value, env)
             op = type(small.operator).__name__.replace("Assign", "")
-            self.assign(small.target, self.binary(op, current, operand, small), env)
+            # `outs += [df]` extends the list in place, as `outs.append(df)` does.
+            self.assign(small.target, self.binary(op, current, operand, small), env,
+                        in_place=op == "Add" and isinstance(current, tuple))
         elif isinstance(small, cst.Expr):
             if not self.mutate(small.value, env):
                 self.ev(small.value, env)
@@ -126,80 +130,6 @@ class Statements:
             env.global_names.update(name.name.value for name in small.names)
         elif isinstance(small, cst.Nonlocal | cst.Pass | cst.Break | cst.Continue):
             return
-
-    def mutate(self, expr: cst.BaseExpression, env: Env) -> bool:
-        """`aggs.append(...)`, `opts.update(...)`: the name now holds the changed value.
-
-        Lists are tuples here (values never change under a reader's feet), so a mutating
-        call rebinds the name. One we cannot compute makes the name unknown rather than
-        leaving the old value looking current.
-        """
-        if not (isinstance(expr, cst.Call) and isinstance(expr.func, cst.Attribute)):
-            return False
-        method = expr.func.attr.value
-        if method not in MUTATORS:
-            return self.configure(expr, env)
-        current = self.ev(expr.func.value, env)
-        if not isinstance(current, tuple | dict):
-            return False
-        args = [self.ev(arg.value, env) for arg in expr.args if arg.keyword is None
-                and not arg.star]
-        kwargs = {arg.keyword.value: self.ev(arg.value, env) for arg in expr.args
-                  if arg.keyword is not None}
-        updated: Any = None
-        if isinstance(current, tuple):
-            if method == "append" and len(args) == 1:
-                updated = (*current, args[0])
-            elif method == "extend" and len(args) == 1 and isinstance(args[0], tuple):
-                updated = (*current, *args[0])
-            elif method == "insert" and len(args) == 2 and isinstance(args[0], int):
-                items = list(current)
-                items.insert(args[0], args[1])
-                updated = tuple(items)
-            elif method == "remove" and len(args) == 1 and args[0] in current:
-                items = list(current)
-                items.remove(args[0])
-                updated = tuple(items)
-        elif method == "update" and (not args or isinstance(args[0], dict)):
-            updated = {**current, **(args[0] if args else {}), **kwargs}
-        elif method == "setdefault" and args:
-            updated = {args[0]: args[1] if len(args) > 1 else None, **current}
-        elif method == "pop" and args and args[0] in current:
-            updated = {k: v for k, v in current.items() if k != args[0]}
-        if updated is None:
-            updated = self.opaque(expr, env)
-        elif isinstance(current, dict):
-            # A dict is one object wherever it is held (a helper filling the caller's dict):
-            # it changes in place.
-            for key in {*current, *updated}:
-                if current.get(key, ABSENT) is not updated.get(key, ABSENT):
-                    self.heap_write(current, key, current.get(key, ABSENT))
-            current.clear()
-            current.update(updated)
-            return True
-        self.assign(expr.func.value, updated, env, in_place=True)
-        return True
-
-    def configure(self, expr: cst.Call, env: Env) -> bool:
-        """`writer.format("csv").option(...)` or `stream.foreachBatch(f)` as a statement:
-        PySpark's DataStreamWriter and DataStreamReader methods change the object itself (and
-        return it), so the name (or attribute) now holds the configured builder, as in a
-        helper that configures the writer it is given (`registry.builder` names them)."""
-        root: cst.BaseExpression = expr
-        while isinstance(root, cst.Call) and isinstance(root.func, cst.Attribute):
-            root = root.func.value
-        if isinstance(root, cst.Name):
-            current = env.names.get(root.value)
-        elif isinstance(root, cst.Attribute):
-            current = self.ev(root, env)
-        else:
-            return False
-        if not registry.is_builder(current):
-            return False
-        result = self.ev(expr, env)
-        if registry.is_builder(result):
-            self.assign(root, result, env, in_place=True)
-        return True
 
     def run_if(self, stmt: cst.If, env: Env) -> None:
         test = self.ev(stmt.test, env)
@@ -313,7 +243,7 @@ class Statements:
                 self.assign(stmt.target, item, env)
                 self.run_block(stmt.body.body, env)
         else:
-            self.assign(stmt.target, Unknown(self.code(stmt.target)), env)
+            self.assign(stmt.target, self.loop_item(stmt, items), env)
             self.effects.uncertain += 1  # the body may run any number of times, even none
             try:
                 self.run_block(stmt.body.body, env)
@@ -321,6 +251,16 @@ class Statements:
                 self.effects.uncertain -= 1
         if stmt.orelse is not None:
             self.run_block(stmt.orelse.body.body, env)
+
+    def loop_item(self, stmt: cst.For, items: Any) -> Unknown:
+        """An item of what a loop runs over, not known one by one: named with a digest of
+        the whole (a list chosen at run time, an unknown's text), so a change to what it
+        holds is a change to the item. A list read as empty whose loop still starts a query
+        was filled where streamlint did not see: the module's code stands for it."""
+        label = f"{self.code(stmt.target)} (an item of {self.code(stmt.iter)}"
+        if items == ():
+            return Unknown(f"{label}, read as empty: #{self.module_code()})")
+        return Unknown(f"{label}: #{shape_digest(self, items)})")
 
     def assign(self, target: cst.CSTNode, value: Any, env: Env, in_place: bool = False) -> None:
         """Bind `target` to `value`. `in_place`: the object the name holds was changed (a

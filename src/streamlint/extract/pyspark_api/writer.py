@@ -211,6 +211,14 @@ def start(
         if key.lower() == "checkpointlocation":
             writer = writer.copy(checkpoint_loc=loc)
     writer = writer.copy(options=tuple(options), format=fmt)
+    if fmt is None and writer.foreach is None and not any(
+            str(key).lower() == "path" for key, _ in options):
+        # Spark starts no query without a sink: its format and path were set where streamlint
+        # did not see (a helper rebinding the writer, a closure), so the module's code counts.
+        note = (f"the writer started here has no format and no path where streamlint read "
+                f"it; they are set in code it did not follow: #{interp.module_code()}", loc)
+        writer = writer.copy(plan=replace(writer.plan, unresolved=(*writer.plan.unresolved,
+                                                                   note)))
     interp.effects.queries.append(writer)
     return StartedQuery(len(interp.effects.queries) - 1)
 

@@ -1,0 +1,10 @@
+def add(outs, df):
+    target = outs
+    target.append(df.groupBy("key").count())
+
+df = spark.readStream.format("kafka").option("subscribe", "events").load()
+outs = []
+add(outs, df)
+for o in outs:
+    (o.writeStream.outputMode("update").format("console")
+     .option("checkpointLocation", "/chk/e").start())

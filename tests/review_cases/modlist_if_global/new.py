@@ -1,0 +1,12 @@
+QUERIES = []
+
+def register(df):
+    global QUERIES
+    QUERIES.append(df.groupBy("value").count())
+
+df = spark.readStream.format("kafka").option("subscribe", "events").load()
+if spark.conf.get("x") == "1":
+    register(df)
+for q in QUERIES:
+    (q.writeStream.outputMode("update").format("console")
+     .option("checkpointLocation", "/chk/m").start())

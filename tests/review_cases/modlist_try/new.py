@@ -1,0 +1,13 @@
+QUERIES = []
+
+def register(df):
+    QUERIES.append(df.groupBy("value").count())
+
+df = spark.readStream.format("kafka").option("subscribe", "events").load()
+try:
+    register(df)
+except Exception as e:
+    print(e)
+for q in QUERIES:
+    (q.writeStream.outputMode("update").format("console")
+     .option("checkpointLocation", "/chk/m").start())

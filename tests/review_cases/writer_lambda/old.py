@@ -1,0 +1,6 @@
+configure = lambda w: w.format("parquet").option("path", "/t/e")
+
+df = spark.readStream.format("kafka").option("subscribe", "events").load()
+w = df.writeStream.option("checkpointLocation", "/chk/e")
+configure(w)
+w.start()
