@@ -216,3 +216,92 @@ print("started")
 """
     new = job.replace('print("started")', 'print("all started")')
     assert verdict(job, new) == ("review", ["UN01", "UN01"])  # the note on each side
+
+
+CLOSURE_INDEX = """
+def make():
+    outs = []
+    def add(df):
+        outs.append(df.groupBy("key").count())
+    return outs, add
+
+outs, add = make()
+add(spark.readStream.format("kafka").option("subscribe", "in").load())
+(outs[0].writeStream.outputMode("update").format("console")
+ .option("checkpointLocation", "/chk/o").start())
+"""
+
+
+def test_a_list_a_closure_fills_is_read_through_its_other_holder() -> None:
+    # The closure changes the list `make` returned: the caller's `outs` is the same list
+    # (values.Items forwards the change), so `outs[0]` is the aggregation. It read compatible.
+    new = CLOSURE_INDEX.replace('groupBy("key")', 'groupBy("value")')
+    assert verdict(CLOSURE_INDEX, new) == ("incompatible", ["AG01", "PR03"])
+
+
+def test_a_list_filled_through_kwargs_is_read_through_its_other_holder() -> None:
+    job = """
+outs = []
+def build(**kw):
+    kw["into"].append(kw["df"].groupBy("key").count())
+
+build(into=outs, df=spark.readStream.format("kafka").option("subscribe", "in").load())
+(outs[0].writeStream.outputMode("update").format("console")
+ .option("checkpointLocation", "/chk/o").start())
+"""
+    new = job.replace('groupBy("key")', 'groupBy("value")')
+    assert verdict(job, new) == ("incompatible", ["AG01", "PR03"])
+
+
+LIBRARY_INDEX = """
+import registry
+
+OUTS = []
+registry.fill(OUTS, spark.readStream.format("kafka").option("subscribe", "in").load())
+(OUTS[0].writeStream.outputMode("update").format("console")
+ .option("checkpointLocation", "/chk/o").start())
+print("started")
+"""
+
+
+def test_an_index_past_a_list_filled_unseen_asks_on_any_edit() -> None:
+    # A library filled the list: `OUTS[0]` is past what streamlint saw (Python would stop
+    # there), so the module's code stands for it. It was the same unknown text twice.
+    new = LIBRARY_INDEX.replace('print("started")', 'print("all started")')
+    assert verdict(LIBRARY_INDEX, new)[0] == "review"
+
+
+def test_a_list_copied_before_it_is_filled_is_not_the_copy() -> None:
+    # `list(outs)` is a new list: what the helper appends to it is not in the caller's.
+    job = APPEND.replace("\nadd(outs, df)", "\nadd(list(outs), df)")
+    (query,) = extract_text(job, "job.py").queries
+    assert query.stateful == ()
+    assert query.unresolved
+
+
+def test_a_list_changed_in_one_branch_is_a_choice_for_its_other_holders() -> None:
+    job = """
+def make():
+    outs = [spark.readStream.format("kafka").option("subscribe", "a").load()]
+    return outs, outs
+
+outs, alias = make()
+if spark.conf.get("mode") == "agg":
+    alias[0] = alias[0].groupBy("key").count()
+else:
+    alias[0] = alias[0].dropDuplicates(["key"])
+(outs[0].writeStream.outputMode("update").format("console")
+ .option("checkpointLocation", "/chk/o").start())
+"""
+    (query,) = extract_text(job, "job.py").queries
+    assert [op.kind for op in query.stateful] == ["aggregation"]  # the first branch followed
+    assert query.unresolved  # the other branch's DataFrame, noted
+    new = job.replace('dropDuplicates(["key"])', 'dropDuplicates(["value"])')
+    assert verdict(job, new)[0] != "compatible"
+
+
+def test_an_index_within_a_list_seen_filled_is_its_item() -> None:
+    job = APPEND.replace("for o in outs:\n    (o.", "if True:\n    (outs[-1].")
+    (query,) = extract_text(job, "job.py").queries
+    assert [op.kind for op in query.stateful] == ["aggregation"]
+    assert not query.unresolved

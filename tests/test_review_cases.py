@@ -1,15 +1,20 @@
-"""Pairs that three reviews (of the guard-clause, same-DataFrame-fork, chosen-function and
+"""Pairs that four reviews (of the guard-clause, same-DataFrame-fork, chosen-function and
 in-place changes) found reading compatible where the run may not restart
 (tests/review_cases/<case>/old.py and new.py, each changed where named below). Each must be a
 finding a person sees; none may read compatible.
+
+Cases of two modules (CROSS_FILE) hold old/ and new/ folders, each with job.py and the module
+it imports.
 """
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
 
+from streamlint.cli import main
 from streamlint.diff import diff_jobs
 from streamlint.extract import extract_text
 
@@ -70,17 +75,58 @@ EXPECTED = {
     "gb_stale_overwrite": ("the DataFrame a function the helper calls appends", "incompatible",
                            {"AG01"}),
     "plain_if_append": ("the DataFrame appended under a run-time if", "review", {"UN01"}),
-    "modlist_if": ("a module list filled under a run-time if", "review", {"UN01"}),
-    "modlist_try": ("a module list filled in a try", "review", {"UN01"}),
+    # Lists forward a change made in place to every holder (values.Items): the DataFrame a
+    # helper, closure, alias or method appends is followed, so the change is the rule's.
+    "modlist_if": ("a module list filled under a run-time if", "incompatible", {"AG01"}),
+    "modlist_try": ("a module list filled in a try", "incompatible", {"AG01"}),
     "modlist_guard": ("a module list filled after a guard clause", "review", {"UN01"}),
-    "modlist_if_global": ("a global list filled under a run-time if", "review", {"UN01"}),
-    "closure_param": ("the enclosing function's list a closure fills", "review", {"UN01"}),
-    "gb_wrapped_star": ("a list given through *args", "review", {"UN01"}),
-    "gb_kwargs": ("a list given through **kwargs", "review", {"UN01"}),
-    "gb_alias_in_helper": ("a list appended through an alias in the helper", "review",
-                           {"UN01"}),
-    "gb_caller_alias": ("a list the caller holds under two names", "review", {"UN01"}),
-    "gb_init_list": ("a list an __init__ stores and a method fills", "review", {"UN01"}),
+    "modlist_if_global": ("a global list filled under a run-time if", "incompatible",
+                          {"AG01"}),
+    "closure_param": ("the enclosing function's list a closure fills", "incompatible",
+                      {"AG01"}),
+    "gb_wrapped_star": ("a list given through *args", "incompatible", {"AG01"}),
+    "gb_kwargs": ("a list given through **kwargs", "incompatible", {"AG01"}),
+    "gb_alias_in_helper": ("a list appended through an alias in the helper", "incompatible",
+                           {"AG01"}),
+    "gb_caller_alias": ("a list the caller holds under two names", "incompatible", {"AG01"}),
+    "gb_init_list": ("a list an __init__ stores and a method fills", "incompatible", {"AG01"}),
+    # Fourth review: a list that already held an item, changed through another holder (the
+    # fallbacks for a list read empty did not apply), list changes in place streamlint did not
+    # model, and reads of a closure-filled list other than `for` and `[i]`.
+    "alias_seeded_loop": ("a list appended through an alias, then looped", "incompatible",
+                          {"AG01"}),
+    "closure_seeded_last": ("the last item a closure appends", "incompatible", {"AG01"}),
+    "star_args_seeded": ("a list filled through *args", "incompatible", {"AG01"}),
+    "kwargs_seeded": ("a list filled through **kwargs", "incompatible", {"AG01"}),
+    "partial_seeded": ("a list filled through functools.partial", "incompatible", {"AG01"}),
+    "class_attr_seeded": ("a class attribute's list a method fills", "incompatible",
+                          {"AG01"}),
+    "ctor_list_seeded": ("the caller's list an instance stores and fills", "incompatible",
+                         {"AG01"}),
+    "dict_holds_list": ("a list filled through the dict holding it", "incompatible", {"AG01"}),
+    "setdefault_list_seeded": ("a list filled through dict.setdefault", "incompatible",
+                               {"AG01"}),
+    "iadd_alias": ("a list extended with += through an alias", "incompatible", {"AG01"}),
+    "topics_alias": ("a topic list extended through an alias", "incompatible", {"SO04"}),
+    "pop0_then_index": ("the item left after pop(0)", "incompatible", {"AG01"}),
+    "del_item": ("the item left after del", "incompatible", {"AG01"}),
+    "reverse_inplace": ("the last item after reverse()", "incompatible", {"AG01"}),
+    "setitem_helper": ("an item a helper replaces", "incompatible", {"AG01"}),
+    "setitem_closure": ("an item a closure replaces", "incompatible", {"AG01"}),
+    "slice_assign_helper": ("the items a helper puts in with outs[:] =", "incompatible",
+                            {"AG01"}),
+    "unpack_closure": ("a closure-filled list unpacked", "incompatible", {"AG01"}),
+    "filter_closure": ("a closure-filled list through filter()", "review", {"UN03"}),
+    "while_pop_closure": ("a closure-filled list popped in a while loop", "incompatible",
+                          {"AG01"}),
+    "next_genexp_closure": ("next() over a closure-filled list", "review", {"UN03"}),
+    "reduce_union_closure": ("reduce(union) over a closure-filled list", "incompatible",
+                             {"AG01"}),
+    "map_closure": ("map() over a closure-filled list", "review", {"UN03"}),
+    "dict_zip_closure": ("dict(zip(names, outs)) of a closure-filled list", "incompatible",
+                         {"AG01"}),
+    "first_or_none_closure": ("outs[0] if outs else None", "incompatible", {"AG01"}),
+    "topics_closure": ("topics a closure collects, joined", "incompatible", {"SO04"}),
     # A writer started with no format and no path was configured where streamlint did not see.
     "writer_rebind": ("the path a helper sets on a rebound writer", "review", {"UN01"}),
     "writer_closure": ("the path a closure sets on the writer", "review", {"UN01"}),
@@ -104,4 +150,22 @@ def test_review_case_is_a_finding(case: str) -> None:
 
 
 def test_every_case_is_expected() -> None:
-    assert {p.name for p in CASES.iterdir() if p.is_dir()} == set(EXPECTED)
+    assert {p.name for p in CASES.iterdir() if p.is_dir()} == set(EXPECTED) | set(CROSS_FILE)
+
+
+# case: (what changed, the verdict, codes that must be among the findings)
+CROSS_FILE = {
+    "xf_closure": ("the grouping a closure in the imported module appends", "incompatible",
+                   {"AG01"}),
+}
+
+
+@pytest.mark.parametrize("case", sorted(CROSS_FILE))
+def test_cross_file_case_is_a_finding(case: str, capsys: pytest.CaptureFixture[str]) -> None:
+    old, new = CASES / case / "old" / "job.py", CASES / case / "new" / "job.py"
+    assert old.read_text() == new.read_text()  # only the imported module changes
+    main(["diff", str(old), str(new), "--format", "json"])
+    report = json.loads(capsys.readouterr().out)
+    _, verdict, codes = CROSS_FILE[case]
+    assert report["verdict"] == verdict
+    assert codes <= {f["code"] for f in report["findings"]}

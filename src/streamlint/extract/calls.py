@@ -15,6 +15,7 @@ from streamlint.extract import heap, registry, templates
 from streamlint.extract.bindings import member
 from streamlint.extract.coverage import escaped, fingerprint
 from streamlint.extract.symbolic import (
+    ABSENT,
     Return,
     after_guard_writes,
     after_guards,
@@ -283,6 +284,9 @@ class Calls:
     # -- expressions --------------------------------------------------------------------
 
     def ev_call(self, node: cst.Call, env: Env) -> Any:
+        popped = self.pop_item(node, env)
+        if popped is not ABSENT:
+            return popped
         func = self.ev(node.func, env)
         args: list[Any] = []
         kwargs: dict[str, Any] = {}

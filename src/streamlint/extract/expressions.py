@@ -14,8 +14,9 @@ from streamlint.errors import InputError
 from streamlint.extract import registry, templates
 from streamlint.extract.bindings import ENV_LOOKUP_RE, builtin_value
 from streamlint.extract.budget import power_too_big, too_big
+from streamlint.extract.coverage import shape_digest
 from streamlint.extract.symbolic import choose, is_data, is_plain, text_of
-from streamlint.extract.values import BoundMethod, Env, EnvDefault, Lambda
+from streamlint.extract.values import BoundMethod, Env, EnvDefault, Items, Lambda
 from streamlint.model import Template, Unknown
 
 
@@ -45,11 +46,11 @@ class Expressions:
             if node.value in ("True", "False", "None"):
                 return {"True": True, "False": False, "None": None}[node.value]
             try:
-                return env.lookup(node.value)
+                return self.latest(env.lookup(node.value))  # a list as changed in place
             except KeyError:
                 return builtin_value(node.value)
         if isinstance(node, cst.Attribute):
-            return self.attribute(self.ev(node.value, env), node.attr.value, node)
+            return self.latest(self.attribute(self.ev(node.value, env), node.attr.value, node))
         if isinstance(node, cst.Call):
             return self.ev_call(node, env)
         if isinstance(node, cst.Tuple | cst.List | cst.Set):
@@ -60,7 +61,7 @@ class Expressions:
                     items.extend(value if isinstance(value, tuple) else [templates.starred(value)])
                 else:
                     items.append(value)
-            return tuple(items)
+            return Items(items) if isinstance(node, cst.List) else tuple(items)
         if isinstance(node, cst.Dict):
             result: dict[Any, Any] = {}
             for element in node.elements:
@@ -76,7 +77,7 @@ class Expressions:
                         self.ev(element.value, env))
             return result
         if isinstance(node, cst.Subscript):
-            return self.subscript(node, env)
+            return self.latest(self.subscript(node, env))
         if isinstance(node, cst.BinaryOperation):
             left, right = self.ev(node.left, env), self.ev(node.right, env)
             result = self.binary(type(node.operator).__name__, left, right, node)
@@ -164,7 +165,7 @@ class Expressions:
                 if all(isinstance(k, str | int) for k, _ in results):
                     return dict(results)
                 return self.opaque(node, env)
-            return tuple(results)
+            return Items(results) if isinstance(node, cst.ListComp) else tuple(results)
         return self.opaque(node, env)
 
     def yielded(self, node: cst.Yield, env: Env) -> None:
@@ -199,6 +200,9 @@ class Expressions:
                     inputs[current.value] = repr(value)
                 elif isinstance(value, Unknown | Template) and text_of(value) != current.value:
                     inputs[current.value] = f"<unresolved: {text_of(value)}>"  # where it came from
+                elif isinstance(value, tuple) and value:
+                    # DataFrames in a list (`reduce(union, outs)`): what they are counts.
+                    inputs[current.value] = f"<#{shape_digest(self, value)}>"
                 elif isinstance(value, BoundMethod) and isinstance(value.target, Unknown):
                     # `uuid4().hex`: an attribute of a value known only at run time
                     inputs[current.value] = f"<unresolved: {value.target.text}.{value.name}>"
@@ -225,6 +229,12 @@ class Expressions:
             return target[key]
         if isinstance(target, tuple) and isinstance(key, int) and -len(target) <= key < len(target):
             return target[key]
+        if isinstance(target, tuple) and isinstance(key, int) and not isinstance(key, bool):
+            # Python would stop here (IndexError), so the list was filled where streamlint did
+            # not see (a closure, **kwargs, an alias): the module's code stands for what it
+            # holds, so an edit there is asked about, not read as the same unknown twice.
+            return Unknown(f"{self.code(node)} (past the {len(target)} items seen in "
+                           f"{self.code(node.value)}: #{self.module_code()})")
         item = registry.get_item(target, key)  # a DataFrame's column, a column's field
         if item is not registry.NEXT:
             return item

@@ -4,8 +4,10 @@ changed among its caller's objects.
 
 Lists and builders are immutable values inside the interpreter (values never change under a
 reader's feet), so each change rebinds whoever holds the object: the name, the scope that owns
-it, and a caller that passed it in (`Env.params`, `Env.mutated`). A mixin of `Interpreter`
-(extract/interpreter.py).
+it, and a caller that passed it in (`Env.params`, `Env.mutated`). A list the job built
+(values.Items) also forwards to its changed self, so a holder none of those reach (an alias, a
+closure, an attribute, a dict's item, `*args`, another module) reads the change too. A mixin of
+`Interpreter` (extract/interpreter.py).
 """
 
 from __future__ import annotations
@@ -15,8 +17,10 @@ from typing import Any
 import libcst as cst
 
 from streamlint.extract import registry
+from streamlint.extract.coverage import shape_digest
 from streamlint.extract.symbolic import ABSENT, MUTATORS
-from streamlint.extract.values import Env
+from streamlint.extract.values import Env, Items
+from streamlint.model import Unknown
 
 
 class InPlace:
@@ -41,18 +45,7 @@ class InPlace:
                   if arg.keyword is not None}
         updated: Any = None
         if isinstance(current, tuple):
-            if method == "append" and len(args) == 1:
-                updated = (*current, args[0])
-            elif method == "extend" and len(args) == 1 and isinstance(args[0], tuple):
-                updated = (*current, *args[0])
-            elif method == "insert" and len(args) == 2 and isinstance(args[0], int):
-                items = list(current)
-                items.insert(args[0], args[1])
-                updated = tuple(items)
-            elif method == "remove" and len(args) == 1 and args[0] in current:
-                items = list(current)
-                items.remove(args[0])
-                updated = tuple(items)
+            updated = list_changed(current, method, args)
         elif method == "update" and (not args or isinstance(args[0], dict)):
             updated = {**current, **(args[0] if args else {}), **kwargs}
         elif method == "setdefault" and args:
@@ -60,6 +53,7 @@ class InPlace:
         elif method == "pop" and args and args[0] in current:
             updated = {k: v for k, v in current.items() if k != args[0]}
         if updated is None:
+            # `outs.sort(key=...)`: an unknown that names what the list held.
             updated = self.opaque(expr, env)
         elif isinstance(current, dict):
             # A dict is one object wherever it is held (a helper filling the caller's dict):
@@ -70,8 +64,80 @@ class InPlace:
             current.clear()
             current.update(updated)
             return True
+        if isinstance(current, Items):
+            updated = self.forward(current, updated)
         self.assign(expr.func.value, updated, env, in_place=True)
         return True
+
+    def change_items(self, target: cst.Subscript, owner: tuple[Any, ...], env: Env,
+                     value: Any = ABSENT) -> None:
+        """`outs[0] = df`, `outs[:] = [...]` and (`value` ABSENT) `del outs[0]` on a list:
+        a change in place. One not computed leaves an unknown naming what the list held."""
+        element = target.slice[0].slice if len(target.slice) == 1 else None
+        items: list[Any] = list(owner)
+        updated: Any = None
+        try:
+            if isinstance(element, cst.Index):
+                key = self.ev(element.value, env)
+                if isinstance(key, int) and not isinstance(key, bool):
+                    if value is ABSENT:
+                        del items[key]
+                    else:
+                        items[key] = value
+                    updated = tuple(items)
+            elif isinstance(element, cst.Slice):
+                bounds = [None if part is None else self.ev(part, env)
+                          for part in (element.lower, element.upper, element.step)]
+                if all(b is None or isinstance(b, int) for b in bounds):
+                    if value is ABSENT:
+                        del items[slice(*bounds)]
+                        updated = tuple(items)
+                    elif isinstance(value, tuple):
+                        items[slice(*bounds)] = value
+                        updated = tuple(items)
+        except (IndexError, ValueError):
+            updated = None
+        if updated is None:
+            updated = Unknown(f"{self.code(target)} changed in "
+                              f"{self.code(target.value)} (#{shape_digest(self, owner)})")
+        if isinstance(owner, Items):
+            updated = self.forward(owner, updated)
+        self.assign(target.value, updated, env, in_place=True)
+
+    def pop_item(self, node: cst.Call, env: Env) -> Any:
+        """`df = outs.pop(0)` on a list: the item, and the list without it from here on
+        (`ABSENT` when this is not such a call)."""
+        func = node.func
+        if not (isinstance(func, cst.Attribute) and func.attr.value == "pop"
+                and isinstance(func.value, cst.Name | cst.Attribute | cst.Subscript)
+                and len(node.args) <= 1 and not any(a.star or a.keyword for a in node.args)):
+            return ABSENT
+        current = self.ev(func.value, env)
+        index = self.ev(node.args[0].value, env) if node.args else -1
+        if not (isinstance(current, tuple) and current and isinstance(index, int)
+                and -len(current) <= index < len(current)):
+            return ABSENT
+        self.mutate(node, env)
+        return current[index]
+
+    def forward(self, old: Items, new: Any) -> Any:
+        """A list changed in place: whoever still holds the old one reads `new` from here on
+        (`latest`). Logged as a heap write, so a branch's change is undone before the next
+        branch runs and the two become a choice (extract/heap.py)."""
+        if isinstance(new, tuple) and not isinstance(new, Items):
+            new = Items(new)
+        self.forwarded.append(old)
+        self.heap_write(self.forwards, id(old), self.forwards.get(id(old), ABSENT))
+        self.forwards[id(old)] = new
+        return new
+
+    def latest(self, value: Any) -> Any:
+        """What a list read through any holder is now, after the changes made in place."""
+        steps = 0
+        while type(value) is Items and id(value) in self.forwards and steps < 10_000:
+            value = self.forwards[id(value)]
+            steps += 1
+        return value
 
     def configure(self, expr: cst.Call, env: Env) -> bool:
         """`writer.format("csv").option(...)` or `stream.foreachBatch(f)` as a statement:
@@ -121,3 +187,32 @@ class InPlace:
                     if isinstance(now, tuple) and now is not given:
                         value = (*now, *value[len(given):])
                 self.assign(arg.value, value, env, in_place=True)
+
+
+def list_changed(current: tuple[Any, ...], method: str, args: list[Any]) -> tuple[Any, ...] | None:
+    """What `current.method(*args)` leaves in a list; None where that is not known."""
+    if method in ("reverse", "sort", "clear", "pop") and args and not isinstance(
+            args[0], int):
+        return None  # `sort(key=...)` only; a pop at an index not known
+    if method == "reverse" and not args:
+        return tuple(reversed(current))
+    if method == "clear" and not args:
+        return ()
+    if method == "pop" and len(args) <= 1 and current and (
+            not args or -len(current) <= args[0] < len(current)):
+        items = list(current)
+        items.pop(*args)
+        return tuple(items)
+    if method == "append" and len(args) == 1:
+        return (*current, args[0])
+    if method == "extend" and len(args) == 1 and isinstance(args[0], tuple):
+        return (*current, *args[0])
+    if method == "insert" and len(args) == 2 and isinstance(args[0], int):
+        items = list(current)
+        items.insert(args[0], args[1])
+        return tuple(items)
+    if method == "remove" and len(args) == 1 and args[0] in current:
+        items = list(current)
+        items.remove(args[0])
+        return tuple(items)
+    return None

@@ -13,7 +13,9 @@ import libcst as cst
 
 from streamlint.extract import registry, templates
 from streamlint.extract.budget import MAX_VALUE
-from streamlint.extract.values import EnvDefault, FunctionRef, Native, Partial
+from streamlint.extract.coverage import shape_digest
+from streamlint.extract.symbolic import ABSENT
+from streamlint.extract.values import EnvDefault, FunctionRef, Items, Native, Partial
 from streamlint.model import Unknown
 
 if TYPE_CHECKING:
@@ -112,11 +114,19 @@ def call_builtin(
         except ValueError:
             pass
     if name == "dict":
+        if isinstance(value, tuple) and all(
+                isinstance(pair, tuple) and len(pair) == 2 and isinstance(pair[0], str | int)
+                for pair in value):
+            value = dict(value)  # `dict(zip(names, outs))`
+        if args and not isinstance(value, dict):
+            return Unknown(f"{interp.code(node)} (#{shape_digest(interp, value)})")
         result = dict(value) if isinstance(value, dict) else {}
         result.update(kwargs)
         return result
-    if name in ("list", "tuple") and isinstance(value, tuple):
-        return value
+    if name == "list" and isinstance(value, tuple):
+        return Items(value)  # a copy: a list of its own
+    if name == "tuple" and isinstance(value, tuple):
+        return tuple(value)
     if name == "sorted" and isinstance(value, tuple):
         try:
             return tuple(sorted(value))
@@ -168,12 +178,19 @@ def string_call(interp: Interpreter, target: str, name: str, args: list[Any],
     return Unknown(interp.code(node))
 
 
-@registry.method(dict, "get", "items", "keys", "values")
+@registry.method(dict, "get", "items", "keys", "setdefault", "values")
 def dict_call(interp: Interpreter, target: dict, name: str, args: list[Any],
               kwargs: dict[str, Any], node: cst.Call) -> Any:
     if name == "get":
         key = args[0] if args else None
         return target.get(key, args[1] if len(args) > 1 else None)
+    if name == "setdefault":
+        key = args[0] if args else None
+        if key in target or not isinstance(key, str | int):
+            return target.get(key, Unknown(interp.code(node)))
+        interp.heap_write(target, key, ABSENT)
+        target[key] = args[1] if len(args) > 1 else None
+        return target[key]
     if name == "items":
         return tuple(target.items())
     if name == "keys":

@@ -22,7 +22,7 @@ from streamlint.extract.symbolic import (
     started_in_branches,
     text_of,
 )
-from streamlint.extract.values import Class, Env, EnvDefault, Function, Instance
+from streamlint.extract.values import Class, Env, EnvDefault, Function, Instance, Items
 from streamlint.model import Loc, Unknown
 
 
@@ -97,7 +97,10 @@ class Statements:
             operand = self.ev(small.value, env)
             op = type(small.operator).__name__.replace("Assign", "")
             # `outs += [df]` extends the list in place, as `outs.append(df)` does.
-            self.assign(small.target, self.binary(op, current, operand, small), env,
+            result = self.binary(op, current, operand, small)
+            if op == "Add" and isinstance(current, Items):
+                result = self.forward(current, result)
+            self.assign(small.target, result, env,
                         in_place=op == "Add" and isinstance(current, tuple))
         elif isinstance(small, cst.Expr):
             if not self.mutate(small.value, env):
@@ -126,10 +129,28 @@ class Statements:
                 name = self.code(alias.name)
                 bound = alias.asname.name.value if alias.asname else name
                 env.names[bound] = member(module, name)
+        elif isinstance(small, cst.Del):
+            self.delete(small.target, env)
         elif isinstance(small, cst.Global):
             env.global_names.update(name.name.value for name in small.names)
         elif isinstance(small, cst.Nonlocal | cst.Pass | cst.Break | cst.Continue):
             return
+
+    def delete(self, target: cst.BaseExpression, env: Env) -> None:
+        """`del outs[0]`, `del opts["path"]`: a change in place (a name deleted: nothing)."""
+        if isinstance(target, cst.Tuple | cst.List):
+            for element in target.elements:
+                self.delete(element.value, env)
+        elif isinstance(target, cst.Subscript):
+            owner = self.ev(target.value, env)
+            element = target.slice[0].slice if len(target.slice) == 1 else None
+            if isinstance(owner, tuple):
+                self.change_items(target, owner, env)
+            elif isinstance(owner, dict) and isinstance(element, cst.Index):
+                key = self.ev(element.value, env)
+                if key in owner:
+                    self.heap_write(owner, key, owner[key])
+                    del owner[key]
 
     def run_if(self, stmt: cst.If, env: Env) -> None:
         test = self.ev(stmt.test, env)
@@ -302,7 +323,9 @@ class Statements:
             owner = self.ev(target.value, env)
             key = self.ev(target.slice[0].slice.value, env) if target.slice and isinstance(
                 target.slice[0].slice, cst.Index) else None
-            if isinstance(owner, dict) and isinstance(key, str | int):
+            if isinstance(owner, tuple):
+                self.change_items(target, owner, env, value)
+            elif isinstance(owner, dict) and isinstance(key, str | int):
                 self.heap_write(owner, key, owner.get(key, ABSENT))
                 owner[key] = value
             elif isinstance(owner, Unknown) and isinstance(target.value, cst.Name | cst.Attribute):

@@ -214,7 +214,8 @@ def first_name(node: cst.CSTNode) -> cst.Name | None:
     return None
 
 
-MUTATORS = {"append", "extend", "insert", "remove", "update", "setdefault", "pop"}
+MUTATORS = {"append", "extend", "insert", "remove", "update", "setdefault", "pop", "reverse",
+            "sort", "clear"}
 
 
 def is_data(value: Any) -> bool:

@@ -243,6 +243,15 @@ class EnvDefault(str):
     """
 
 
+class Items(tuple):  # type: ignore[type-arg]
+    """A list the job built (`[]`, `[df]`, a list comprehension, `list(x)`): a tuple, so it
+    never changes under a reader's feet, with an identity of its own even when empty. A change
+    in place makes a new one that the old forwards to (`InPlace.forward`), so every holder of
+    the old (an alias, a closure, an attribute, a dict's item, `*args`) reads the change."""
+
+    __slots__ = ()
+
+
 @record(frozen=False)
 class Alternatives:
     """Functions, lambdas, classes or instances a run-time condition chooses between

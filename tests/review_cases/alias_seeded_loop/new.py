@@ -1,0 +1,6 @@
+df = spark.readStream.format("kafka").option("subscribe", "events").load()
+outs = [df.filter("value > 0")]
+a = outs
+a.append(df.groupBy("value").count())
+for i, o in enumerate(outs):
+    o.writeStream.outputMode("update").format("console").option("checkpointLocation", f"/chk/{i}").start()

@@ -1,0 +1,10 @@
+def make():
+    outs = []
+    def add(df):
+        outs.append(df.groupBy("value").count())
+    return outs, add
+outs, add = make()
+add(spark.readStream.format("kafka").option("subscribe", "events").load())
+
+named = dict(zip(["a"], outs))
+named["a"].writeStream.outputMode("update").format("console").option("checkpointLocation", "/chk/e").start()

@@ -1,0 +1,5 @@
+df = spark.readStream.format("kafka").option("subscribe", "events").load()
+outs = [df.dropDuplicates(["key"])]
+a = outs
+a += [df.groupBy("value").count()]
+outs[-1].writeStream.outputMode("update").format("console").option("checkpointLocation", "/chk/e").start()

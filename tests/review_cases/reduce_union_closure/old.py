@@ -1,0 +1,9 @@
+from functools import reduce
+def make():
+    outs = []
+    def add(df):
+        outs.append(df.groupBy("key").count())
+    return outs, add
+outs, add = make()
+add(spark.readStream.format("kafka").option("subscribe", "events").load())
+reduce(lambda a, b: a.union(b), outs).writeStream.outputMode("update").format("console").option("checkpointLocation", "/chk/e").start()

@@ -1,0 +1,6 @@
+def agg(outs):
+    outs[0] = outs[0].groupBy("key").count()
+df = spark.readStream.format("kafka").option("subscribe", "events").load()
+outs = [df]
+agg(outs)
+outs[0].writeStream.outputMode("update").format("console").option("checkpointLocation", "/chk/e").start()

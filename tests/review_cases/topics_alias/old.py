@@ -1,0 +1,5 @@
+topics = ["events"]
+t = topics
+t.append("orders")
+df = spark.readStream.format("kafka").option("subscribe", ",".join(topics)).load()
+df.groupBy("key").count().writeStream.outputMode("update").format("console").option("checkpointLocation", "/chk/e").start()

@@ -1,0 +1,5 @@
+def make():
+    outs = []
+    def add(df):
+        outs.append(df.groupBy("value").count())
+    return outs, add
