@@ -305,3 +305,14 @@ def test_an_index_within_a_list_seen_filled_is_its_item() -> None:
     (query,) = extract_text(job, "job.py").queries
     assert [op.kind for op in query.stateful] == ["aggregation"]
     assert not query.unresolved
+
+
+def test_what_a_helper_appends_is_in_the_callers_list_once() -> None:
+    # The change reaches the caller's list by forwarding; giving it back as well appended
+    # the helper's items a second time (two queries where Python starts one).
+    job = APPEND.replace("for o in outs:\n    (o.", "for i, o in enumerate(outs):\n    (o.")
+    job = job.replace('"/chk/e"', 'f"/chk/{i}"')
+    assert 'f"/chk/{i}"' in job
+    assert len(extract_text(job, "job.py").queries) == 1
+    twice = job.replace("add(outs, df)\n", "add(outs, df)\nadd(outs, df)\n")
+    assert len(extract_text(twice, "job.py").queries) == 2

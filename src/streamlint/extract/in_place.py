@@ -181,6 +181,8 @@ class InPlace:
                                               cst.Subscript):
                 given = (args[key] if key < len(args) else None) if isinstance(key, int) else (
                     kwargs.get(key))
+                if isinstance(given, Items):
+                    continue  # forwarded already: the caller's name reads the change
                 if isinstance(given, tuple) and isinstance(value, tuple) and len(value) >= len(
                         given) and all(a is b for a, b in zip(value, given, strict=False)):
                     now = self.ev(arg.value, env)
