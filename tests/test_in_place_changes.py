@@ -316,3 +316,63 @@ def test_what_a_helper_appends_is_in_the_callers_list_once() -> None:
     assert len(extract_text(job, "job.py").queries) == 1
     twice = job.replace("add(outs, df)\n", "add(outs, df)\nadd(outs, df)\n")
     assert len(extract_text(twice, "job.py").queries) == 2
+
+
+CHOSEN_TWICE = """
+import sys
+df = spark.readStream.format("kafka").option("subscribe", "events").load()
+def plain(o, d):
+    o.append(d)
+def positive(o, d):
+    o.append(d.filter("value > 1"))
+add = plain if len(sys.argv) > 1 else positive
+outs = []
+add(outs, df.filter("value < 100"))
+add(outs, df.groupBy("key").count())
+for i, o in enumerate(outs):
+    (o.writeStream.outputMode("update").format("console")
+     .option("checkpointLocation", f"/chk/{i}").start())
+"""
+
+
+def test_a_list_a_chosen_helper_fills_twice_holds_both_items() -> None:
+    # Each chosen function's append is a version of the same list: merged, it is still that
+    # list (values.Box), so the second call appends to it. The second query went missing.
+    queries = extract_text(CHOSEN_TWICE, "job.py").queries
+    assert len(queries) == 2
+    new = CHOSEN_TWICE.replace('groupBy("key")', 'groupBy("value")')
+    assert verdict(CHOSEN_TWICE, new)[0] == "incompatible"
+
+
+def test_a_list_appended_under_a_condition_through_a_helper_is_a_choice() -> None:
+    # Python starts one query or two: the second is not read as certain.
+    job = """
+import sys
+df = spark.readStream.format("kafka").option("subscribe", "events").load()
+outs = [df.filter("value = 0")]
+def add(o, d):
+    o.append(d)
+if len(sys.argv) > 1:
+    add(outs, df.filter("value = 1"))
+for i, o in enumerate(outs):
+    o.writeStream.format("console").option("checkpointLocation", f"/chk/{i}").start()
+"""
+    queries = extract_text(job, "job.py").queries
+    assert len(queries) == 1
+    assert queries[0].unresolved
+
+
+def test_many_appends_to_one_list_keep_memory_linear() -> None:
+    # Every version of a list used to stay alive (quadratic memory): 10,000 appends were
+    # refused at the 400 MB bound.
+    job = """
+df = spark.readStream.format("kafka").option("subscribe", "events").load()
+acc = []
+for i in range(50):
+    for j in range(50):
+        for k in range(4):
+            acc.append(i)
+df.writeStream.format("console").option("checkpointLocation", "/chk").start()
+"""
+    (query,) = extract_text(job, "job.py").queries
+    assert not query.unresolved

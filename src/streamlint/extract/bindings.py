@@ -55,6 +55,6 @@ def import_star(module: str, env: Env) -> None:
 
 def builtin_value(name: str) -> Any:
     if name in ("str", "int", "float", "dict", "list", "tuple", "len", "bool", "sorted", "set",
-                "enumerate", "zip", "range", "super", "getattr", "display"):
+                "enumerate", "zip", "range", "super", "getattr", "display", "sum"):
         return FunctionRef("builtins", name)
     return Unknown(name)

@@ -221,7 +221,8 @@ class Expressions:
             bounds = [None if part is None else self.ev(part, env)
                       for part in (element.lower, element.upper, element.step)]
             if all(b is None or isinstance(b, int) for b in bounds):
-                return target[slice(*bounds)]
+                part = target[slice(*bounds)]  # `outs[:]`: a copy, a list of its own
+                return Items(part) if isinstance(target, Items) else part
         if not isinstance(element, cst.Index):
             return self.opaque(node, env)
         key = self.ev(element.value, env)
@@ -231,10 +232,12 @@ class Expressions:
             return target[key]
         if isinstance(target, tuple) and isinstance(key, int) and not isinstance(key, bool):
             # Python would stop here (IndexError), so the list was filled where streamlint did
-            # not see (a closure, **kwargs, an alias): the module's code stands for what it
-            # holds, so an edit there is asked about, not read as the same unknown twice.
+            # not see all of it (a loop not unrolled, a library's call). What it holds names
+            # the item; for a list seen empty, the module's code: an edit there is asked about,
+            # never read as the same unknown text twice.
+            held = shape_digest(self, target) if target else self.module_code()
             return Unknown(f"{self.code(node)} (past the {len(target)} items seen in "
-                           f"{self.code(node.value)}: #{self.module_code()})")
+                           f"{self.code(node.value)}: #{held})")
         item = registry.get_item(target, key)  # a DataFrame's column, a column's field
         if item is not registry.NEXT:
             return item
@@ -285,7 +288,8 @@ class Expressions:
             if isinstance(left, int | float) and isinstance(right, int | float):
                 return left + right
             if isinstance(left, tuple) and isinstance(right, tuple):
-                return left + right
+                joined_list = left + right  # `common + [x]`: a new list
+                return Items(joined_list) if isinstance(left, Items) else joined_list
             # Built like an f-string's parts, so `a + "/x"` and f"{a}/x" are one value.
             joined = templates.concat(left, right)
             if joined is not None:

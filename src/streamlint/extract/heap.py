@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from streamlint.extract.symbolic import ABSENT, choose
+from streamlint.extract.values import Box, Items
 
 if TYPE_CHECKING:
     from streamlint.extract.interpreter import Interpreter
@@ -64,5 +65,10 @@ def merge(interp: Interpreter, branches: list[Writes], condition: str, loc: Loc)
         for other in values[1:]:
             if other is not merged and other != merged:
                 merged = choose(merged, other, condition, loc)
+        if isinstance(owner, Box) and isinstance(merged, tuple):
+            # The branches' versions of one list, chosen item by item: still that list, so a
+            # change made after the branches reaches every holder.
+            merged = Items(merged)
+            merged.box = owner
         interp.heap_write(owner, key, old)
         owner[key] = merged

@@ -19,7 +19,7 @@ import libcst as cst
 from streamlint.extract import registry
 from streamlint.extract.coverage import shape_digest
 from streamlint.extract.symbolic import ABSENT, MUTATORS
-from streamlint.extract.values import Env, Items
+from streamlint.extract.values import Box, Env, Items
 from streamlint.model import Unknown
 
 
@@ -121,22 +121,24 @@ class InPlace:
         return current[index]
 
     def forward(self, old: Items, new: Any) -> Any:
-        """A list changed in place: whoever still holds the old one reads `new` from here on
+        """A list changed in place: whoever holds any version of it reads `new` from here on
         (`latest`). Logged as a heap write, so a branch's change is undone before the next
-        branch runs and the two become a choice (extract/heap.py)."""
+        branch runs and the branches' versions become a choice (extract/heap.py)."""
+        if old.box is None:
+            old.box = Box(now=old)
         if isinstance(new, tuple) and not isinstance(new, Items):
             new = Items(new)
-        self.forwarded.append(old)
-        self.heap_write(self.forwards, id(old), self.forwards.get(id(old), ABSENT))
-        self.forwards[id(old)] = new
+        if isinstance(new, Items):
+            new.box = old.box
+        self.heap_write(old.box, "now", old.box["now"])
+        old.box["now"] = new
         return new
 
-    def latest(self, value: Any) -> Any:
+    @staticmethod
+    def latest(value: Any) -> Any:
         """What a list read through any holder is now, after the changes made in place."""
-        steps = 0
-        while type(value) is Items and id(value) in self.forwards and steps < 10_000:
-            value = self.forwards[id(value)]
-            steps += 1
+        if type(value) is Items and value.box is not None:
+            return value.box["now"]
         return value
 
     def configure(self, expr: cst.Call, env: Env) -> bool:

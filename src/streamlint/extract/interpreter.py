@@ -58,10 +58,6 @@ class Interpreter(Statements, Expressions, Calls, InPlace):
         # What the last user function called changed in place among its arguments, by the
         # argument's position or keyword (extract/calls.py gives it back to the caller).
         self.changed_args: dict[int | str, Any] = {}
-        # Lists changed in place: id of the old one -> the new one (values.Items), with the old
-        # ones kept alive so that their ids stay theirs.
-        self.forwards: dict[int, Any] = {}
-        self.forwarded: list[Any] = []
         self.views: dict[str, Any] = {}  # temp views of DataFrames, for spark.sql
         self.widgets: dict[str, Any] = {}  # a notebook's dbutils.widgets and their defaults
         # Other files whose code runs in this one (a notebook's %run targets), for locations.

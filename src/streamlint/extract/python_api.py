@@ -127,9 +127,11 @@ def call_builtin(
         return Items(value)  # a copy: a list of its own
     if name == "tuple" and isinstance(value, tuple):
         return tuple(value)
+    if name == "sum":
+        return _sum(interp, args, kwargs, node)
     if name == "sorted" and isinstance(value, tuple):
         try:
-            return tuple(sorted(value))
+            return Items(sorted(value))
         except TypeError:
             pass
     if name == "len" and isinstance(value, tuple | str | dict):
@@ -147,6 +149,23 @@ def call_builtin(
         if len(numbers) <= 1000:
             return tuple(numbers)
     return Unknown(interp.code(node))
+
+
+def _sum(interp: Interpreter, args: list[Any], kwargs: dict[str, Any], node: cst.Call) -> Any:
+    """`sum(numbers)`, and `sum(groups, [])`: the lists joined, each as changed in place
+    since it was put in."""
+    value = args[0] if args else None
+    if len(args) == 2 and isinstance(args[1], tuple) and isinstance(
+            value, tuple) and all(isinstance(interp.latest(part), tuple) for part in value):
+        joined: tuple[Any, ...] = args[1]
+        for part in value:
+            joined += interp.latest(part)
+        return Items(joined)
+    numbers = (*value, *args[1:2]) if isinstance(value, tuple) else None
+    if numbers is not None and all(isinstance(n, int | float) and not isinstance(n, bool)
+                                   for n in numbers):
+        return sum(numbers)
+    return Unknown(f"{interp.code(node)} (#{shape_digest(interp, (args, kwargs))})")
 
 
 @registry.method(str)
@@ -176,6 +195,13 @@ def string_call(interp: Interpreter, target: str, name: str, args: list[Any],
         replaced = target.replace(args[0], args[1])
         return replaced if len(replaced) <= MAX_VALUE else Unknown(interp.code(node))
     return Unknown(interp.code(node))
+
+
+@registry.method(tuple, "copy")
+def list_copy(interp: Interpreter, target: tuple[Any, ...], name: str, args: list[Any],
+              kwargs: dict[str, Any], node: cst.Call) -> Any:
+    """`outs.copy()`: a list of its own, holding what `outs` holds now."""
+    return Items(target)
 
 
 @registry.method(dict, "get", "items", "keys", "setdefault", "values")

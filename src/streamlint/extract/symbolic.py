@@ -70,7 +70,16 @@ def choose(first: Any, second: Any, condition: str, loc: Loc) -> Any:
         # holding DataFrames is chosen item by item, each chosen DataFrame carrying its note.
         keys, items = pair
         chosen_items = [a if a is b else choose(a, b, condition, loc) for a, b in items]
-        return dict(zip(keys, chosen_items, strict=True)) if keys else tuple(chosen_items)
+        if keys:
+            return dict(zip(keys, chosen_items, strict=True))
+        # Two lists (`[a] if c else [b]`) chosen item by item are still a list; two versions
+        # of one list (each branch appended to it) are still that list.
+        if type(first) is not type(second):
+            return tuple(chosen_items)
+        chosen = type(first)(chosen_items)
+        if getattr(first, "box", None) is not None and first.box is second.box:
+            chosen.box = first.box
+        return chosen
     chosen = first if registry.is_followed(first) else second
     if registry.is_followed(chosen):
         which = "first" if chosen is first else "other"

@@ -245,11 +245,17 @@ class EnvDefault(str):
 
 class Items(tuple):  # type: ignore[type-arg]
     """A list the job built (`[]`, `[df]`, a list comprehension, `list(x)`): a tuple, so it
-    never changes under a reader's feet, with an identity of its own even when empty. A change
-    in place makes a new one that the old forwards to (`InPlace.forward`), so every holder of
-    the old (an alias, a closure, an attribute, a dict's item, `*args`) reads the change."""
+    never changes under a reader's feet, with an identity of its own even when empty. Its
+    versions share one `Box`, which holds the latest: a change in place makes a new version
+    (`InPlace.forward`), and every holder of an older one (an alias, a closure, an attribute,
+    a dict's item, `*args`) reads the latest (`InPlace.latest`)."""
 
-    __slots__ = ()
+    box: Box | None = None
+
+
+class Box(dict):  # type: ignore[type-arg]
+    """Where a list's latest version is (`box["now"]`): a dict, so that a branch's change is
+    a heap write like an attribute's, undone before the next branch runs (extract/heap.py)."""
 
 
 @record(frozen=False)
