@@ -193,7 +193,7 @@ class Expressions:
             self.budget.step(self, current)  # a walk over the code: work like evaluating it
             if isinstance(current, cst.Name):
                 try:
-                    value = env.lookup(current.value)
+                    value = self.latest(env.lookup(current.value))
                 except KeyError:
                     continue
                 if is_data(value):

@@ -80,6 +80,8 @@ def choose(first: Any, second: Any, condition: str, loc: Loc) -> Any:
         if getattr(first, "box", None) is not None and first.box is second.box:
             chosen.box = first.box
         return chosen
+    if isinstance(first, tuple) and isinstance(second, tuple) and len(first) != len(second):
+        return _choose_lengths(first, second, condition, loc)
     chosen = first if registry.is_followed(first) else second
     if registry.is_followed(chosen):
         which = "first" if chosen is first else "other"
@@ -104,6 +106,26 @@ def choose(first: Any, second: Any, condition: str, loc: Loc) -> Any:
     if first == second:
         return first
     return Unknown(f"{text_of(first)} if {condition} else {text_of(second)}")
+
+
+def _choose_lengths(first: tuple[Any, ...], second: tuple[Any, ...], condition: str,
+                    loc: Loc) -> tuple[Any, ...]:
+    """One list left at two lengths (`if replay: topics.append(t)`): still a list, so later
+    changes reach it. The shared first items are chosen one by one; the rest is one unknown
+    item named by what the longer version holds there (location-free), so a change to it is a
+    change and a moved line is not."""
+    size = min(len(first), len(second))
+    items = [a if a is b else choose(a, b, condition, loc)
+             for a, b in zip(first[:size], second[:size], strict=True)]
+    longer = first if len(first) > len(second) else second
+    rest = _crc(tuple(digest(item) for item in longer[size:]))
+    items.append(Unknown(f"the items after the first {size}, or none (`{condition}`): #{rest}"))
+    if type(first) is not type(second):
+        return tuple(items)
+    chosen = type(first)(items)
+    if getattr(first, "box", None) is not None and first.box is second.box:
+        chosen.box = first.box
+    return chosen
 
 
 # Functions or objects one name may hold at run time that are each run when called; more is

@@ -1,0 +1,7 @@
+import sys
+topics = ["events"]
+if "--replay" in sys.argv:
+    topics.append("events-replay")
+topics.append("audit")
+df = spark.readStream.format("kafka").option("subscribe", ",".join(topics)).load()
+df.groupBy("key").count().writeStream.outputMode("update").format("console").option("checkpointLocation", "/chk/a").start()
