@@ -72,14 +72,7 @@ def choose(first: Any, second: Any, condition: str, loc: Loc) -> Any:
         chosen_items = [a if a is b else choose(a, b, condition, loc) for a, b in items]
         if keys:
             return dict(zip(keys, chosen_items, strict=True))
-        # Two lists (`[a] if c else [b]`) chosen item by item are still a list; two versions
-        # of one list (each branch appended to it) are still that list.
-        if type(first) is not type(second):
-            return tuple(chosen_items)
-        chosen = type(first)(chosen_items)
-        if getattr(first, "box", None) is not None and first.box is second.box:
-            chosen.box = first.box
-        return chosen
+        return _as_list(chosen_items, first, second)
     if isinstance(first, tuple) and isinstance(second, tuple) and len(first) != len(second):
         return _choose_lengths(first, second, condition, loc)
     chosen = first if registry.is_followed(first) else second
@@ -120,6 +113,12 @@ def _choose_lengths(first: tuple[Any, ...], second: tuple[Any, ...], condition: 
     longer = first if len(first) > len(second) else second
     rest = _crc(tuple(digest(item) for item in longer[size:]))
     items.append(Unknown(f"the items after the first {size}, or none (`{condition}`): #{rest}"))
+    return _as_list(items, first, second)
+
+
+def _as_list(items: list[Any], first: tuple[Any, ...], second: tuple[Any, ...]) -> tuple[Any, ...]:
+    """Two lists (`[a] if c else [b]`) chosen item by item are still a list; two versions of
+    one list (each branch changed it) are still that list (values.Box)."""
     if type(first) is not type(second):
         return tuple(items)
     chosen = type(first)(items)
