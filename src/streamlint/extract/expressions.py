@@ -120,7 +120,7 @@ class Expressions:
             if is_plain(test) and not isinstance(test, EnvDefault):
                 return self.ev(node.body if test else node.orelse, env)
             return choose(self.ev(node.body, env), self.ev(node.orelse, env),
-                           self.code(node.test), self.loc(node))
+                           self.condition(node.test), self.loc(node))
         if isinstance(node, cst.Lambda):
             return Lambda(node, env, self.defaults(node.params, env))
         if isinstance(node, cst.Await):

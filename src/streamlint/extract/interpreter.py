@@ -11,6 +11,7 @@ library objects do (PySpark's in `pyspark_api`, the builtins' in `python_api`) i
 
 from __future__ import annotations
 
+import ast
 from typing import Any
 
 import libcst as cst
@@ -105,6 +106,18 @@ class Interpreter(Statements, Expressions, Calls, InPlace):
         text = self.codes.get(id(node))
         if text is None:
             text = self.codes[id(node)] = " ".join(self.module.code_for_node(node).split())
+        return text
+
+    def condition(self, node: cst.BaseExpression) -> str:
+        """A run-time condition's code, as choices and notes name it: without the comments
+        written inside it (`if (x  # why\n):`), so editing one is no change."""
+        text = self.code(node)
+        if "#" in text:
+            try:
+                return ast.unparse(ast.parse(
+                    self.module.code_for_node(node).strip(), mode="eval"))
+            except (SyntaxError, ValueError, RecursionError):
+                return text
         return text
 
     # -- running a file -----------------------------------------------------------------

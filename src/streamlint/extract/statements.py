@@ -171,7 +171,7 @@ class Statements:
                 self.run_block(orelse.body.body, scope)
 
         self.run_alternatives(env, [lambda scope: self.run_block(stmt.body.body, scope),
-                                    otherwise], self.code(stmt.test), self.loc(stmt))
+                                    otherwise], self.condition(stmt.test), self.loc(stmt))
 
     def run_alternatives(self, env: Env, branches: list[Any], condition: str, loc: Loc) -> None:
         """Run each branch from the same state; a name they leave different is a choice."""

@@ -5,15 +5,26 @@ decides between are merged (one followed, the other noted, never a silent guess)
 
 from __future__ import annotations
 
+import ast
 import binascii
 import re
+import textwrap
 from typing import Any
 
 import libcst as cst
 
 from streamlint.core import SAME_DATAFRAME_NOTE
 from streamlint.extract import registry
-from streamlint.extract.values import Alternatives, Class, Function, Instance, Lambda
+from streamlint.extract.values import (
+    Alternatives,
+    Class,
+    Col,
+    Function,
+    Instance,
+    Items,
+    Lambda,
+    Partial,
+)
 from streamlint.model import Loc, Template, Unknown
 
 
@@ -42,15 +53,47 @@ LOC_RE = re.compile(r"Loc\(path='[^']*', line=\d+, column=\d+\)")
 
 
 def digest(value: Any) -> str:
-    """A short, location-free fingerprint of a followed object's shape (for a DataFrame: its
-    sources and operators, with what a grouping or a writer adds); only plain records go in,
-    so it is stable."""
+    """A short, location-free fingerprint of a value's shape (for a DataFrame: its sources
+    and operators, with what a grouping or a writer adds); only plain records and code
+    without comments go in, so it is stable."""
+    return _crc(_shape(value, 0))
+
+
+def _shape(value: Any, depth: int) -> Any:
     parts = registry.digest_parts(value)
-    if parts is registry.NEXT:
-        # A value not known is its code's text: a change there changes the digest.
-        parts = value if is_data(value) else (
-            text_of(value) if isinstance(value, Unknown | Template) else type(value).__name__)
-    return _crc(parts)
+    if parts is not registry.NEXT:
+        return parts
+    if is_data(value):
+        return value
+    if isinstance(value, Unknown | Template):
+        return text_of(value)  # a value not known is its code's text
+    if depth > 4:
+        return "..."
+    if isinstance(value, tuple):
+        return tuple(_shape(item, depth + 1) for item in value)
+    if isinstance(value, dict):
+        return tuple((repr(key), _shape(item, depth + 1)) for key, item in value.items())
+    if isinstance(value, Col):
+        return ("col", repr(value))
+    if isinstance(value, Function | Lambda):
+        return ("code", _code(value.node))
+    if isinstance(value, Instance):
+        return ("instance", _code(value.cls.node), _shape(dict(value.attributes), depth + 1))
+    if isinstance(value, Alternatives):
+        return ("one of", _shape(value.options, depth + 1))
+    if isinstance(value, Partial):
+        return ("partial", _shape((value.func, value.args, value.kwargs), depth + 1))
+    return type(value).__name__
+
+
+def _code(node: cst.CSTNode) -> str:
+    """A definition's code without comments or formatting (the standard library's parser
+    drops them), so only a real edit changes it."""
+    code = cst.Module(body=[]).code_for_node(node)
+    try:
+        return ast.unparse(ast.parse(textwrap.dedent(code).strip()))
+    except (SyntaxError, ValueError, RecursionError):
+        return code
 
 
 def _crc(parts: Any) -> str:
@@ -75,6 +118,11 @@ def choose(first: Any, second: Any, condition: str, loc: Loc) -> Any:
         return _as_list(chosen_items, first, second)
     if isinstance(first, tuple) and isinstance(second, tuple) and len(first) != len(second):
         return _choose_lengths(first, second, condition, loc)
+    if isinstance(first, Items) and isinstance(second, Items) and first != second:
+        # Two versions of one list holding no DataFrame (`cols.append("a")` or `"b"`): still
+        # that list, so what is appended after them counts; each item chosen.
+        return _as_list([a if a is b else choose(a, b, condition, loc)
+                         for a, b in zip(first, second, strict=True)], first, second)
     chosen = first if registry.is_followed(first) else second
     if registry.is_followed(chosen):
         which = "first" if chosen is first else "other"
