@@ -11,7 +11,8 @@ library objects do (PySpark's in `pyspark_api`, the builtins' in `python_api`) i
 
 from __future__ import annotations
 
-import ast
+import io
+import tokenize
 from typing import Any
 
 import libcst as cst
@@ -109,16 +110,12 @@ class Interpreter(Statements, Expressions, Calls, InPlace):
         return text
 
     def condition(self, node: cst.BaseExpression) -> str:
-        """A run-time condition's code, as choices and notes name it: without the comments
-        written inside it (`if (x  # why\n):`), so editing one is no change."""
-        text = self.code(node)
-        if "#" in text:
-            try:
-                return ast.unparse(ast.parse(
-                    self.module.code_for_node(node).strip(), mode="eval"))
-            except (SyntaxError, ValueError, RecursionError):
-                return text
-        return text
+        """A run-time condition's code, as choices and notes name it: without its outer
+        brackets and the comments written inside it, so neither is a change."""
+        lpar = getattr(node, "lpar", None)
+        bare = node.with_changes(lpar=[], rpar=[]) if lpar else node
+        code = self.module.code_for_node(bare)
+        return " ".join((_without_comments(code) if "#" in code else code).split())
 
     # -- running a file -----------------------------------------------------------------
 
@@ -171,3 +168,18 @@ class Interpreter(Statements, Expressions, Calls, InPlace):
         result = self.call_function(Function(node, env, owner), args, {}, node)
         # Returned to a caller this file does not show (a framework, another module).
         escaped(self, (result,), f"the caller of {node.name.value}()")
+
+
+def _without_comments(code: str) -> str:
+    """An expression's code with its comments cut out (`tokenize` knows which `#` is one)."""
+    source = "(" + code + ")"
+    try:
+        tokens = list(tokenize.generate_tokens(io.StringIO(source).readline))
+    except (tokenize.TokenError, SyntaxError):
+        return code
+    lines = source.splitlines(keepends=True)
+    for token in reversed(tokens):
+        if token.type == tokenize.COMMENT:
+            row, start = token.start
+            lines[row - 1] = lines[row - 1][:start] + lines[row - 1][token.end[1]:]
+    return "".join(lines)[1:-1]

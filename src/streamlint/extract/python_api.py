@@ -14,7 +14,7 @@ import libcst as cst
 from streamlint.extract import registry, templates
 from streamlint.extract.budget import MAX_VALUE
 from streamlint.extract.coverage import shape_digest
-from streamlint.extract.symbolic import ABSENT
+from streamlint.extract.symbolic import ABSENT, length_unknown
 from streamlint.extract.values import EnvDefault, FunctionRef, Items, Native, Partial
 from streamlint.model import Unknown
 
@@ -135,6 +135,8 @@ def call_builtin(
         except TypeError:
             pass
     if name == "len" and isinstance(value, tuple | str | dict):
+        if isinstance(value, tuple) and length_unknown(value):
+            return Unknown(f"{interp.code(node)} (#{shape_digest(interp, value)})")
         return len(value)
     # Loops over `enumerate(TOPICS)` or `zip(TOPICS, PATHS)` start one query per item.
     if name == "enumerate" and isinstance(value, tuple | dict):

@@ -36,7 +36,18 @@ class Return(Exception):
 
 
 def is_plain(value: Any) -> bool:
-    return isinstance(value, str | int | float | bool | tuple) or value is None
+    if isinstance(value, tuple):
+        return not length_unknown(value)  # `if extra:` on a list an `if` may have extended
+    return isinstance(value, str | int | float | bool) or value is None
+
+
+MAYBE_MORE = "the items after the first "
+
+
+def length_unknown(value: tuple[Any, ...]) -> bool:
+    """A list one branch extended and the other did not (`_choose_lengths`): how many items
+    it holds is known only at run time."""
+    return any(isinstance(item, Unknown) and item.text.startswith(MAYBE_MORE) for item in value)
 
 
 def text_of(value: Any) -> str:
@@ -46,7 +57,10 @@ def text_of(value: Any) -> str:
         return str(value)
     if isinstance(value, str):
         return value
-    return repr(value)
+    if is_data(value):
+        return repr(value)
+    # An object's repr holds addresses and locations: its shape names it instead.
+    return f"<{type(value).__name__} #{digest(value)}>"
 
 
 LOC_RE = re.compile(r"Loc\(path='[^']*', line=\d+, column=\d+\)")
@@ -76,14 +90,37 @@ def _shape(value: Any, depth: int) -> Any:
     if isinstance(value, Col):
         return ("col", repr(value))
     if isinstance(value, Function | Lambda):
-        return ("code", _code(value.node))
+        # Its code, and what it reads from where it was defined (a closure's key, a module's
+        # KEY) and its defaults: the same code over another key is another function.
+        code = _code(value.node)
+        return ("code", code, _reads(value.env, code, depth), _shape(value.defaults, depth + 1))
+    if isinstance(value, Class):
+        return ("class", tuple(_code(cls.node) for cls in classes_of(value)),
+                _shape(dict(value.attributes), depth + 1))
     if isinstance(value, Instance):
-        return ("instance", _code(value.cls.node), _shape(dict(value.attributes), depth + 1))
+        return ("instance", tuple(_code(cls.node) for cls in classes_of(value.cls)),
+                _shape(dict(value.attributes), depth + 1))
     if isinstance(value, Alternatives):
         return ("one of", _shape(value.options, depth + 1))
     if isinstance(value, Partial):
         return ("partial", _shape((value.func, value.args, value.kwargs), depth + 1))
     return type(value).__name__
+
+
+def _reads(env: Any, code: str, depth: int) -> tuple[Any, ...]:
+    """The names a function's code reads that its defining scope binds, with their shapes."""
+    try:
+        names = sorted({n.id for n in ast.walk(ast.parse(code)) if isinstance(n, ast.Name)})
+    except (SyntaxError, ValueError, RecursionError):
+        return ()
+    read: list[tuple[str, Any]] = []
+    for name in names:
+        try:
+            value = env.lookup(name)
+        except KeyError:
+            continue
+        read.append((name, _shape(value, depth + 2)))
+    return tuple(read)
 
 
 def _code(node: cst.CSTNode) -> str:
@@ -160,7 +197,7 @@ def _choose_lengths(first: tuple[Any, ...], second: tuple[Any, ...], condition: 
              for a, b in zip(first[:size], second[:size], strict=True)]
     longer = first if len(first) > len(second) else second
     rest = _crc(tuple(digest(item) for item in longer[size:]))
-    items.append(Unknown(f"the items after the first {size}, or none (`{condition}`): #{rest}"))
+    items.append(Unknown(f"{MAYBE_MORE}{size}, or none (`{condition}`): #{rest}"))
     return _as_list(items, first, second)
 
 

@@ -1,0 +1,11 @@
+import sys
+KEY = "value"
+def by_key(df):
+    return df.groupBy(KEY).count()
+stages = []
+if "--agg" in sys.argv:
+    stages.append(by_key)
+df = spark.readStream.format("kafka").option("subscribe", "events").load()
+for stage in stages:
+    df = stage(df)
+df.writeStream.outputMode("update").format("console").option("checkpointLocation", "/chk/a").start()

@@ -1,0 +1,8 @@
+import sys
+topics = ["orders"]
+if (
+    "--replay" in sys.argv  # replay from the archive topic
+):
+    topics.append("orders-archive")
+df = spark.readStream.format("kafka").option("subscribe", ",".join(topics)).load()
+df.groupBy("key").count().writeStream.outputMode("update").format("console").option("checkpointLocation", "/chk/a").start()

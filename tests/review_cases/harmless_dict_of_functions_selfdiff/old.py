@@ -1,0 +1,9 @@
+import sys
+def dedup_by_event(df):
+    return df.dropDuplicates(["event_id"])
+def passthrough(df):
+    return df
+cfg = {"step": dedup_by_event} if "--dedup" in sys.argv else {"step": passthrough}
+df = spark.readStream.format("kafka").option("subscribe", "events").load()
+df = cfg["step"](df)
+df.writeStream.format("delta").option("checkpointLocation", "/chk/a").start("/out")
