@@ -172,6 +172,14 @@ EXPECTED = {
     "cond_function_global_key": ("the module KEY a function reads", "review", {"UN01"}),
     "cond_class_appended": ("the key in an appended class's method", "review", {"UN01"}),
     "cond_inherited_method": ("the key in an inherited method", "review", {"UN01"}),
+    # Ninth review: a library's function, a schema and a method's instance chosen at run time
+    # are named by what they are (each read compatible after text_of stopped using reprs).
+    "cond_function_ref_choice": ("the aggregate function chosen at run time", "review",
+                                 {"UN02"}),
+    "cond_state_schema_choice": ("a field type of a state schema chosen at run time", "review",
+                                 {"UN02"}),
+    "cond_bound_method_owner": ("the key of the instance whose method is appended", "review",
+                                {"UN01"}),
     # A writer started with no format and no path was configured where streamlint did not see.
     "writer_rebind": ("the path a helper sets on a rebound writer", "review", {"UN01"}),
     "writer_closure": ("the path a closure sets on the writer", "review", {"UN01"}),
@@ -198,7 +206,33 @@ HARMLESS = {"env_topics_index_log", "while_index_log", "range60_index_log",
             "harmless_none_or_function_selfdiff", "harmless_none_or_instance_selfdiff",
             "harmless_guard_none_or_function_selfdiff",
             # a comment added in a condition, and its brackets dropped
-            "harmless_cond_add_comment", "harmless_cond_drop_parens"}
+            "harmless_cond_add_comment", "harmless_cond_drop_parens",
+            # a docstring added to a function appended under an `if`
+            "harmless_cond_function_docstring"}
+
+# Known gaps, each a strict xfail: when one is fixed, its test says so.
+KNOWN_GAPS = {
+    # A function appended under an `if` is named when the branches merge: a global it reads
+    # that is bound or filled after that is not part of its name (compatible; review at
+    # 8ff26b7 only because every such text held an address, so every self-diff asked too).
+    "cond_function_global_set_later": "a global bound after the if",
+    "cond_function_global_list_filled_later": "a global list filled after the if",
+    # Harmless edits that still read review (as at 8ff26b7): the condition keeps its own
+    # quotes, and a function is named by the whole config dict it reads.
+    "harmless_cond_quotes_reformatted": "a formatter's quote change in a condition",
+    "harmless_cond_function_config_unrelated_entry": "an unrelated entry of a config dict",
+}
+
+
+@pytest.mark.parametrize("case", sorted(KNOWN_GAPS))
+def test_known_gap(case: str) -> None:
+    old = (CASES / case / "old.py").read_text()
+    new = (CASES / case / "new.py").read_text()
+    report = diff_jobs(extract_text(old, "old.py"), extract_text(new, "new.py"))
+    harmless = case.startswith("harmless")
+    if (report.verdict == "compatible") is harmless:
+        pytest.fail(f"{case} is right now: move it out of KNOWN_GAPS")
+    pytest.xfail(KNOWN_GAPS[case])
 
 
 @pytest.mark.parametrize("case", sorted(HARMLESS))
@@ -233,13 +267,15 @@ def test_review_case_is_a_finding(case: str) -> None:
 
 def test_every_case_is_expected() -> None:
     cases = {p.name for p in CASES.iterdir() if p.is_dir()}
-    assert cases == set(EXPECTED) | set(CROSS_FILE) | HARMLESS
+    assert cases == set(EXPECTED) | set(CROSS_FILE) | HARMLESS | set(KNOWN_GAPS)
 
 
 # case: (what changed, the verdict, codes that must be among the findings)
 CROSS_FILE = {
     "xf_closure": ("the grouping a closure in the imported module appends", "incompatible",
                    {"AG01"}),
+    "xf_cond_module_constant": ("the imported module's key a chosen function reads", "review",
+                                {"UN01"}),
 }
 
 

@@ -17,6 +17,7 @@ from streamlint.core import SAME_DATAFRAME_NOTE
 from streamlint.extract import registry
 from streamlint.extract.values import (
     Alternatives,
+    BoundMethod,
     Class,
     Col,
     Function,
@@ -91,9 +92,15 @@ def _shape(value: Any, depth: int) -> Any:
         return ("col", repr(value))
     if isinstance(value, Function | Lambda):
         # Its code, and what it reads from where it was defined (a closure's key, a module's
-        # KEY) and its defaults: the same code over another key is another function.
+        # KEY) and its defaults: the same code over another key is another function. A
+        # method's instance (`self.key`) counts too.
         code = _code(value.node)
-        return ("code", code, _reads(value.env, code, depth), _shape(value.defaults, depth + 1))
+        owner = getattr(value, "owner", None)
+        return ("code", code, _reads(value.env, value.node, depth),
+                _shape(value.defaults, depth + 1),
+                None if owner is None else _shape(owner, depth + 1))
+    if isinstance(value, BoundMethod):
+        return ("method", value.name, _shape(value.target, depth + 1))
     if isinstance(value, Class):
         return ("class", tuple(_code(cls.node) for cls in classes_of(value)),
                 _shape(dict(value.attributes), depth + 1))
@@ -104,17 +111,16 @@ def _shape(value: Any, depth: int) -> Any:
         return ("one of", _shape(value.options, depth + 1))
     if isinstance(value, Partial):
         return ("partial", _shape((value.func, value.args, value.kwargs), depth + 1))
-    return type(value).__name__
+    # A record (a function of a library, a schema, a module): its fields, without locations;
+    # anything holding an object's address is named by its type alone.
+    text = LOC_RE.sub("", repr(value))
+    return type(value).__name__ if " at 0x" in text else text
 
 
-def _reads(env: Any, code: str, depth: int) -> tuple[Any, ...]:
+def _reads(env: Any, node: cst.CSTNode, depth: int) -> tuple[Any, ...]:
     """The names a function's code reads that its defining scope binds, with their shapes."""
-    try:
-        names = sorted({n.id for n in ast.walk(ast.parse(code)) if isinstance(n, ast.Name)})
-    except (SyntaxError, ValueError, RecursionError):
-        return ()
     read: list[tuple[str, Any]] = []
-    for name in names:
+    for name in _names(node):
         try:
             value = env.lookup(name)
         except KeyError:
@@ -123,14 +129,41 @@ def _reads(env: Any, code: str, depth: int) -> tuple[Any, ...]:
     return tuple(read)
 
 
+# Per definition node: its code without comments and docstrings, and the names it reads.
+# Nodes live as long as their parsed module; the cache is emptied when it grows large.
+_CODES: dict[int, tuple[cst.CSTNode, str, tuple[str, ...]]] = {}
+
+
+def _names(node: cst.CSTNode) -> tuple[str, ...]:
+    _code(node)
+    return _CODES[id(node)][2]
+
+
 def _code(node: cst.CSTNode) -> str:
-    """A definition's code without comments or formatting (the standard library's parser
-    drops them), so only a real edit changes it."""
+    """A definition's code without comments, docstrings or formatting (the standard library's
+    parser drops the first and last), so only a real edit changes it."""
+    cached = _CODES.get(id(node))
+    if cached is not None and cached[0] is node:
+        return cached[1]
     code = cst.Module(body=[]).code_for_node(node)
+    names: tuple[str, ...] = ()
     try:
-        return ast.unparse(ast.parse(textwrap.dedent(code).strip()))
+        tree = ast.parse(textwrap.dedent(code).strip())
+        for definition in ast.walk(tree):
+            body = getattr(definition, "body", None)
+            if (isinstance(definition, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef)
+                    and body and isinstance(body[0], ast.Expr)
+                    and isinstance(body[0].value, ast.Constant)
+                    and isinstance(body[0].value.value, str)):
+                definition.body = body[1:] or [ast.Pass()]
+        names = tuple(sorted({n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}))
+        code = ast.unparse(tree)
     except (SyntaxError, ValueError, RecursionError):
-        return code
+        pass
+    if len(_CODES) > 20_000:
+        _CODES.clear()
+    _CODES[id(node)] = (node, code, names)
+    return code
 
 
 def _crc(parts: Any) -> str:

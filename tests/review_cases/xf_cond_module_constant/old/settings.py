@@ -1,0 +1,1 @@
+GROUP_KEY = "key"
