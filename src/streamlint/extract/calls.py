@@ -13,7 +13,7 @@ import libcst as cst
 
 from streamlint.extract import heap, registry, templates
 from streamlint.extract.bindings import member
-from streamlint.extract.coverage import escaped, fingerprint
+from streamlint.extract.coverage import escaped
 from streamlint.extract.symbolic import (
     ABSENT,
     Return,
@@ -21,6 +21,7 @@ from streamlint.extract.symbolic import (
     after_guards,
     choose,
     classes_of,
+    code_text,
     started_in_branches,
 )
 from streamlint.extract.values import (
@@ -138,7 +139,7 @@ class Calls:
         # A generator's values are what it yields, in order (`for df in build(): ...`); one
         # that yields nothing readable is its code, so an edit there is still seen.
         return tuple(yielded) if yielded else Unknown(
-            f"{self.code(node)} (a generator: #{_crc(fingerprint(self, func.node))})")
+            f"{self.code(node)} (a generator: #{_crc(code_text(func.node))})")
 
     def call_alternatives(self, func: Alternatives, args: list[Any], kwargs: dict[str, Any],
                           node: cst.Call) -> Any:
@@ -182,7 +183,7 @@ class Calls:
         module = self.context.module
         code = self.module_codes.get(id(module))
         if code is None:
-            code = self.module_codes[id(module)] = _crc(fingerprint(self, module))
+            code = self.module_codes[id(module)] = _crc(code_text(module))
         return code
 
     @staticmethod
@@ -330,10 +331,10 @@ class Calls:
             if isinstance(value, Instance) and "__call__" in value.cls.methods:
                 value = self.method(value.cls, "__call__", value)
             if not isinstance(value, Function | Lambda | Partial | Alternatives | Native):
-                code = fingerprint(self, decorator.node) if isinstance(
+                code = code_text(decorator.node) if isinstance(
                     decorator, Function | Class) else self.code(item.decorator)
                 return Unknown(f"{stmt.name.value} (decorated by @{self.code(item.decorator)}:"
-                               f" #{_crc(code)} #{_crc(fingerprint(self, stmt))})")
+                               f" #{_crc(code)} #{_crc(code_text(stmt))})")
         return value
 
     def decorated_method(self, owner: Instance, method: cst.FunctionDef, func: Function) -> Any:

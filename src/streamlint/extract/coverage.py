@@ -13,21 +13,15 @@ Three checks, each cheap because the run already recorded what it met:
 
 from __future__ import annotations
 
-import ast
-import binascii
-import re
-import textwrap
 from typing import TYPE_CHECKING, Any
 
-import libcst as cst
-
+from streamlint.extract.symbolic import digest
 from streamlint.model import Query, Source, Unseen, is_known, show
 
 if TYPE_CHECKING:
     from streamlint.extract.interpreter import Interpreter
 
 SNIPPET = 80
-_LOC_RE = re.compile(r"Loc\(path='[^']*', line=\d+, column=\d+\)")
 
 
 def unseen(interp: Interpreter, queries: tuple[Query, ...]) -> tuple[Unseen, ...]:
@@ -115,18 +109,15 @@ def escaped(interp: Interpreter, values: tuple[Any, ...], into: str) -> None:
     writers = [v for v in values if isinstance(v, Writer)]
     if not sources and not writers:
         return
-    parts = repr((into, tuple(_value(interp, v, 0) for v in values)))
-    fingerprint = f"{binascii.crc32(_LOC_RE.sub('', parts).encode()):08x}"
+    # A writer's shape leaves out what a run-time choice between writers may differ in (its
+    # name, partitions, batch function): handed to unfollowed code, those count too.
+    settings = [(w.query_name, w.partition_by, w.foreach and digest(w.foreach[1]))
+                for w in writers]
+    fingerprint = digest((into, values, settings))
     for source in sources:
         interp.effects.escaped.setdefault(source.loc, (into, fingerprint))
     for writer in writers:
         interp.effects.escaped_writers.setdefault(writer.loc, (into, fingerprint))
-
-
-def shape_digest(interp: Interpreter, value: Any) -> str:
-    """A short, location-free digest of what a value holds (DataFrames' sources and
-    operators, functions' code, unknowns' text), for an unknown derived from it."""
-    return f"{binascii.crc32(_LOC_RE.sub('', repr(_value(interp, value, 0))).encode()):08x}"
 
 
 def _streaming_sources(value: Any, depth: int) -> list[Source]:
@@ -143,50 +134,3 @@ def _streaming_sources(value: Any, depth: int) -> list[Source]:
     if isinstance(value, dict):
         return [s for item in value.values() for s in _streaming_sources(item, depth + 1)]
     return []
-
-
-def _value(interp: Interpreter, value: Any, depth: int) -> Any:
-    """What a value handed to unfollowed code is, in plain, location-free terms: a DataFrame's
-    sources and operators, an unknown's code, a function's normalised code."""
-    from streamlint.extract.values import Function, Grouped, Instance, Lambda, Plan, Writer
-
-    if depth > 4:
-        return "..."
-    if isinstance(value, Plan):
-        return ("plan", value.sources, value.operators)
-    if isinstance(value, Grouped):
-        return ("grouped", value.plan.sources, value.plan.operators, value.method, value.keys)
-    if isinstance(value, Writer):
-        return ("writer", value.plan.sources, value.plan.operators, value.format, value.options,
-                value.output_mode, value.trigger, value.query_name, value.partition_by,
-                _value(interp, value.foreach[1], depth + 1) if value.foreach else None)
-    if isinstance(value, tuple | list):
-        return tuple(_value(interp, v, depth + 1) for v in value)
-    if isinstance(value, dict):
-        return tuple((repr(k), _value(interp, v, depth + 1)) for k, v in value.items())
-    if isinstance(value, Function):
-        return ("function", fingerprint(interp, value.node))
-    if isinstance(value, Lambda):
-        return ("lambda", interp.code(value.node))
-    if isinstance(value, Instance):
-        return ("instance", fingerprint(interp, value.cls.node),
-                _value(interp, dict(value.attributes), depth + 1))
-    return repr(value)
-
-
-def fingerprint(interp: Interpreter, node: cst.CSTNode) -> str:
-    """A function's code without comments or formatting, so only a real edit changes it.
-
-    The standard library's own parser drops comments, blank lines, line breaks inside
-    brackets and quote styles; its unparsed text is the canonical form.
-    """
-    code = interp.module.code_for_node(node)
-    if isinstance(node, cst.FunctionDef | cst.ClassDef):
-        # libcst keeps the comment lines written above a definition with it.
-        code = interp.module.code_for_node(node.with_changes(leading_lines=()))
-    try:
-        tree = ast.parse(textwrap.dedent(code).strip(), mode="eval" if isinstance(
-            node, cst.Lambda) else "exec")
-    except SyntaxError:  # libcst reads syntax this Python cannot: fall back to the text
-        return " ".join(code.split())
-    return ast.unparse(tree)

@@ -14,8 +14,7 @@ from streamlint.errors import InputError
 from streamlint.extract import registry, templates
 from streamlint.extract.bindings import ENV_LOOKUP_RE, builtin_value
 from streamlint.extract.budget import power_too_big, too_big
-from streamlint.extract.coverage import shape_digest
-from streamlint.extract.symbolic import choose, is_data, is_plain, text_of
+from streamlint.extract.symbolic import choose, digest, is_data, is_plain, text_of
 from streamlint.extract.values import BoundMethod, Env, EnvDefault, Items, Lambda
 from streamlint.model import Template, Unknown
 
@@ -202,7 +201,7 @@ class Expressions:
                     inputs[current.value] = f"<unresolved: {text_of(value)}>"  # where it came from
                 elif isinstance(value, tuple) and value:
                     # DataFrames in a list (`reduce(union, outs)`): what they are counts.
-                    inputs[current.value] = f"<#{shape_digest(self, value)}>"
+                    inputs[current.value] = f"<#{digest(value)}>"
                 elif isinstance(value, BoundMethod) and isinstance(value.target, Unknown):
                     # `uuid4().hex`: an attribute of a value known only at run time
                     inputs[current.value] = f"<unresolved: {value.target.text}.{value.name}>"
@@ -235,7 +234,7 @@ class Expressions:
             # not see all of it (a loop not unrolled, a library's call). What it holds names
             # the item; for a list seen empty, the module's code: an edit there is asked about,
             # never read as the same unknown text twice.
-            held = shape_digest(self, target) if target else self.module_code()
+            held = digest(target) if target else self.module_code()
             return Unknown(f"{self.code(node)} (past the {len(target)} items seen in "
                            f"{self.code(node.value)}: #{held})")
         item = registry.get_item(target, key)  # a DataFrame's column, a column's field

@@ -17,8 +17,7 @@ from typing import Any
 import libcst as cst
 
 from streamlint.extract import registry
-from streamlint.extract.coverage import shape_digest
-from streamlint.extract.symbolic import ABSENT, MUTATORS
+from streamlint.extract.symbolic import ABSENT, MUTATORS, digest
 from streamlint.extract.values import Box, Env, Items
 from streamlint.model import Unknown
 
@@ -99,7 +98,7 @@ class InPlace:
             updated = None
         if updated is None:
             updated = Unknown(f"{self.code(target)} changed in "
-                              f"{self.code(target.value)} (#{shape_digest(self, owner)})")
+                              f"{self.code(target.value)} (#{digest(owner)})")
         if isinstance(owner, Items):
             updated = self.forward(owner, updated)
         self.assign(target.value, updated, env, in_place=True)

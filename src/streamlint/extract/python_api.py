@@ -13,8 +13,7 @@ import libcst as cst
 
 from streamlint.extract import registry, templates
 from streamlint.extract.budget import MAX_VALUE
-from streamlint.extract.coverage import shape_digest
-from streamlint.extract.symbolic import ABSENT, length_unknown
+from streamlint.extract.symbolic import ABSENT, digest, length_unknown
 from streamlint.extract.values import EnvDefault, FunctionRef, Items, Native, Partial
 from streamlint.model import Unknown
 
@@ -119,7 +118,7 @@ def call_builtin(
                 for pair in value):
             value = dict(value)  # `dict(zip(names, outs))`
         if args and not isinstance(value, dict):
-            return Unknown(f"{interp.code(node)} (#{shape_digest(interp, value)})")
+            return Unknown(f"{interp.code(node)} (#{digest(value)})")
         result = dict(value) if isinstance(value, dict) else {}
         result.update(kwargs)
         return result
@@ -136,7 +135,7 @@ def call_builtin(
             pass
     if name == "len" and isinstance(value, tuple | str | dict):
         if isinstance(value, tuple) and length_unknown(value):
-            return Unknown(f"{interp.code(node)} (#{shape_digest(interp, value)})")
+            return Unknown(f"{interp.code(node)} (#{digest(value)})")
         return len(value)
     # Loops over `enumerate(TOPICS)` or `zip(TOPICS, PATHS)` start one query per item.
     if name == "enumerate" and isinstance(value, tuple | dict):
@@ -167,7 +166,7 @@ def _sum(interp: Interpreter, args: list[Any], kwargs: dict[str, Any], node: cst
     if numbers is not None and all(isinstance(n, int | float) and not isinstance(n, bool)
                                    for n in numbers):
         return sum(numbers)
-    return Unknown(f"{interp.code(node)} (#{shape_digest(interp, (args, kwargs))})")
+    return Unknown(f"{interp.code(node)} (#{digest((args, kwargs))})")
 
 
 @registry.method(str)

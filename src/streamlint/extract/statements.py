@@ -12,11 +12,11 @@ import libcst as cst
 
 from streamlint.extract import heap, registry
 from streamlint.extract.bindings import import_star, member, module_ref
-from streamlint.extract.coverage import shape_digest
 from streamlint.extract.symbolic import (
     ABSENT,
     Return,
     choose,
+    digest,
     inert,
     is_plain,
     started_in_branches,
@@ -281,7 +281,7 @@ class Statements:
         label = f"{self.code(stmt.target)} (an item of {self.code(stmt.iter)}"
         if items == ():
             return Unknown(f"{label}, read as empty: #{self.module_code()})")
-        return Unknown(f"{label}: #{shape_digest(self, items)})")
+        return Unknown(f"{label}: #{digest(items)})")
 
     def assign(self, target: cst.CSTNode, value: Any, env: Env, in_place: bool = False) -> None:
         """Bind `target` to `value`. `in_place`: the object the name holds was changed (a

@@ -94,7 +94,7 @@ def _shape(value: Any, depth: int) -> Any:
         # Its code, and what it reads from where it was defined (a closure's key, a module's
         # KEY) and its defaults: the same code over another key is another function. A
         # method's instance (`self.key`) counts too.
-        code = _code(value.node)
+        code = code_text(value.node)
         owner = getattr(value, "owner", None)
         return ("code", code, _reads(value.env, value.node, depth),
                 _shape(value.defaults, depth + 1),
@@ -102,10 +102,10 @@ def _shape(value: Any, depth: int) -> Any:
     if isinstance(value, BoundMethod):
         return ("method", value.name, _shape(value.target, depth + 1))
     if isinstance(value, Class):
-        return ("class", tuple(_code(cls.node) for cls in classes_of(value)),
+        return ("class", tuple(code_text(cls.node) for cls in classes_of(value)),
                 _shape(dict(value.attributes), depth + 1))
     if isinstance(value, Instance):
-        return ("instance", tuple(_code(cls.node) for cls in classes_of(value.cls)),
+        return ("instance", tuple(code_text(cls.node) for cls in classes_of(value.cls)),
                 _shape(dict(value.attributes), depth + 1))
     if isinstance(value, Alternatives):
         return ("one of", _shape(value.options, depth + 1))
@@ -135,13 +135,13 @@ _CODES: dict[int, tuple[cst.CSTNode, str, tuple[str, ...]]] = {}
 
 
 def _names(node: cst.CSTNode) -> tuple[str, ...]:
-    _code(node)
+    code_text(node)
     return _CODES[id(node)][2]
 
 
-def _code(node: cst.CSTNode) -> str:
-    """A definition's code without comments, docstrings or formatting (the standard library's
-    parser drops the first and last), so only a real edit changes it."""
+def code_text(node: cst.CSTNode) -> str:
+    """A definition's (or a module's, or a lambda's) code without comments, docstrings or
+    formatting, in the standard library's unparsed form, so only a real edit changes it."""
     cached = _CODES.get(id(node))
     if cached is not None and cached[0] is node:
         return cached[1]

@@ -14,9 +14,9 @@ from streamlint.extract.pyspark_api.dataframe import dataframe_call
 from streamlint.extract.pyspark_api.grouped import grouped_call
 from streamlint.extract.pyspark_api.reader import FILE_FORMATS, make_source, reader_call
 from streamlint.extract.pyspark_api.session import record_settings
-from streamlint.extract.pyspark_api.writer import fingerprint, foreach_code, start, trigger_of
+from streamlint.extract.pyspark_api.writer import foreach_code, start, trigger_of
 
 __all__ = [
-    "FILE_FORMATS", "dataframe_call", "fingerprint", "foreach_code", "grouped_call",
+    "FILE_FORMATS", "dataframe_call", "foreach_code", "grouped_call",
     "make_source", "reader_call", "record_settings", "start", "trigger_of",
 ]

@@ -11,10 +11,9 @@ import libcst as cst
 from streamlint.core import same_dataframe_settings
 from streamlint.extract import registry
 from streamlint.extract.columns import option_key
-from streamlint.extract.coverage import fingerprint
 from streamlint.extract.frames import flatten
 from streamlint.extract.pyspark_api.grouped import function_label
-from streamlint.extract.symbolic import digest
+from streamlint.extract.symbolic import code_text, digest
 from streamlint.extract.values import (
     Alternatives,
     Function,
@@ -238,12 +237,12 @@ def foreach_code(interp: Interpreter, foreach: tuple[str, Any, Loc]) -> ForeachC
         return ForeachCode(method, f"partial({inner.function})",
                            f"{inner.fingerprint} with ({bound})", loc)
     if isinstance(function, Function):
-        code = fingerprint(interp, function.node)
+        code = code_text(function.node)
         return ForeachCode(method, function.node.name.value, code, loc)
     if isinstance(function, Instance):
         return ForeachCode(method, function.cls.node.name.value,
-                           fingerprint(interp, function.cls.node), loc)
+                           code_text(function.cls.node), loc)
     if isinstance(function, Lambda):
-        return ForeachCode(method, "lambda", fingerprint(interp, function.node), loc)
+        return ForeachCode(method, "lambda", code_text(function.node), loc)
     label = function_label(interp, function)
     return ForeachCode(method, label, label, loc)
