@@ -77,6 +77,10 @@ FACTS: dict[str, Facts] = {
     "query.volatile_checkpoint": {**_S, "sink": None},
     # Spark refuses the new query from any checkpoint (diff/refused.py).
     "query.refused": {**_S, "reason": frozenset({"output_mode", "continuous"})},
+    # A problem of the new version that the old version already had (diff/already.py):
+    # `problem` is the change kind it would have been.
+    "query.already_present": {"problem": frozenset({"query.shared_checkpoint",
+                                                    "query.volatile_checkpoint"})},
     "unresolved": {**_S, "about": None},  # a change kind, or "code"
     "unseen": {"about": None, "side": frozenset({"old", "new"})},
     "source.added": {**_S, **_NAMED}, "source.removed": {**_S, **_NAMED},

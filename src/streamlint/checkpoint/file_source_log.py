@@ -7,8 +7,9 @@ from __future__ import annotations
 
 import json
 
-from streamlint.checkpoint.fs import CheckpointFS, normal_path
+from streamlint.checkpoint.fs import CheckpointFS
 from streamlint.checkpoint.logs import read_text, split_version
+from streamlint.model.paths import normal_path
 
 
 def latest_file_path(fs: CheckpointFS, root: str, source: str) -> str | None:

@@ -134,17 +134,3 @@ def open_fs(path: str) -> tuple[CheckpointFS, str]:
     if protocol == "s3a":  # Hadoop's name for the same store
         path, protocol = "s3://" + path[len("s3a://"):], "s3"
     return RemoteFS(path, protocol), path.rstrip("/")
-
-
-def normal_path(path: str) -> str:
-    """One spelling for paths Spark and job code write differently: `file:/x`, `file:///x`
-    and `/x`; `s3a://` and `s3://`; with or without a trailing slash."""
-    for prefix in ("file://", "file:"):
-        if path.startswith(prefix):
-            path = path[len(prefix):]
-            break
-    while path.startswith("//"):
-        path = path[1:]
-    if path.startswith("s3a://"):
-        path = "s3://" + path[len("s3a://"):]
-    return path.rstrip("/")

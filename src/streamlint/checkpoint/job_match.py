@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import TypeVar
 
-from streamlint.checkpoint.fs import normal_path
 from streamlint.errors import UsageError
 from streamlint.model import JobFile, Query
+from streamlint.model.paths import normal_path
 
 T = TypeVar("T")
 

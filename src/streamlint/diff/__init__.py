@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from streamlint.core import DEFAULT_SPARK_VERSION
 from streamlint.diff import pipelines
+from streamlint.diff.already import already_present
 from streamlint.diff.compare import (
     Change,
     Code,
@@ -72,8 +73,10 @@ def diff_pairs(old: JobFile, new: JobFile, pairs: tuple[tuple[Query | None, Quer
         default = (after or before).label  # type: ignore[union-attr]
         changes.extend(replace(c, query=label) if c.query == default else c
                        for c in merge_identity_changes(found))
-    changes.extend(shared)
-    changes.extend(volatile_changes(new.queries))
+    standing = [*shared, *volatile_changes(new.queries)]
+    changes.extend(already_present(standing, [*shared_in_file(old.queries, version),
+                                              *volatile_changes(old.queries)],
+                                   lambda c: judge(c, version).verdict == "compatible"))
     changes = _relabel(changes, pairs, labels)
     findings = _merge_repeats([judge(change, version) for change in changes])
     return Report(old, new, pairs, findings, worst([f.verdict for f in findings]), spark_version,

@@ -13,6 +13,7 @@ from collections.abc import Iterable
 
 from streamlint.diff.compare import Change, Code
 from streamlint.model import Query, Template, Unknown, is_known
+from streamlint.model.paths import normal_path, normal_value
 
 # Calls whose value differs on every run: the clock, random ids. Matched in the code the
 # extractor kept for an unresolved checkpoint (`model.Unknown.text`).
@@ -27,17 +28,18 @@ _VOLATILE_RE = re.compile(
 def checkpoint_key(query: Query, partly: bool = False) -> str | None:
     """The checkpoint as one directory, or None when it is not known statically.
 
-    Hadoop's `Path` drops a trailing slash, so `/chk/a/` and `/chk/a` are one directory.
+    One directory however it is spelled (`/chk/a/` and `/chk/a`, `s3a://` and `s3://`:
+    `streamlint.model.paths`).
     `partly`: a partly-known path (`f"{root}/chk"`) is a key too, its code standing for the
     unresolved parts; that holds within one file (one run: `root` is one value), not across
     files, and never for a path that changes on every run (the clock, a random id).
     """
     value = query.sink.checkpoint
     if partly and isinstance(value, Template) and volatile_call(value) is None:
-        return str(value).rstrip("/") or "/"
+        return str(normal_value(value)) or "/"
     if not isinstance(value, str) or not is_known(value) or not value.strip():
         return None
-    return value.rstrip("/") or "/"
+    return normal_path(value)
 
 
 def volatile_call(value: object) -> str | None:

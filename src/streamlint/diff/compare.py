@@ -59,6 +59,7 @@ from streamlint.model import (
 )
 from streamlint.model.durations import normalized, same_duration
 from streamlint.model.expr import render
+from streamlint.model.paths import same_path
 
 __all__ = ["CHANGE_KINDS", "Change", "Code", "changed_modules", "query_added", "query_removed",
            "unseen_changes"]
@@ -113,7 +114,7 @@ class _Differ:
 
     def checkpoint(self) -> None:
         old, new = self.old.sink, self.new.sink
-        if old.checkpoint != new.checkpoint:
+        if not same_path(old.checkpoint, new.checkpoint):
             self.add("query.checkpoint", "checkpointLocation", old.checkpoint, new.checkpoint,
                      old.checkpoint_loc or old.loc, new.checkpoint_loc or new.loc,
                      reset="explicit" if deliberate_reset(self.old, self.new) else "no")
@@ -189,7 +190,7 @@ class _Differ:
         fmt = str(new.format)
         for key in _keys_of(old.identity, new.identity):
             a, b = option(old.identity, key), option(new.identity, key)
-            if a != b:
+            if a != b and not (key.lower() == "path" and same_path(a, b)):
                 self.add("source.identity", f"the {fmt} source option `{key}`", a, b, old.loc,
                          new.loc, key=key.lower(), **facts)
         for key in _keys_of(old.rate_limits, new.rate_limits):
@@ -340,7 +341,7 @@ class _Differ:
         if old.format != new.format:
             self.add("sink.format", "the sink", old.format, new.format, old.loc, new.loc,
                      old_kind=old_kind, new_kind=new_kind)
-        elif old.target != new.target:
+        elif not same_path(old.target, new.target):
             kind = {"file": "sink.path", "kafka": "sink.topic", "foreach": "sink.foreach_code"
                     }.get(new_kind, "sink.table")
             self.add(kind, f"where the {new.format} sink writes", old.target, new.target,
@@ -356,6 +357,8 @@ class _Differ:
                 if target and (old.target is not None or new.target is not None):
                     continue  # compared as the target, above
                 a, b = option(old.options, key), option(new.options, key)
+                if target and same_path(a, b):
+                    continue
                 if a != b and target:  # where it writes, though not read as the target
                     kind = {"file": "sink.path", "kafka": "sink.topic"}.get(new_kind,
                                                                            "sink.table")
@@ -383,7 +386,7 @@ class _Differ:
                      old.trigger_loc or old.loc, new.trigger_loc or new.loc,
                      continuous="true" if "continuous" in kinds else "false",
                      real_time="true" if "realTime" in kinds else "false")
-        if old.query_name != new.query_name and old.checkpoint == new.checkpoint:
+        if old.query_name != new.query_name and same_path(old.checkpoint, new.checkpoint):
             self.add("query.name", "the query name", old.query_name, new.query_name, old.loc,
                      new.loc)
 

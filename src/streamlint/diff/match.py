@@ -5,15 +5,16 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from streamlint.model import Query
+from streamlint.model.paths import normal_value
 
 
 def _keys() -> list[Callable[[Query], object]]:
     # The checkpoint is what a restart really resumes; the rest are fallbacks for code that
     # moved its checkpoint (a finding of its own) or left it unresolved.
     return [
-        lambda q: q.sink.checkpoint,
+        lambda q: normal_value(q.sink.checkpoint),
         lambda q: q.sink.query_name,
-        lambda q: (q.sink.format, q.sink.target),
+        lambda q: (q.sink.format, normal_value(q.sink.target)),
     ]
 
 
