@@ -31,15 +31,40 @@ def materialise(git_dir: Path, commit: str, target: Path) -> str | None:
         return None
     done = subprocess.run(["git", "--git-dir", str(git_dir), "archive", "--format=tar", commit],
                           capture_output=True, check=False)
-    if done.returncode != 0:
-        return f"git archive {commit[:12]}: {done.stderr.decode(errors='replace').strip()[:200]}"
     partial = target.with_name(target.name + ".partial")
     partial.mkdir(parents=True, exist_ok=True)
-    with tarfile.open(fileobj=io.BytesIO(done.stdout)) as archive:
-        members = [m for m in archive.getmembers() if m.isfile() or m.isdir()]
-        archive.extractall(partial, members=members, filter="data")
+    if done.returncode == 0:
+        with tarfile.open(fileobj=io.BytesIO(done.stdout)) as archive:
+            members = [m for m in archive.getmembers() if m.isfile() or m.isdir()]
+            archive.extractall(partial, members=members, filter="data")
+    else:  # a snapshot lacks files of 4 MiB and more: write every blob it has
+        why = blob_by_blob(git_dir, commit, partial)
+        if why:
+            return why
     (partial / ".git").mkdir(exist_ok=True)
     partial.rename(target)
+    return None
+
+
+def blob_by_blob(git_dir: Path, commit: str, target: Path) -> str | None:
+    """The tree of `commit` written file by file, leaving out blobs the snapshot lacks."""
+    listed = subprocess.run(["git", "--git-dir", str(git_dir), "ls-tree", "-r", "-z", commit],
+                            capture_output=True, check=False)
+    if listed.returncode != 0:
+        return f"git ls-tree {commit[:12]}: {listed.stderr.decode(errors='replace')[:200]}"
+    for entry in listed.stdout.split(b"\0"):
+        if not entry:
+            continue
+        meta, _, name = entry.partition(b"\t")
+        mode, kind, sha = meta.split()
+        path = target / name.decode(errors="replace")
+        if kind != b"blob" or mode == b"120000" or ".." in path.parts:
+            continue
+        blob = subprocess.run(["git", "--git-dir", str(git_dir), "cat-file", "blob",
+                               sha.decode()], capture_output=True, check=False)
+        if blob.returncode == 0:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_bytes(blob.stdout)
     return None
 
 
