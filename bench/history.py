@@ -1,6 +1,6 @@
 """Measure streamlint on the history corpus: real commits of public streaming jobs.
 
-    python bench/history.py [--json PATH] [--only ID-PART] [--jobs N] [--no-self]
+    python bench/history.py [--json PATH] [--only ID-PART] [--jobs N] [--no-self] [--src DIR]
 
 Each pair (tests/history/PAIRS.toml) is judged as a user's CI judges it: `streamlint diff
 --format json OLD NEW` in a subprocess, OLD and NEW being the job file inside the whole
@@ -32,8 +32,11 @@ import history_corpus as hc  # noqa: E402
 GOT = (*hc.VERDICTS, "error")
 
 
+SRC = hc.ROOT / "src"
+
+
 def run_diff(old: Path, new: Path) -> dict:
-    env = dict(os.environ, PYTHONPATH=str(hc.ROOT / "src"))
+    env = dict(os.environ, PYTHONPATH=str(SRC))
     start = time.perf_counter()
     done = subprocess.run(
         [sys.executable, "-m", "streamlint", "diff", "--format", "json", "--exit-zero",
@@ -134,12 +137,17 @@ def print_summary(s: dict, rows: list[dict]) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
+    global SRC
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--json", metavar="PATH", help="also save the summary and the rows")
     parser.add_argument("--only", metavar="TEXT", help="only the pairs whose id contains TEXT")
     parser.add_argument("--jobs", type=int, default=2, help="pairs judged at once (default 2)")
     parser.add_argument("--no-self", action="store_true", help="skip the self-diffs")
+    parser.add_argument("--src", type=Path, default=SRC,
+                        help="the streamlint source folder to measure (default: this checkout's; "
+                             "another checkout's src/ measures an older commit)")
     args = parser.parse_args(argv)
+    SRC = args.src.resolve()
     pairs = [p for p in hc.load_pairs() if not args.only or args.only in p["id"]]
     absent = [p["id"] for p in pairs if not (hc.job(p, "old").is_file()
                                              and hc.job(p, "new").is_file())]
