@@ -37,3 +37,30 @@ def test_the_pattern_sees_internal_text() -> None:
     assert INTERNAL.search("the grouping keys changed from Column(name='a', qualifier=None)")
     assert INTERNAL.search("<streamlint.extract.values.Plan object at 0x7f>")
     assert not INTERNAL.search("the aggregate sum(amount) became max(amount)")
+
+
+def test_a_long_column_list_is_named_by_what_was_added_and_removed() -> None:
+    from streamlint.extract import extract_text
+
+    cols = [f"c{i}" for i in range(20)]
+    job = ('df = spark.readStream.format("kafka").option("subscribe", "in").load()\n'
+           'df.select({}).writeStream.format("delta").option("checkpointLocation", "/chk/c")'
+           '.start("/t/c")\n')
+    old = job.format(", ".join(f'"{c}"' for c in cols))
+    new = job.format(", ".join(f'"{c}"' for c in [*cols[:5], "x1", "x2", *cols[5:18]]))
+    report = diff_jobs(extract_text(old, "old.py"), extract_text(new, "new.py"))
+    [finding] = [f for f in report.findings if f.code == "PR03"]
+    assert finding.message == ("the output columns changed: added x1, x2; removed c18, c19 "
+                               "(20 before, 20 now)")
+
+
+def test_a_short_column_list_is_shown_whole() -> None:
+    from streamlint.extract import extract_text
+
+    job = ('df = spark.readStream.format("kafka").option("subscribe", "in").load()\n'
+           'df.select({}).writeStream.format("delta").option("checkpointLocation", "/chk/c")'
+           '.start("/t/c")\n')
+    report = diff_jobs(extract_text(job.format('"a", "b"'), "old.py"),
+                       extract_text(job.format('"a", "c"'), "new.py"))
+    assert [f.message for f in report.findings if f.code == "PR03"] == [
+        "the output columns changed from a, b to a, c"]

@@ -266,7 +266,34 @@ def _natural(template: str, change: Change) -> str:
         return _FROM_TO.sub(" added: {new}", template, count=1)
     if change.new is None and change.old is not None:
         return _FROM_TO.sub(" removed (it was {old})", template, count=1)
+    delta = _list_delta(change.old, change.new)
+    if delta is not None:
+        return _FROM_TO.sub(" changed: " + delta.replace("{", "{{").replace("}", "}}"),
+                            template, count=1)
     return template
+
+
+# A list longer than this is named by what was added and removed, not printed twice in full.
+_LONG_LIST = 6
+
+
+def _list_delta(old: Any, new: Any) -> str | None:
+    """`added: x, y; removed: z` for two long lists (columns, keys); None for short ones."""
+    if not (isinstance(old, tuple) and isinstance(new, tuple)):
+        return None
+    if max(len(old), len(new)) <= _LONG_LIST:
+        return None
+    before, after = [_render(v) for v in old], [_render(v) for v in new]
+    added = [v for v in after if v not in before]
+    removed = [v for v in before if v not in after]
+    parts = []
+    if added:
+        parts.append(f"added {', '.join(added)}")
+    if removed:
+        parts.append(f"removed {', '.join(removed)}")
+    if not parts:
+        parts.append(f"the same {len(after)} reordered" if before != after else "the same")
+    return "; ".join(parts) + f" ({len(before)} before, {len(after)} now)"
 
 
 def _render(value: Any) -> str:

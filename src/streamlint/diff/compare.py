@@ -27,6 +27,7 @@ from streamlint.diff.columns import changed_steps, same_names, same_names_text
 from streamlint.diff.refused import newly_refused
 from streamlint.diff.render import (
     Code,
+    column_list,
     describe,
     maybe_names,
     op_name,
@@ -326,7 +327,8 @@ class _Differ:
                          same_names_text(after), loc_a, loc_b)
             else:
                 self.add("projection.columns", "the output columns",
-                         maybe_names(old_cols), maybe_names(new_cols), loc_a, loc_b,
+                         column_list(old_cols), column_list(new_cols),
+                         loc_a, loc_b,
                          old_sink=sink_kind(self.old.sink.format),
                          new_sink=sink_kind(self.new.sink.format))
         if static_changed:

@@ -100,6 +100,12 @@ def projections_text(ops: list[Any]) -> Code:
     return code("; ".join(steps) or "(none)", *exprs)
 
 
+def column_list(cols: tuple[str, ...] | None) -> tuple[Code, ...] | Code:
+    """Column names as a list a message can name the added and removed of (`unknown` when
+    they are not known)."""
+    return tuple(Code(c) for c in cols) if cols else maybe_names(cols)
+
+
 def maybe_names(cols: tuple[str, ...] | None) -> Code:
     return Code("unknown" if cols is None else ", ".join(cols))
 
