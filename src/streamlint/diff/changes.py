@@ -39,14 +39,20 @@ def unseen_changes(old: JobFile, new: JobFile) -> list[Change]:
     changes: list[Change] = []
     olds = {(u.about, u.what): u for u in old.unseen}
     news = {(u.about, u.what): u for u in new.unseen}
+    # Unread code whose fingerprint (what can reach it: extract/reach.py, a SQL cell's text)
+    # is in the other version too is the same code, wherever it moved (a cell renumbered).
+    old_prints = {(u.about, u.fingerprint) for u in old.unseen if u.fingerprint}
+    new_prints = {(u.about, u.fingerprint) for u in new.unseen if u.fingerprint}
     for key, item in news.items():
         before = olds.get(key)
-        if before is not None and item.fingerprint and before.fingerprint == item.fingerprint:
+        if item.fingerprint and (item.about, item.fingerprint) in old_prints:
             continue  # the same unfollowed code handed the same stream: nothing changed here
         changes.append(Change("unseen", item.what, None, None,
                               before.loc if before else None, item.loc, "(not read)",
                               {"about": item.about, "side": "new"}))
     for key, item in olds.items():
+        if item.fingerprint and (item.about, item.fingerprint) in new_prints:
+            continue
         if key not in news:
             changes.append(Change("unseen", item.what, None, None, item.loc, None,
                                   "(not read)", {"about": item.about, "side": "old"}))

@@ -164,10 +164,21 @@ def _sql_cell(number: int, lines: list[str], loc: Loc) -> SqlCell:
 
     streaming = _STREAMING_SQL.search(_SQL_QUOTED.sub(" ", text)) is not None
     ddl = not streaming and plain_ddl(text)
+    # SQL that starts no stream does the same in both versions when its text is the same,
+    # unless it takes values from outside (`${var}`, `{{param}}`, `:param`, widgets). SQL that
+    # streams (`STREAM(view)`, a streaming table) may read views the Python defines, so even
+    # written the same it is asked about.
+    fixed = ddl or not (streaming or _SUBSTITUTED.search(_SQL_QUOTED.sub(" ", text)))
     return SqlCell(number, cells.first_words(lines) or "empty", streaming, loc,
                    _read_only(text), python_call(text),
-                   "ddl#" + hashlib.sha256(" ".join(text.split()).encode()).hexdigest()[:16]
-                   if ddl else "")
+                   "sql#" + hashlib.sha256(" ".join(text.split()).encode()).hexdigest()[:16]
+                   if fixed else "")
+
+
+# Values a SQL cell takes from outside its text: `${var}` (Spark's variable substitution,
+# Databricks widgets), `{{param}}`, `:param` markers, `getArgument(...)`.
+_SUBSTITUTED = re.compile(r"\$\{|\{\{|(?<![:\w]):[A-Za-z_]|\bgetArgument\s*\(|\bsession\.\w"
+                          r"|\bIDENTIFIER\s*\(", re.IGNORECASE)
 
 
 # Statements that read or inspect and change nothing a streaming query restarts with: a

@@ -32,6 +32,10 @@ class ModuleIndex:
     streaming: list[cst.Attribute] = factory(list)
     mention: cst.Name | None = None  # the first name of MENTIONS in the code
     yields: int = 0  # `yield` expressions in the file: none, and no function is a generator
+    # The module's top-level statements, and for each `.readStream` / `.writeStream` (by id)
+    # the one holding it: what code can reach it when the run did not (extract/reach.py).
+    body: tuple[cst.BaseStatement, ...] = ()
+    tops: dict[int, cst.BaseStatement] = factory(dict)
 
 
 class _NoOp:
@@ -57,6 +61,8 @@ class _IndexingState(CodegenState):
                          default_newline=module.default_newline)
         self.index = index
         self.names: list[tuple[int, int]] = []  # id(Name), tokens before it
+        self.top_ids = {id(statement) for statement in module.body}
+        self.top: cst.BaseStatement | None = None
 
     def record_syntactic_position(  # type: ignore[override]
             self, node: cst.CSTNode, **where: object) -> _NoOp:
@@ -67,6 +73,8 @@ class _IndexingState(CodegenState):
 
     def before_codegen(self, node: cst.CSTNode) -> None:
         kind = type(node)
+        if id(node) in self.top_ids:
+            self.top = node  # type: ignore[assignment]
         if kind is cst.Name:
             self.names.append((id(node), len(self.tokens)))
             name = node.value  # type: ignore[attr-defined]
@@ -79,6 +87,8 @@ class _IndexingState(CodegenState):
             self.index.references[name] = self.index.references.get(name, 0) + 2
             if name in STREAMING_ATTRIBUTES:
                 self.index.streaming.append(node)  # type: ignore[arg-type]
+                if self.top is not None:
+                    self.index.tops[id(node)] = self.top
         elif kind is cst.FunctionDef:
             self.index.functions.append(node)  # type: ignore[arg-type]
         elif kind is cst.Yield:
@@ -86,7 +96,7 @@ class _IndexingState(CodegenState):
 
 
 def index_module(module: cst.Module) -> ModuleIndex:
-    index = ModuleIndex()
+    index = ModuleIndex(body=tuple(module.body))
     state = _IndexingState(module, index)
     module._codegen(state)
     offsets = list(accumulate(map(len, state.tokens), initial=0))

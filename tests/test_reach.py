@@ -1,0 +1,57 @@
+"""Streaming code streamlint did not read (UN03 "not-run") is asked about only when the edit
+can reach it: its own function or class, the module-level names it uses (and what they use),
+the repository modules it imports. An edit anywhere else leaves it as it was (issue 26: one
+unread method made every edit of the file a review)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from streamlint.diff import diff_files, diff_jobs
+from streamlint.extract import extract_text
+
+JOB = '''from pyspark.sql import SparkSession
+TOPIC = "orders"
+LOG = "info"
+
+
+class Dataset:
+    """Read by a framework that calls `load`: streamlint never runs it."""
+
+    def load(self):
+        return SparkSession.builder.getOrCreate().readStream.format("kafka").option(
+            "subscribe", TOPIC).load()
+
+
+def other():
+    print("hello", LOG)
+'''
+
+
+def codes(old: str, new: str) -> list[str]:
+    report = diff_jobs(extract_text(old, "job.py"), extract_text(new, "job.py"))
+    return [f.code for f in report.findings if f.verdict != "compatible"]
+
+
+def test_an_edit_the_unread_code_cannot_reach_is_no_finding() -> None:
+    assert codes(JOB, JOB.replace('print("hello", LOG)', 'print("bye", LOG)')) == []
+    assert codes(JOB, JOB.replace('LOG = "info"', 'LOG = "debug"')) == []
+    assert codes(JOB, JOB.replace("framework that calls", "framework, which calls")) == []
+
+
+def test_an_edit_of_the_unread_code_or_what_it_uses_is_asked() -> None:
+    assert codes(JOB, JOB.replace('"subscribe", TOPIC', '"subscribePattern", TOPIC')) == ["UN03"]
+    assert codes(JOB, JOB.replace('TOPIC = "orders"', 'TOPIC = "orders_v2"')) == ["UN03"]
+
+
+def test_a_changed_repository_module_it_imports_is_asked(tmp_path: Path) -> None:
+    for side, topic in (("old", "orders"), ("new", "orders_v2")):
+        root = tmp_path / side
+        (root / "jobs").mkdir(parents=True)
+        (root / ".git").mkdir()
+        (root / "jobs" / "settings.py").write_text(f'TOPIC = "{topic}"\n')
+        (root / "jobs" / "job.py").write_text(JOB.replace(
+            'TOPIC = "orders"', "from jobs.settings import TOPIC"))
+    report = diff_files(str(tmp_path / "old" / "jobs" / "job.py"),
+                        str(tmp_path / "new" / "jobs" / "job.py"))
+    assert "UN03" in [f.code for f in report.findings]
