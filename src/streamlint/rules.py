@@ -69,6 +69,10 @@ class Rule:
     raised_by: str = ""
     overrides: tuple[tuple[str, tuple[str, ...]], ...] = ()
     variants: tuple[tuple[str, str], ...] = ()
+    # The verdict holds whatever the old and new values are (a filter, a rate limit, a
+    # trigger's interval): a change it judges stays its own even when a value is only known
+    # at run time, instead of becoming a question (UN02).
+    value_free: bool = False
 
     def applies(self, change: Change, version: tuple[int, ...]) -> bool:
         if change.kind not in self.change or not version_in(version, self.spark):
@@ -204,8 +208,16 @@ def _rule(raw: dict[str, Any], family: str) -> Rule:
         change=tuple(raw["change"]) if isinstance(raw["change"], list) else (raw["change"],),
         message=raw["message"], why=raw["why"].strip(), fix=raw.get("fix", "").strip(),
         docs=raw["docs"], spark=raw.get("spark", ""), when=when, examples=examples,
-        family=family,
+        family=family, value_free=bool(raw.get("value_free", False)),
     )
+
+
+def judged_without_values(change: Change) -> bool:
+    """Whether every rule that may judge `change` (in any Spark version) holds whatever its
+    values are, so that a value only known at run time cannot change the verdict."""
+    rules = [r for r in load_rules() if change.kind in r.change
+             and all(change.facts.get(key) in values for key, values in r.when)]
+    return bool(rules) and all(r.value_free for r in rules)
 
 
 def check_when(where: str, code: str, kinds: list[str],

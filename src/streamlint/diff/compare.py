@@ -61,6 +61,7 @@ from streamlint.model import (
 from streamlint.model.durations import normalized, same_duration
 from streamlint.model.expr import render
 from streamlint.model.paths import same_path
+from streamlint.rules import judged_without_values
 
 __all__ = ["CHANGE_KINDS", "Change", "Code", "changed_modules", "query_added", "query_removed",
            "unseen_changes"]
@@ -80,11 +81,14 @@ class _Differ:
         """Record a change. A *structural* change (an operator or source added, removed or
         replaced) is judged whatever its unresolved details; any other change whose value we
         could not resolve becomes a question for a human: never a guess."""
-        if not structural and kind not in STRUCTURAL and _undecidable(old, new):
-            # Never guess: a change we cannot tell is one is a question for a human.
-            facts = {"about": kind}
-            kind = "unresolved"
         facts.setdefault("stateful", self.stateful)
+        if (not structural and kind not in STRUCTURAL and _undecidable(old, new)
+                and not judged_without_values(Change(kind, subject, old, new, old_loc, new_loc,
+                                                     self.query, facts))):
+            # Never guess: a change we cannot tell is one, and whose verdict its values may
+            # decide, is a question for a human.
+            facts = {"about": kind, "stateful": self.stateful}
+            kind = "unresolved"
         self.changes.append(Change(kind, subject, old, new, old_loc, new_loc, self.query, facts))
 
     def run(self) -> list[Change]:
