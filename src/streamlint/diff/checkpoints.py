@@ -12,7 +12,7 @@ import re
 from collections.abc import Iterable
 
 from streamlint.diff.compare import Change, Code
-from streamlint.model import Query, Template, Unknown, is_known
+from streamlint.model import Query, Template, Unknown, exclusive, is_known
 from streamlint.model.paths import normal_path, normal_value
 
 # Calls whose value differs on every run: the clock, random ids. Matched in the code the
@@ -118,8 +118,11 @@ def shared_in_file(queries: tuple[Query, ...], version: tuple[int, ...]) -> list
         if key is None:
             continue
         # A query started after its checkpoint was deleted (`cleared` differs) starts afresh.
+        # Queries under conditions no run meets together (`if mode == "A"` / `if mode ==
+        # "C"`) are alternatives: each run starts one of them on the checkpoint.
         before = [q for q in queries[:j] if checkpoint_key(q, partly=True) == key and q != query
-                  and q.sink.cleared == query.sink.cleared]
+                  and q.sink.cleared == query.sink.cleared
+                  and not exclusive(q.sink.conditions, query.sink.conditions)]
         if before and query not in queries[:j]:
             same = all(alike(q, query, version) for q in before)
             if same and query.sink.restarts:

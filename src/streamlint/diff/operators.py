@@ -35,6 +35,8 @@ from streamlint.model.expr import (
     Column,
     Definition,
     Expr,
+    Star,
+    Unresolved,
     conjuncts,
     refs,
     render,
@@ -82,6 +84,13 @@ def windows_only(a: tuple[Expr, ...], b: tuple[Expr, ...]) -> bool:
         for x, y in differing)
 
 
+def counted(keys: tuple[Expr, ...] | None) -> bool:
+    """Whether the number of keys is known: no `*cols` or `*` stands for several."""
+    return keys is not None and not any(
+        isinstance(k, Star) or isinstance(k, Unresolved) and k.code.startswith("*")
+        for k in keys)
+
+
 def cast_type(expr: Expr) -> str | None:
     """The type a column's definition states outright (a cast, a parsed JSON field)."""
     return expr.to if isinstance(expr, Cast) else None
@@ -93,7 +102,9 @@ def aggregation(add: Add, a: Aggregation, b: Aggregation) -> None:
     if a.keys != b.keys:
         kind = "agg.window" if windows_only(a.keys, b.keys) else "agg.keys"
         subject = "the window" if kind == "agg.window" else "the grouping keys"
-        add(kind, subject, exprs_text(a.keys), exprs_text(b.keys), a.loc, b.loc)
+        # Another number of keys is another key schema, whatever the unknown keys are.
+        add(kind, subject, exprs_text(a.keys), exprs_text(b.keys), a.loc, b.loc,
+            structural=counted(a.keys) and counted(b.keys) and len(a.keys) != len(b.keys))
     old, new = a.aggregates, b.aggregates
     if len(old) != len(new):
         add("agg.aggregates", "the aggregate functions", aggs_text(old), aggs_text(new),

@@ -23,7 +23,7 @@ from streamlint.extract.symbolic import (
     text_of,
 )
 from streamlint.extract.values import Class, Env, EnvDefault, Function, Instance, Items
-from streamlint.model import Loc, Unknown
+from streamlint.model import Condition, Loc, Unknown
 
 
 class Statements:
@@ -170,8 +170,37 @@ class Statements:
             elif isinstance(orelse, cst.Else):
                 self.run_block(orelse.body.body, scope)
 
-        self.run_alternatives(env, [lambda scope: self.run_block(stmt.body.body, scope),
-                                    otherwise], self.condition(stmt.test), self.loc(stmt))
+        compared = self.compared(stmt.test, env)
+
+        def when(holds: bool, run: Any) -> Any:
+            if compared is None:
+                return run
+
+            def under(scope: Env) -> None:
+                self.effects.conditions.append(Condition(*compared, holds))
+                try:
+                    run(scope)
+                finally:
+                    self.effects.conditions.pop()
+            return under
+
+        self.run_alternatives(env, [when(True, lambda scope: self.run_block(stmt.body.body,
+                                                                            scope)),
+                                    when(False, otherwise)],
+                              self.condition(stmt.test), self.loc(stmt))
+
+    def compared(self, test: cst.BaseExpression, env: Env) -> tuple[str, str] | None:
+        """(subject, value) of a run-time condition that compares a value known only at run
+        time with a literal (`mode == "A"`, `args.sink == 'duckdb'`); None for any other."""
+        if not (isinstance(test, cst.Comparison) and len(test.comparisons) == 1
+                and isinstance(test.comparisons[0].operator, cst.Equal)):
+            return None
+        sides = [self.ev(test.left, env), self.ev(test.comparisons[0].comparator, env)]
+        known = [side for side in sides if is_plain(side) and isinstance(side, str | int)]
+        unknown = [side for side in sides if isinstance(side, Unknown)]
+        if len(known) != 1 or len(unknown) != 1 or isinstance(known[0], bool):
+            return None
+        return unknown[0].text, repr(known[0])
 
     def run_alternatives(self, env: Env, branches: list[Any], condition: str, loc: Loc) -> None:
         """Run each branch from the same state; a name they leave different is a choice."""

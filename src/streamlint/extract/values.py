@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 import libcst as cst
 
-from streamlint.model import Loc, Operator, Setting, Source, StateVariable, Unknown
+from streamlint.model import Condition, Loc, Operator, Setting, Source, StateVariable, Unknown
 from streamlint.model.expr import Alias, Column, Definition, Expr, Star, refs, render, unaliased
 from streamlint.records import factory, record, replace
 
@@ -167,6 +167,7 @@ class Writer:
     partition_by: tuple[Any, ...] = ()
     foreach: Any = None
     checkpoint_loc: Loc | None = None
+    conditions: tuple[Condition, ...] = ()  # the run-time conditions it was started under
 
     def copy(self, **changes: Any) -> Writer:
         return replace(self, **changes)
@@ -377,6 +378,8 @@ class Effects:
     # > 0 while code runs that may not run at all (a branch of a run-time condition, a loop
     # over values not known): a removal or a stop there is not certain, so not recorded
     uncertain: int = 0
+    # The run-time conditions of the branches being read (`if mode == "A":`), innermost last.
+    conditions: list[Condition] = factory(list)
     # Writes that outlive a branch's names: attributes, dict items, globals (a guard clause
     # that made any is not read past, extract/statements.py).
     heap_writes: int = 0

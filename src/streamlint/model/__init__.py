@@ -275,6 +275,25 @@ class ForeachCode:
 
 
 @record
+class Condition:
+    """A run-time condition a query is started under: `mode == "A"` (holds) or its else
+    branch (not holds). `subject` is the value compared, as its code (what a run-time value
+    is known by), `value` the literal it is compared with, shown."""
+
+    subject: str
+    value: str
+    holds: bool
+
+
+def exclusive(a: tuple[Condition, ...], b: tuple[Condition, ...]) -> bool:
+    """Whether no run can meet both sets of conditions: one subject equal to two different
+    values, or equal and not equal to one value (`if mode == "A"` and `if mode == "C"`)."""
+    return any(x.subject == y.subject and (
+        (x.holds and y.holds and x.value != y.value) or (x.value == y.value and x.holds != y.holds))
+        for x in a for y in b)
+
+
+@record
 class Sink:
     """Where and how a query writes: format, target, mode, trigger, checkpoint."""
 
@@ -298,6 +317,9 @@ class Sink:
     # An earlier query on this checkpoint was stopped (or awaited) before this one started:
     # this one restarts it, the two never run at once.
     restarts: bool = False
+    # The run-time conditions it is started under (`if mode == "A": ...start()`): queries
+    # under exclusive ones never run together.
+    conditions: tuple[Condition, ...] = ()
 
 
 @record

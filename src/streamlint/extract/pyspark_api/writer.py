@@ -218,7 +218,7 @@ def start(
                 f"it; they are set in code it did not follow: #{interp.module_code()}", loc)
         writer = writer.copy(plan=replace(writer.plan, unresolved=(*writer.plan.unresolved,
                                                                    note)))
-    interp.effects.queries.append(writer)
+    interp.effects.queries.append(writer.copy(conditions=tuple(interp.effects.conditions)))
     return StartedQuery(len(interp.effects.queries) - 1)
 
 
