@@ -178,6 +178,11 @@ def _read_tables(root: Path) -> list[tuple[str, dict[str, Any]]]:
     return tables
 
 
+def rule_data(family: str) -> dict[str, Any]:
+    """The parsed `rules/<family>.toml` (its data beside the rules, e.g. options.toml)."""
+    return next((data for name, data in _read_tables(rules_dir()) if name == family), {})
+
+
 def _cache_dir() -> Path:
     base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
     return Path(base) / "streamlint"

@@ -59,6 +59,7 @@ from streamlint.model import (
 )
 from streamlint.model.durations import normalized, same_duration
 from streamlint.model.expr import render
+from streamlint.options import option_class
 
 __all__ = ["CHANGE_KINDS", "Change", "Code", "changed_modules", "query_added", "query_removed",
            "unseen_changes"]
@@ -200,7 +201,7 @@ class _Differ:
             a, b = option(old.options, key), option(new.options, key)
             if a != b:
                 self.add("source.option", f"the {fmt} source option `{key}`", a, b, old.loc,
-                         new.loc, key=key.lower())
+                         new.loc, key=key.lower(), option_class=option_class(fmt, key))
         if old.schema != new.schema:
             fields, columns = _schema_change(old.schema, new.schema, fmt)
             used = uses((self.old, self.new), columns) if fields != "other" else "unknown"
@@ -338,8 +339,9 @@ class _Differ:
         old, new = self.old.sink, self.new.sink
         old_kind, new_kind = sink_kind(old.format), sink_kind(new.format)
         if old.format != new.format:
+            known = "other" not in (old_kind, new_kind)
             self.add("sink.format", "the sink", old.format, new.format, old.loc, new.loc,
-                     old_kind=old_kind, new_kind=new_kind)
+                     old_kind=old_kind, new_kind=new_kind, known="true" if known else "false")
         elif old.target != new.target:
             kind = {"file": "sink.path", "kafka": "sink.topic", "foreach": "sink.foreach_code"
                     }.get(new_kind, "sink.table")
