@@ -13,7 +13,7 @@ from streamlint.extract.columns import last_wins, option_key, option_value, plai
 from streamlint.extract.schemas import FIXED_COLUMNS, schema_columns, schema_of
 from streamlint.extract.values import Plan, Reader
 from streamlint.model import Loc, Source, Unknown, option
-from streamlint.model.secrets import is_credential, masked
+from streamlint.model.secrets import is_credential, mask_line, masked
 from streamlint.options import option_class
 from streamlint.records import replace
 
@@ -124,6 +124,10 @@ def make_source(reader: Reader, fmt: Any, options: list[tuple[Any, Any]]) -> Sou
             if hub:  # the hub it names is what is read; the key is a credential
                 identity.append((str(key), hub))
                 value = rest
+        elif lowered == "eventhubs.connectionstring" and value is not None:
+            # Known only at run time (`EventHubsUtils.encrypt(conn)`): which hub it names is
+            # not known either, so its code stands for it (another code is a review, UN02).
+            identity.append((str(key), Unknown(mask_line(str(getattr(value, "text", value))))))
         kind = option_class(fmt, str(key))
         bucket = (identity if kind in IDENTITY_CLASSES and not is_credential(key) else
                   limits if kind in RATE_LIMIT_CLASSES else others)
