@@ -6,6 +6,8 @@ from __future__ import annotations
 import pytest
 
 from streamlint.core import OPTION_CLASSES
+from streamlint.diff import diff_jobs
+from streamlint.extract import extract_text
 from streamlint.options import knowledge, option_class
 from streamlint.rules import load_rules
 
@@ -54,3 +56,14 @@ def test_every_class_cites_a_page() -> None:
         assert classes, kind
         for entry in classes:
             assert entry.docs.startswith("https://"), (kind, entry.name)
+
+
+def test_a_finding_cites_the_page_its_option_class_comes_from() -> None:
+    old = ('df = spark.readStream.format("cloudFiles").option("cloudFiles.format", "json")'
+           '.load("/landing")\n'
+           'df.writeStream.format("delta").option("checkpointLocation", "/c").start("/t")\n')
+    new = old.replace('.load(', '.option("cloudFiles.useNotifications", "true").load(')
+    report = diff_jobs(extract_text(old, "old.py"), extract_text(new, "new.py"), "3.5")
+    [finding] = report.findings
+    assert finding.code == "SO16"
+    assert finding.docs.endswith("auto-loader/file-detection-modes.html")

@@ -89,7 +89,8 @@ FACTS: dict[str, Facts] = {
     "source.type": {**_S, **_NAMED, "old_format": None, "new_format": None},
     "source.identity": {**_S, **_NAMED, "key": None},
     "source.rate_limit": _S,
-    "source.option": {**_S, "key": None, "option_class": OPTION_CLASSES},
+    # `option_docs`: the page the option's class was read from, cited by the finding.
+    "source.option": {**_S, "key": None, "option_class": OPTION_CLASSES, "option_docs": None},
     # `fields`: the declared schema only gained (or lost) fields; `used`: whether any of those
     # fields is read downstream (an operator or the sink), "unknown" when that is not known.
     "source.schema": {**_S, "fields": frozenset({"added", "removed", "other"}),

@@ -252,7 +252,9 @@ def judge(change: Change, version: tuple[int, ...]) -> Finding:
     fix = rule.fix
     if "pipeline" in change.facts:  # a pipeline's flow: the remedy is a full refresh
         fix = pipeline_fix(fix, rule.verdict, rule.family, change.facts)
-    return Finding(rule.code, rule.name, rule.verdict, message, fix, rule.docs,
+    # A source option's finding cites the page its class was read from (rules/options.toml).
+    docs = change.facts.get("option_docs") or rule.docs
+    return Finding(rule.code, rule.name, rule.verdict, message, fix, docs,
                    change.query, change.old_loc, change.new_loc, "", change.kind,
                    _value(change.old), _value(change.new))
 

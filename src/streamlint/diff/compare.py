@@ -59,7 +59,7 @@ from streamlint.model import (
 )
 from streamlint.model.durations import normalized, same_duration
 from streamlint.model.expr import render
-from streamlint.options import option_class
+from streamlint.options import classify
 
 __all__ = ["CHANGE_KINDS", "Change", "Code", "changed_modules", "query_added", "query_removed",
            "unseen_changes"]
@@ -200,8 +200,11 @@ class _Differ:
         for key in _keys_of(old.options, new.options):
             a, b = option(old.options, key), option(new.options, key)
             if a != b:
+                known = classify(fmt, key)
+                cited = {"option_docs": known.docs} if known is not None and known.docs else {}
                 self.add("source.option", f"the {fmt} source option `{key}`", a, b, old.loc,
-                         new.loc, key=key.lower(), option_class=option_class(fmt, key))
+                         new.loc, key=key.lower(),
+                         option_class=known.name if known is not None else "unknown", **cited)
         if old.schema != new.schema:
             fields, columns = _schema_change(old.schema, new.schema, fmt)
             used = uses((self.old, self.new), columns) if fields != "other" else "unknown"
