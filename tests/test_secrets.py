@@ -181,3 +181,16 @@ def test_mask_line() -> None:
     assert mask_line('jaas = \'x password="p4ss";\'') == 'jaas = \'x password="***";\''
     assert "k3y" not in mask_line('"Endpoint=sb://n/;SharedAccessKey=k3y=;EntityPath=h"')
     assert mask_line('.option("subscribe", "orders")') == '.option("subscribe", "orders")'
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_code_shown_as_written_is_masked(pair, capsys, fmt) -> None:
+    """A call streamlint cannot follow is named by its code (UN01): a password passed to it
+    as a literal is masked there too."""
+    old = ('from company.streams import read_kafka\n'
+           f'df = read_kafka(spark, "orders", password="{OLD_PASSWORD}")\n'
+           'df.writeStream.format("delta").option("checkpointLocation", "/chk/e").start("/t/e")\n')
+    _, out = run(["diff", *pair(old, old.replace(OLD_PASSWORD, NEW_PASSWORD)), "--format", fmt],
+                 capsys)
+    assert_hidden(out)
+    assert "UN01" in out

@@ -20,6 +20,7 @@ from streamlint.core import DEFAULT_SPARK_VERSION as DEFAULT_SPARK_VERSION
 from streamlint.core import worst as worst  # the rules' users take it from here too
 from streamlint.errors import UsageError
 from streamlint.model import Loc, show
+from streamlint.model.secrets import mask_text
 from streamlint.records import record
 
 
@@ -248,7 +249,9 @@ def judge(change: Change, version: tuple[int, ...]) -> Finding:
         subject=change.subject, old=_render(change.old), new=_render(change.new),
         query=change.query, **change.facts,
     )
-    message = _NOTHING.sub("", message)
+    # Code streamlint shows as written (an unfollowed call's arguments) may hold a credential
+    # as a literal (`password="..."`): the message and the values are masked like source lines.
+    message = mask_text(_NOTHING.sub("", message))
     fix = rule.fix
     if "pipeline" in change.facts:  # a pipeline's flow: the remedy is a full refresh
         fix = pipeline_fix(fix, rule.verdict, rule.family, change.facts)
@@ -260,7 +263,7 @@ def judge(change: Change, version: tuple[int, ...]) -> Finding:
 
 
 def _value(value: Any) -> str | None:
-    return None if value is None else _render(value)
+    return None if value is None else mask_text(_render(value))
 
 
 # "changed from nothing to X" reads as "added: X", "changed from X to nothing" as "removed".
@@ -372,13 +375,14 @@ def own_finding(code: str, query: str, old: Loc | None, new: Loc | None,
     the message its template (or the named variant) with `fields` filled in."""
     rule = next(r for r in own_rules() if r.code == code)
     template = dict(rule.variants)[variant] if variant else rule.message
-    return Finding(rule.code, rule.name, rule.verdict, template.format(**fields), rule.fix,
+    return Finding(rule.code, rule.name, rule.verdict, mask_text(template.format(**fields)),
+                   rule.fix,
                    rule.docs, query, old, new, "", f"{rule.family}.{rule.name}",
                    _shown(fields.get("old")), _shown(fields.get("new")))
 
 
 def _shown(value: Any) -> str | None:
-    return None if value is None else str(value)
+    return None if value is None else mask_text(str(value))
 
 
 def overriding(change: Change, finding: Finding, raised_by: str) -> Rule | None:

@@ -3,7 +3,9 @@
 A password in `kafka.sasl.jaas.config`, an Event Hubs connection string, a storage account key
 is replaced where the job is read by a `Secret`: a digest that tells whether two versions set
 the same value, and that renders as a placeholder in every report. Source lines shown under a
-finding go through `mask_line`, which hides the strings that follow a credential's key.
+finding, findings' messages and values (code shown as written) and the `next:` patch go
+through `mask_line`, which hides the strings that follow a credential's key and the values of
+`password=`-like assignments.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from streamlint.records import record
 # reads `fsazureaccountkeyx`, `spark.hadoop.fs.s3a.secret.key` holds `secret`.
 _WORDS = ("password", "passwd", "secret", "token", "credential", "jaas", "connectionstring",
           "apikey", "accesskey", "accountkey", "privatekey", "sharedaccesskey", "sastoken",
-          "saskey", "sasl.jaas")
+          "saskey")
 # Shared access signatures: `sas` as a part of its own (`fs.azure.sas.<container>`).
 _SAS = re.compile(r"(^|[._-])sas([._-]|$)")
 _SEPARATORS = re.compile(r"[._-]")
@@ -32,7 +34,7 @@ def is_credential(key: object) -> bool:
         return False
     lowered = key.lower()
     squeezed = _SEPARATORS.sub("", lowered)
-    return any(word.replace(".", "") in squeezed for word in _WORDS) or bool(
+    return any(word in squeezed for word in _WORDS) or bool(
         _SAS.search(lowered))
 
 
