@@ -49,8 +49,13 @@ def exit_code(verdict: str, *, errors: bool = False, strict: bool = False,
 # Every change of a pipeline's flow also carries PIPELINE_FACTS.
 BOOL = frozenset({"true", "false"})
 # `streamlint.diff.compare.sink_kind`: what a sink is, for the rules.
-SINK_KINDS = frozenset({"file", "foreach", "kafka", "delta", "table", "memory", "console",
-                        "noop", "other", "unknown"})
+SINK_KINDS = frozenset({"file", "foreach", "kafka", "delta", "iceberg", "hudi", "table",
+                        "memory", "console", "noop", "other", "unknown"})
+# What a changed source option is (rules/options.toml, `streamlint.options`): its class
+# decides which rule judges it.
+OPTION_CLASSES = frozenset({"what-is-read", "what-is-read-review", "start-position",
+                            "rate-limit", "consumer-tuning", "security-credential",
+                            "schema-handling", "failure-policy", "unknown"})
 JOIN_TYPES = frozenset({"inner", "left_outer", "right_outer", "full_outer", "left_semi",
                         "left_anti", "cross"})
 OUTPUT_MODES = frozenset({"append", "update", "complete"})
@@ -88,7 +93,8 @@ FACTS: dict[str, Facts] = {
     "source.type": {**_S, **_NAMED, "old_format": None, "new_format": None},
     "source.identity": {**_S, **_NAMED, "key": None},
     "source.rate_limit": _S,
-    "source.option": {**_S, "key": None},
+    # `option_docs`: the page the option's class was read from, cited by the finding.
+    "source.option": {**_S, "key": None, "option_class": OPTION_CLASSES, "option_docs": None},
     # `fields`: the declared schema only gained (or lost) fields; `used`: whether any of those
     # fields is read downstream (an operator or the sink), "unknown" when that is not known.
     "source.schema": {**_S, "fields": frozenset({"added", "removed", "other"}),
@@ -115,7 +121,8 @@ FACTS: dict[str, Facts] = {
     # The sink before and after: a sink that never saw the old columns does not care.
     "projection.columns": {**_S, "old_sink": SINK_KINDS, "new_sink": SINK_KINDS},
     "static_join.changed": _S,
-    "sink.format": {**_S, "old_kind": SINK_KINDS, "new_kind": SINK_KINDS},
+    # `known`: both formats are ones streamlint knows (neither kind is "other").
+    "sink.format": {**_S, "old_kind": SINK_KINDS, "new_kind": SINK_KINDS, "known": BOOL},
     "sink.path": {**_S, "sink": SINK_KINDS}, "sink.topic": {**_S, "sink": SINK_KINDS},
     "sink.table": {**_S, "sink": SINK_KINDS}, "sink.foreach_code": {**_S, "sink": SINK_KINDS},
     "sink.option": _S, "sink.partition_by": {**_S, "sink": SINK_KINDS},

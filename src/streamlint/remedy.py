@@ -12,6 +12,7 @@ import re
 from typing import Any
 
 from streamlint.model import Query, Template, is_known
+from streamlint.model.secrets import mask_text
 from streamlint.records import replace
 from streamlint.rules import Finding
 
@@ -83,7 +84,7 @@ def remedy(finding: Finding, old: Query | None, new: Query | None) -> str:
               f'-    .option("checkpointLocation", {old_text})',
               f'+    .option("checkpointLocation", {new_text})']
     lines += [START[kind] for kind in kinds or ["other"]]
-    return "\n".join(lines)
+    return mask_text("\n".join(lines))  # a checkpoint URL may carry a SAS token
 
 
 def _quote(path: str) -> str:

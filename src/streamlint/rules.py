@@ -20,6 +20,7 @@ from streamlint.core import DEFAULT_SPARK_VERSION as DEFAULT_SPARK_VERSION
 from streamlint.core import worst as worst  # the rules' users take it from here too
 from streamlint.errors import UsageError
 from streamlint.model import Loc, show
+from streamlint.model.secrets import mask_text
 from streamlint.records import record
 
 
@@ -182,6 +183,11 @@ def _read_tables(root: Path) -> list[tuple[str, dict[str, Any]]]:
     return tables
 
 
+def rule_data(family: str) -> dict[str, Any]:
+    """The parsed `rules/<family>.toml` (its data beside the rules, e.g. options.toml)."""
+    return next((data for name, data in _read_tables(rules_dir()) if name == family), {})
+
+
 def _cache_dir() -> Path:
     base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
     return Path(base) / "streamlint"
@@ -255,17 +261,21 @@ def judge(change: Change, version: tuple[int, ...]) -> Finding:
         subject=change.subject, old=_render(change.old), new=_render(change.new),
         query=change.query, **change.facts,
     )
-    message = _NOTHING.sub("", message)
+    # Code streamlint shows as written (an unfollowed call's arguments) may hold a credential
+    # as a literal (`password="..."`): the message and the values are masked like source lines.
+    message = mask_text(_NOTHING.sub("", message))
     fix = rule.fix
     if "pipeline" in change.facts:  # a pipeline's flow: the remedy is a full refresh
         fix = pipeline_fix(fix, rule.verdict, rule.family, change.facts)
-    return Finding(rule.code, rule.name, rule.verdict, message, fix, rule.docs,
+    # A source option's finding cites the page its class was read from (rules/options.toml).
+    docs = change.facts.get("option_docs") or rule.docs
+    return Finding(rule.code, rule.name, rule.verdict, message, fix, docs,
                    change.query, change.old_loc, change.new_loc, "", change.kind,
                    _value(change.old), _value(change.new))
 
 
 def _value(value: Any) -> str | None:
-    return None if value is None else _render(value)
+    return None if value is None else mask_text(_render(value))
 
 
 # "changed from nothing to X" reads as "added: X", "changed from X to nothing" as "removed".
@@ -404,13 +414,14 @@ def own_finding(code: str, query: str, old: Loc | None, new: Loc | None,
     the message its template (or the named variant) with `fields` filled in."""
     rule = next(r for r in own_rules() if r.code == code)
     template = dict(rule.variants)[variant] if variant else rule.message
-    return Finding(rule.code, rule.name, rule.verdict, template.format(**fields), rule.fix,
+    return Finding(rule.code, rule.name, rule.verdict, mask_text(template.format(**fields)),
+                   rule.fix,
                    rule.docs, query, old, new, "", f"{rule.family}.{rule.name}",
                    _shown(fields.get("old")), _shown(fields.get("new")))
 
 
 def _shown(value: Any) -> str | None:
-    return None if value is None else str(value)
+    return None if value is None else mask_text(str(value))
 
 
 def overriding(change: Change, finding: Finding, raised_by: str) -> Rule | None:

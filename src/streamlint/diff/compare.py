@@ -61,6 +61,7 @@ from streamlint.model import (
 from streamlint.model.durations import normalized, same_duration
 from streamlint.model.expr import render
 from streamlint.model.paths import same_path
+from streamlint.options import classify
 from streamlint.rules import judged_without_values
 
 __all__ = ["CHANGE_KINDS", "Change", "Code", "changed_modules", "query_added", "query_removed",
@@ -205,8 +206,11 @@ class _Differ:
         for key in _keys_of(old.options, new.options):
             a, b = option(old.options, key), option(new.options, key)
             if a != b:
+                known = classify(fmt, key)
+                cited = {"option_docs": known.docs} if known is not None and known.docs else {}
                 self.add("source.option", f"the {fmt} source option `{key}`", a, b, old.loc,
-                         new.loc, key=key.lower())
+                         new.loc, key=key.lower(),
+                         option_class=known.name if known is not None else "unknown", **cited)
         if old.schema != new.schema:
             fields, columns = _schema_change(old.schema, new.schema, fmt)
             used = uses((self.old, self.new), columns) if fields != "other" else "unknown"
@@ -345,8 +349,9 @@ class _Differ:
         old, new = self.old.sink, self.new.sink
         old_kind, new_kind = sink_kind(old.format), sink_kind(new.format)
         if old.format != new.format:
+            known = "other" not in (old_kind, new_kind)
             self.add("sink.format", "the sink", old.format, new.format, old.loc, new.loc,
-                     old_kind=old_kind, new_kind=new_kind)
+                     old_kind=old_kind, new_kind=new_kind, known="true" if known else "false")
         elif not same_path(old.target, new.target):
             kind = {"file": "sink.path", "kafka": "sink.topic", "foreach": "sink.foreach_code"
                     }.get(new_kind, "sink.table")

@@ -14,6 +14,7 @@ from streamlint.model import Query, Source, is_known
 from streamlint.model.expr import render
 
 FILE_SINKS = {"parquet", "json", "csv", "orc", "text", "avro"}
+TABLE_SINKS = {"org.apache.hudi": "hudi", "org.apache.iceberg": "iceberg"}
 
 
 
@@ -60,6 +61,8 @@ def sink_kind(fmt: Any) -> str:
         return "file"
     if fmt in ("foreach", "foreachBatch"):
         return "foreach"
+    # Iceberg and Hudi are table sinks like Delta (`org.apache.hudi` is Hudi's long name).
+    fmt = TABLE_SINKS.get(fmt, fmt)
     return fmt if fmt in SINK_KINDS else "other"
 
 

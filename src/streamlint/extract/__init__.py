@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 from streamlint.errors import InputError
 from streamlint.model import JobFile, Loc, Query, Setting, Sink, Unknown, option
+from streamlint.model.secrets import mask_options
 
 if TYPE_CHECKING:
     import libcst as cst
@@ -294,7 +295,8 @@ def _query(interp: Interpreter, writer: Writer, settings: tuple[Setting, ...],
         target = writer.query_name if fmt == "memory" else fmt
     sink = Sink(
         format=fmt,
-        options=tuple(sorted((k if k != "__table__" else "table", v) for k, v in options)),
+        options=mask_options(sorted((k if k != "__table__" else "table", v)
+                                    for k, v in options)),
         output_mode=writer.output_mode.lower() if isinstance(writer.output_mode, str)
         else plain(writer.output_mode),
         trigger=(writer.trigger[0], plain(writer.trigger[1])), query_name=plain(writer.query_name),

@@ -6,6 +6,7 @@ from streamlint.core import VERDICTS, worst
 from streamlint.diff import Report
 from streamlint.errors import FileError
 from streamlint.model import JobFile, Loc
+from streamlint.model.secrets import mask_line
 from streamlint.report import no_query, plural, query_verdicts, see
 
 SEVERITY = {"incompatible": "error", "review": "warning", "compatible": "note"}
@@ -25,12 +26,12 @@ def _source_line(text: str, loc: Loc) -> str:
         cell = describe(text, loc.line, loc.column)
         if cell is not None:
             number, index, code, column = cell
-            return (f"    | cell {number}, line {index}:\n    | {code.rstrip()}\n"
+            return (f"    | cell {number}, line {index}:\n    | {mask_line(code.rstrip())}\n"
                     f"    | {' ' * column}^")
     lines = text.splitlines()
     if 1 <= loc.line <= len(lines):
         line = lines[loc.line - 1]
-        return f"    | {line.rstrip()}\n    | {' ' * loc.column}^"
+        return f"    | {mask_line(line.rstrip())}\n    | {' ' * loc.column}^"
     return ""
 
 

@@ -14,6 +14,7 @@ from typing import Any
 from streamlint.core import worst
 from streamlint.diff import Report
 from streamlint.model import Query
+from streamlint.model.secrets import mask_line
 from streamlint.result import Confirmation as ResultConfirmation
 from streamlint.spark.confirm import Confirmation, QueryConfirmation
 
@@ -220,10 +221,12 @@ def as_result(report: Report, confirmation: Confirmation, reproduce: Sequence[st
     if confirmation.no_query:
         notes.insert(0, ("compatible", NO_QUERY))
     notes += [("review", f"disagreement: {line}") for line in disagreements(report, confirmation)]
+    # A Spark error may quote the job's code or options: masked like the static report's.
     return ResultConfirmation(
         f"Spark {confirmation.spark_version} confirmation",
-        tuple(_lines(report, confirmation, reproduce)), final_verdict(report, confirmation),
-        _fields(report, confirmation, reproduce), tuple(queries), tuple(notes))
+        tuple(mask_line(line) for line in _lines(report, confirmation, reproduce)),
+        final_verdict(report, confirmation), _fields(report, confirmation, reproduce),
+        tuple(queries), tuple((verdict, mask_line(note)) for verdict, note in notes))
 
 
 def _fields(report: Report, confirmation: Confirmation, reproduce: Sequence[str]

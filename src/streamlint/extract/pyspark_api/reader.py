@@ -13,27 +13,20 @@ from streamlint.extract.columns import last_wins, option_key, option_value, plai
 from streamlint.extract.schemas import FIXED_COLUMNS, schema_columns, schema_of
 from streamlint.extract.values import Plan, Reader
 from streamlint.model import Loc, Source, Unknown, option
+from streamlint.model.secrets import is_credential, mask_line, masked
+from streamlint.options import option_class
 from streamlint.records import replace
 
 if TYPE_CHECKING:
     from streamlint.extract.interpreter import Interpreter
 
 
-IDENTITY_OPTIONS = {
-    # kafka.bootstrap.servers is not here: the checkpoint keeps offsets per topic and
-    # partition, not per broker list, so a broker added to the list is a review (SO07).
-    "subscribe", "subscribepattern", "assign", "path", "table",
-    "tablename", "topic", "topics", "stream", "streamname", "eventhubs.connectionstring",
-    "cloudfiles.format", "region", "queue", "subscription", "projectid", "bucket",
-}
-
-
-RATE_LIMIT_OPTIONS = {
-    "maxoffsetspertrigger", "minoffsetspertrigger", "maxtriggerdelay", "maxfilespertrigger",
-    "maxbytespertrigger", "rowspersecond", "rampuptime", "maxrecordspertrigger",
-    "cloudfiles.maxfilespertrigger", "cloudfiles.maxbytespertrigger", "maxeventspertrigger",
-    "maxratepertrigger", "numpartitions",
-}
+# Which bucket of a Source an option goes to, by its class (rules/options.toml): what is read
+# (a change is SO04), rate limits (SO05), and the rest (judged by class, `source.option`).
+IDENTITY_CLASSES = frozenset({"what-is-read"})
+RATE_LIMIT_CLASSES = frozenset({"rate-limit"})
+# Parts of an Event Hubs connection string that name the hub, not the key to it.
+HUB_PARTS = ("endpoint", "entitypath")
 
 
 FILE_FORMATS = ("json", "parquet", "csv", "orc", "text", "avro", "xml", "binaryfile")
@@ -118,19 +111,37 @@ def reader_call(
 
 def make_source(reader: Reader, fmt: Any, options: list[tuple[Any, Any]]) -> Source:
     identity, limits, others = [], [], []
+    # format(...) given a symbolic object (a writer, a column) is a value not known here.
+    fmt = fmt.lower() if isinstance(fmt, str) else plain(fmt)
     for key, value in last_wins(options):
         lowered = str(key).lower()
         value = option_value(value)
         if lowered == "subscribe" and isinstance(value, str):
             # Kafka keeps offsets per topic: "a,b" and "b, a" subscribe to the same thing.
             value = ",".join(sorted(t.strip() for t in value.split(",") if t.strip()))
-        bucket = (identity if lowered in IDENTITY_OPTIONS else
-                  limits if lowered in RATE_LIMIT_OPTIONS else others)
-        bucket.append((str(key), value))
-    # format(...) given a symbolic object (a writer, a column) is a value not known here.
-    fmt = fmt.lower() if isinstance(fmt, str) else plain(fmt)
+        if lowered == "eventhubs.connectionstring" and isinstance(value, str):
+            hub, rest = _hub(value)
+            if hub:  # the hub it names is what is read; the key is a credential
+                identity.append((str(key), hub))
+                value = rest
+        elif lowered == "eventhubs.connectionstring" and value is not None:
+            # Known only at run time (`EventHubsUtils.encrypt(conn)`): which hub it names is
+            # not known either, so its code stands for it (another code is a review, UN02).
+            identity.append((str(key), Unknown(mask_line(str(getattr(value, "text", value))))))
+        kind = option_class(fmt, str(key))
+        bucket = (identity if kind in IDENTITY_CLASSES and not is_credential(key) else
+                  limits if kind in RATE_LIMIT_CLASSES else others)
+        bucket.append((str(key), masked(key, value)))
     return Source(
         format=fmt, identity=tuple(sorted(identity)), rate_limits=tuple(sorted(limits)),
         options=tuple(sorted(others)), schema=schema_of(reader.schema), name=plain(reader.name),
         loc=reader.loc, streaming=reader.streaming,
     )
+
+
+def _hub(connection: str) -> tuple[str, str]:
+    """An Event Hubs connection string split in the hub it names (`Endpoint=sb://ns.../;
+    EntityPath=orders`) and the rest (the key's name and the key)."""
+    parts = [part.strip() for part in connection.split(";") if part.strip()]
+    named = [p for p in parts if p.split("=", 1)[0].strip().lower() in HUB_PARTS]
+    return ";".join(named), ";".join(p for p in parts if p not in named)

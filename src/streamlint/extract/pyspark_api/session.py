@@ -37,6 +37,7 @@ from streamlint.extract.values import (
     column,
 )
 from streamlint.model import Loc, Setting, Unknown
+from streamlint.model.secrets import masked
 
 if TYPE_CHECKING:
     from streamlint.extract.interpreter import Interpreter
@@ -321,4 +322,4 @@ def record_settings(interp: Interpreter, args: list[Any], kwargs: dict[str, Any]
         pairs.extend(mapping.items())
     for key, value in pairs:
         if isinstance(key, str) and key.startswith("spark."):  # the rules say which matter
-            interp.effects.settings.append(Setting(key, option_value(value), loc))
+            interp.effects.settings.append(Setting(key, masked(key, option_value(value)), loc))

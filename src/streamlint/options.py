@@ -1,0 +1,88 @@
+"""What a source option is, read from `rules/options.toml`: its class, and the page that says so.
+
+The extractor sorts a source's options by class (what is read, rate limits, the rest) and the
+diff hands a changed option's class to the rules (`source.option`'s `option_class` fact), so
+knowing one more option is one line of data, never code.
+"""
+
+from __future__ import annotations
+
+from fnmatch import fnmatchcase
+from functools import cache
+
+from streamlint.core import OPTION_CLASSES
+from streamlint.model.secrets import is_credential
+from streamlint.records import record
+from streamlint.rules import rule_data
+
+ANY = "any"  # the kind whose classes hold for every format
+
+
+@record
+class OptionClass:
+    """One class of options of one kind of source, with the page it comes from."""
+
+    kind: str
+    name: str
+    docs: str
+    exact: frozenset[str]
+    patterns: tuple[str, ...]
+
+
+@record
+class Knowledge:
+    kinds: dict[str, tuple[OptionClass, ...]]  # kind -> its classes
+    formats: dict[str, str]  # a source format (lowercased) -> its kind
+
+
+@cache
+def knowledge() -> Knowledge:
+    data = rule_data("options")
+    kinds: dict[str, tuple[OptionClass, ...]] = {}
+    formats: dict[str, str] = {}
+    for source in data.get("source", []):
+        kind = source["kind"]
+        classes = []
+        for entry in source.get("class", []):
+            name = entry["class"]
+            if name not in OPTION_CLASSES:
+                raise ValueError(f"rules/options.toml: {kind}: unknown class {name!r} "
+                                 f"(classes: {', '.join(sorted(OPTION_CLASSES))})")
+            if not entry.get("docs"):
+                raise ValueError(f"rules/options.toml: {kind}: class {name} cites no page")
+            keys = {key.lower() for key in entry["options"]}
+            classes.append(OptionClass(kind, name, entry["docs"],
+                                       frozenset(k for k in keys if "*" not in k),
+                                       tuple(sorted(k for k in keys if "*" in k))))
+        kinds[kind] = tuple(classes)
+        for fmt in source.get("formats", []):
+            formats[fmt.lower()] = kind
+    return Knowledge(kinds, formats)
+
+
+def source_kind(fmt: object) -> str:
+    """The kind of source a format is (kafka, autoloader, delta, file, ...); `any` if none."""
+    return knowledge().formats.get(str(fmt).lower(), ANY) if isinstance(fmt, str) else ANY
+
+
+def classify(fmt: object, key: str) -> OptionClass | None:
+    """The class of option `key` of a source of format `fmt`: the format's kind first, then
+    the classes every format shares; a credential's key is one wherever it is; None when
+    streamlint does not know the option."""
+    lowered = key.lower()
+    for kind in dict.fromkeys((source_kind(fmt), ANY)):
+        for entry in knowledge().kinds.get(kind, ()):
+            if lowered in entry.exact:
+                return entry
+        for entry in knowledge().kinds.get(kind, ()):
+            if any(fnmatchcase(lowered, pattern) for pattern in entry.patterns):
+                return entry
+    if is_credential(key):
+        return OptionClass(ANY, "security-credential", "", frozenset(), ())
+    return None
+
+
+def option_class(fmt: object, key: str) -> str:
+    """The class's name, "unknown" for an option streamlint does not know."""
+    found = classify(fmt, key)
+    return found.name if found is not None else "unknown"
