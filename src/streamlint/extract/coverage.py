@@ -15,7 +15,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from streamlint.extract.reach import ModuleText, reach_fingerprint, repository_module_text
 from streamlint.extract.symbolic import digest
 from streamlint.model import Query, Source, Unseen, is_known, show
 
@@ -52,31 +51,20 @@ def unseen(interp: Interpreter, queries: tuple[Query, ...]) -> tuple[Unseen, ...
     # The job's own code, and the code of the files it runs (a notebook's %run targets).
     streaming = [*interp.index.streaming,
                  *(node for _, index in interp.files for node in index.streaming)]
-    indexes = [interp.index, *(index for _, index in interp.files)]
-    module_text = _module_text(interp)
     for node in streaming:
         if id(node) in effects.reached:
             continue
         loc = interp.loc(node)
         if any(key[1] == loc for key in items):
             continue
-        index = next((i for i in indexes if id(node) in i.tops), interp.index)
         items[("not-run", loc)] = Unseen(
             "not-run", f"`{_snippet(interp.code(node))}` is in code streamlint did not follow "
-            "(nothing it read calls it with known values)", loc,
-            reach_fingerprint(index, node, module_text))
+            "(nothing it read calls it with known values)", loc, interp.reach(node))
     if not items and not queries:
         silent = _nothing_found(interp)
         if silent is not None:
             items[("no-query", silent.loc)] = silent
     return tuple(items.values())
-
-
-def _module_text(interp: Interpreter) -> ModuleText:
-    loader = interp.loader
-    if loader is None:
-        return lambda dotted, level: None
-    return repository_module_text(loader.find, loader.read, loader.project.job)
 
 
 def _nothing_found(interp: Interpreter) -> Unseen | None:

@@ -52,6 +52,12 @@ def _facts(statement: cst.BaseStatement) -> tuple[str, set[str], set[str], list[
     except (SyntaxError, ValueError, RecursionError):
         return code, set(), set(), []
     used = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}
+    return code, _bound(tree), used, _imports(tree)
+
+
+def _imports(tree: ast.AST) -> list[tuple[str, int]]:
+    """Every import in the code, as (dotted, relative level); `from a import b` also as
+    `a.b`, which may be a module of its own."""
     imports: list[tuple[str, int]] = []
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
@@ -60,29 +66,135 @@ def _facts(statement: cst.BaseStatement) -> tuple[str, set[str], set[str], list[
             base = node.module or ""
             imports.append((base, node.level))
             imports.extend((f"{base}.{a.name}".lstrip("."), node.level) for a in node.names)
-    return code, _bound(tree), used, imports
+    return imports
+
+
+def _code(text: str) -> str:
+    """A module's code without comments, docstrings or formatting (its docs links, say, are
+    no edit of what it defines)."""
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError, RecursionError):
+        return text
+    for node in ast.walk(tree):
+        body = getattr(node, "body", None)
+        if (isinstance(node, ast.Module | ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef)
+                and body and isinstance(body[0], ast.Expr)
+                and isinstance(body[0].value, ast.Constant)
+                and isinstance(body[0].value.value, str)):
+            node.body = body[1:] or [ast.Pass()]
+    try:
+        return ast.unparse(tree)
+    except (ValueError, RecursionError):
+        return text
+
+
+def _contains(root: cst.CSTNode, target: cst.CSTNode) -> bool:
+    stack = [root]
+    while stack:
+        current = stack.pop()
+        if current is target:
+            return True
+        stack.extend(current.children)
+    return False
+
+
+def _self_uses(code: str) -> tuple[set[str], set[str], set[str]]:
+    """(attributes read, attributes written, methods called) through `self` in a method."""
+    read: set[str] = set()
+    written: set[str] = set()
+    called: set[str] = set()
+    try:
+        tree = ast.parse(code)
+    except (SyntaxError, ValueError, RecursionError):
+        return read, written, called
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) \
+                and node.value.id in ("self", "cls"):
+            (written if isinstance(node.ctx, ast.Store) else read).add(node.attr)
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
+                and isinstance(node.func.value, ast.Name) and node.func.value.id in ("self", "cls"):
+            called.add(node.func.attr)
+    return read, written, called
+
+
+def _method_reach(cls: cst.ClassDef, method: cst.FunctionDef) -> tuple[list[str], set[str]]:
+    """The code of the methods of `cls` that can reach `method`'s behaviour (those it calls
+    through self, those that set an attribute it reads, transitively) and of the class's own
+    statements (attributes, decorators, bases), with the names they use."""
+    methods = {m.name.value: m for m in cls.body.body if isinstance(m, cst.FunctionDef)}
+    uses = {name: _self_uses(code_text(m)) for name, m in methods.items()}
+    taken = {method.name.value}
+    todo = [method.name.value]
+    while todo:
+        read, _, called = uses[todo.pop()]
+        for name, (_, written, _) in uses.items():
+            if name not in taken and (name in called or written & read):
+                taken.add(name)
+                todo.append(name)
+    others = [s for s in cls.body.body if not isinstance(s, cst.FunctionDef)]
+    header = cls.with_changes(body=cst.IndentedBlock(body=[*others, cst.SimpleStatementLine(
+        [cst.Pass()])]))
+    codes = [code_text(header), *(code_text(methods[n]) for n in sorted(taken))]
+    used: set[str] = set()
+    for code in codes:
+        try:
+            used |= {n.id for n in ast.walk(ast.parse(code)) if isinstance(n, ast.Name)}
+        except (SyntaxError, ValueError, RecursionError):
+            return [], set()
+    return codes, used
 
 
 def reach_fingerprint(index: ModuleIndex, node: cst.CSTNode, module_text: ModuleText) -> str:
-    """The fingerprint of what can reach `node`; "" (never equal) when it cannot be told."""
-    top = index.tops.get(id(node))
-    if top is None:
-        return ""
+    """The fingerprint of what can reach `node`; "" (never equal) when it cannot be told.
+
+    In a method, that is the methods of its class that can reach it (not the whole class:
+    a framework's class holds many methods, and an edit of one that neither sets what the
+    method reads nor is called by it cannot change it); elsewhere, its top-level statement.
+    Then the module-level statements defining the names used, transitively."""
+    top = index.tops.get(id(node)) or next(
+        (statement for statement in index.body if _contains(statement, node)), None)
     facts = [_facts(statement) for statement in index.body]
     start = next((i for i, statement in enumerate(index.body) if statement is top), None)
     if start is None:
         return ""
-    taken = {start}
-    todo = [start]
-    while todo:
-        used = facts[todo.pop()][2]
+    codes: list[str] = []
+    used: set[str] = set()
+    method = None
+    if isinstance(top, cst.ClassDef):
+        method = next((m for m in top.body.body
+                       if isinstance(m, cst.FunctionDef) and _contains(m, node)), None)
+    if method is not None:
+        codes, used = _method_reach(top, method)
+        if not codes:
+            return ""
+        used.discard(top.name.value)
+        taken: set[int] = set()
+    else:
+        taken = {start}
+        used = set(facts[start][2])
+    todo = list(taken)
+    pending = set(used)
+    while True:
         for i, (_, bound, _, _) in enumerate(facts):
-            if i not in taken and bound & used:
+            if i not in taken and i != start and bound & pending:
                 taken.add(i)
                 todo.append(i)
-    codes = [facts[i][0] for i in sorted(taken)]
-    modules = sorted({(dotted, level, module_text(dotted, level) or "")
-                      for i in taken for dotted, level in facts[i][3]})
+        if not todo:
+            break
+        pending = set()
+        while todo:
+            pending |= facts[todo.pop()][2]
+    imports = [imported for i in taken for imported in facts[i][3]]
+    for code in codes:  # a method's own imports
+        try:
+            tree = ast.parse(code)
+        except (SyntaxError, ValueError, RecursionError):
+            continue
+        imports += _imports(tree)
+    codes += [facts[i][0] for i in sorted(taken)]
+    modules = sorted({(dotted, level, _code(module_text(dotted, level) or ""))
+                      for dotted, level in imports})
     return digest((tuple(codes), tuple(modules)))
 
 
