@@ -134,8 +134,9 @@ FACTS: dict[str, Facts] = {
     "config.changed": {"stateful": frozenset({"true", "false", "unknown"}), "key": None},
     "pipeline.flow_renamed": _S,
     "pipeline.table_renamed": {**_S, "old_table": None},
-    "pipeline.flow_added": {**_S, "existing": BOOL},
-    "pipeline.flow_removed": {**_S, "table_kept": BOOL},
+    # `materialized`: the table is a materialized view in the other version (its type changes).
+    "pipeline.flow_added": {**_S, "existing": BOOL, "materialized": BOOL},
+    "pipeline.flow_removed": {**_S, "table_kept": BOOL, "materialized": BOOL},
     "pipeline.expectation": {"action": frozenset({"warn", "drop", "fail", "unknown"}),
                              "direction": frozenset({"added", "changed", "removed"})},
     "pipeline.cdc": {"about": None},
