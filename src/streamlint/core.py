@@ -79,6 +79,9 @@ FACTS: dict[str, Facts] = {
     "query.refused": {**_S, "reason": frozenset({"output_mode", "continuous"})},
     "unresolved": {**_S, "about": None},  # a change kind, or "code"
     "unseen": {"about": None, "side": frozenset({"old", "new"})},
+    # A restart-relevant value from outside the code (diff/inputs.py).
+    "input.default": _S, "input.unread": _S,
+    "input.moved": {**_S, "direction": frozenset({"to", "from", "between"})},
     "source.added": {**_S, **_NAMED}, "source.removed": {**_S, **_NAMED},
     "source.reordered": {**_S, **_NAMED},
     "source.type": {**_S, **_NAMED, "old_format": None, "new_format": None},

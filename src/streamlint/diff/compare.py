@@ -24,6 +24,7 @@ from streamlint.diff.changes import (
     unseen_changes,
 )
 from streamlint.diff.columns import changed_steps, same_names, same_names_text
+from streamlint.diff.inputs import input_changes
 from streamlint.diff.refused import newly_refused
 from streamlint.diff.render import (
     Code,
@@ -59,6 +60,7 @@ from streamlint.model import (
 )
 from streamlint.model.durations import normalized, same_duration
 from streamlint.model.expr import render
+from streamlint.records import replace
 
 __all__ = ["CHANGE_KINDS", "Change", "Code", "changed_modules", "query_added", "query_removed",
            "unseen_changes"]
@@ -102,6 +104,7 @@ class _Differ:
             self.add("query.refused", what, None, Code(what), self.old.sink.loc, self.new.sink.loc,
                      reason=reason)
         self.same_dataframe_branches()
+        self.inputs()
         if any(c.kind == "query.checkpoint" and c.facts.get("reset") == "explicit"
                for c in self.changes):
             # A fresh checkpoint carries no state, offsets or settings from the old one:
@@ -132,6 +135,26 @@ class _Differ:
         for text, loc in old_notes.items():
             if text not in new_notes:
                 self.add("unresolved", text, text, None, loc, None, about="code")
+
+    def inputs(self) -> None:
+        """Values from outside the code (diff/inputs.py). A change found where a default a
+        deployment may override changed or moved is never judged on the default alone: it
+        is asked about (UN02), beside the change naming the variable and both defaults."""
+        overridden: set[Loc] = set()
+        for kind, subject, old, new, old_loc, new_loc, facts in input_changes(self.old,
+                                                                              self.new):
+            self.add(kind, subject, old, new, old_loc, new_loc, structural=True, **facts)
+            if kind != "input.unread":
+                overridden.update(loc for loc in (old_loc, new_loc) if loc is not None)
+        if not overridden:
+            return
+        for i, change in enumerate(self.changes):
+            if change.kind in STRUCTURAL or change.kind.startswith("input.") or \
+                    change.kind in ("unresolved", "unseen"):
+                continue
+            if change.old_loc in overridden or change.new_loc in overridden:
+                self.changes[i] = replace(change, kind="unresolved", facts={
+                    "about": change.kind, "stateful": self.stateful})
 
     def same_dataframe_branches(self) -> None:
         """A note on a branch writing the same DataFrame with other settings, written the

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 from streamlint.errors import InputError
 from streamlint.model import JobFile, Loc, Query, Setting, Sink, Unknown, option
+from streamlint.records import replace
 
 if TYPE_CHECKING:
     import libcst as cst
@@ -187,6 +188,8 @@ def _run(module: cst.Module, text: str, path: str,
          limits: Limits) -> Interpreter:
     """The interpreter, after it followed the module within its budget."""
     # The libraries' knowledge is registered before the interpreter looks it up.
+    import streamlint.extract.arguments
+    import streamlint.extract.config_files
     import streamlint.extract.pyspark_api
     import streamlint.extract.python_api  # noqa: F401
     from streamlint.extract.budget import Budget
@@ -261,6 +264,7 @@ def _python_syntax_error(text: str, path: str) -> tuple[int, int, str] | None:
 def _query(interp: Interpreter, writer: Writer, settings: tuple[Setting, ...],
            index: int) -> Query:
     from streamlint.extract.columns import last_wins, option_value, plain
+    from streamlint.extract.inputs import inputs_of
     from streamlint.extract.pyspark_api import foreach_code
     from streamlint.extract.removals import generation
 
@@ -304,7 +308,9 @@ def _query(interp: Interpreter, writer: Writer, settings: tuple[Setting, ...],
         cleared=generation(interp.effects.removed, index, checkpoint),
     )
     plan = writer.plan
-    return Query(plan.sources, plan.operators, sink, settings, plan.unresolved, plan.columns)
+    query = Query(plan.sources, plan.operators, sink, settings, plan.unresolved, plan.columns)
+    found = inputs_of(query)
+    return replace(query, inputs=found) if found else query
 
 
 def preload(notebooks: bool = False) -> None:
@@ -312,6 +318,8 @@ def preload(notebooks: bool = False) -> None:
     interpreter, and nbformat when notebooks are to be read (about half a second)."""
     import libcst  # noqa: F401
 
+    import streamlint.extract.arguments
+    import streamlint.extract.config_files
     import streamlint.extract.interpreter
     import streamlint.extract.positions  # noqa: F401
     import streamlint.extract.pyspark_api

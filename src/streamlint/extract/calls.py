@@ -312,7 +312,7 @@ class Calls:
         if isinstance(result, Unknown):
             target = func.target if isinstance(func, BoundMethod) else None
             escaped(self, (target, *args, *kwargs.values()), self.code(node.func))
-        if isinstance(result, Unknown) and result.text == self.code(node):
+        if isinstance(result, Unknown) and result.text == self.code(node) and not result.unread:
             return self.opaque(node, env)  # an unknown callee: remember what it was given
         return result
 

@@ -80,7 +80,7 @@ class Expressions:
         if isinstance(node, cst.BinaryOperation):
             left, right = self.ev(node.left, env), self.ev(node.right, env)
             result = self.binary(type(node.operator).__name__, left, right, node)
-            if isinstance(result, Unknown) and result.text == self.code(node):
+            if isinstance(result, Unknown) and result.text == self.code(node) and not result.unread:
                 return self.opaque(node, env)  # `"/chk/" % stamp` names where stamp came from
             return result
         if isinstance(node, cst.UnaryOperation):

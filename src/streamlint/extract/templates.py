@@ -15,7 +15,7 @@ from typing import Any
 
 from streamlint.extract.budget import MAX_VALUE
 from streamlint.extract.values import EnvDefault
-from streamlint.model import Template, Unknown
+from streamlint.model import Template, Unknown, origins_of
 from streamlint.model.values import STARRED
 
 Piece = str | Unknown | Template
@@ -36,7 +36,7 @@ def build(pieces: Iterable[Piece]) -> str | Unknown | Template:
     pieces = list(pieces)
     built = _build(pieces)
     if isinstance(built, str) and any(isinstance(p, EnvDefault) for p in pieces):
-        return EnvDefault(built)
+        return EnvDefault(built, tuple(dict.fromkeys(o for p in pieces for o in origins_of(p))))
     return built
 
 

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 import libcst as cst
 
-from streamlint.extract import pipelines, pyspark_names, registry
+from streamlint.extract import config_files, pipelines, pyspark_names, registry
 from streamlint.extract.columns import col_sql, function_of, is_unknown, literal, option_value
 from streamlint.extract.frames import unresolved_plan
 from streamlint.extract.pyspark_api.dataframe import (
@@ -21,6 +21,7 @@ from streamlint.extract.pyspark_api.dataframe import (
 )
 from streamlint.extract.pyspark_api.reader import static_source
 from streamlint.extract.pyspark_api.writer import new_writer
+from streamlint.extract.python_api import call_os
 from streamlint.extract.removals import FS_UTILITIES, record
 from streamlint.extract.schema_text import TYPE_CLASSES
 from streamlint.extract.schemas import schema_add, schema_type
@@ -171,6 +172,8 @@ def session_attribute(interp: Interpreter, target: Spark, name: str, node: cst.C
 @registry.attribute(Unknown)
 def unknown_attribute(interp: Interpreter, target: Unknown, name: str,
                       node: cst.CSTNode) -> Any:
+    if target.unread:
+        return config_files.unread_attribute(target, name)
     mark_reached(interp, name, node)
     if name in ("readStream", "read"):
         if name == "read" and "spark" not in target.text.lower():
@@ -195,6 +198,8 @@ def builder_attribute(interp: Interpreter, target: Builder, name: str,
 @registry.method(BoundMethod)
 def unknown_member_method(interp: Interpreter, target: BoundMethod, name: str, args: list[Any],
                           kwargs: dict[str, Any], node: cst.Call) -> Any:
+    if isinstance(target.target, Unknown) and target.target.unread:
+        return config_files.unread_method(interp, target.target, node)
     if isinstance(target.target, Unknown):
         # `dbutils.widgets.get(...)` or `W = dbutils.widgets; W.get(...)`: one unknown object.
         return registry.call_method(interp, Unknown(f"{target.target.text}.{target.name}"),
@@ -226,7 +231,7 @@ def unknown_method(interp: Interpreter, target: Unknown, name: str, args: list[A
         return dataframe_call(interp, unresolved_plan(target, loc), name, args, kwargs,
                               node, loc)
     if name in ("get", "getenv") and target.text in ("os.environ", "environ") and len(args) > 1:
-        return args[1]
+        return call_os(interp, FunctionRef("os", "get"), args, kwargs, node)
     if name in ("get", "getArgument") and target.text.endswith("widgets") and args and (
             isinstance(args[0], str)):
         # However a notebook reaches it (`dbutils.widgets`, `W = dbutils.widgets`), a

@@ -1,0 +1,404 @@
+"""Values a job gets from outside its code (issue 27): configuration files it reads, and
+defaults a deployment may override (environment variables, widgets, arguments).
+
+Each job here is written the way teams write them; the files sit beside it in a small
+repository, read through the extractor's `Project` like `diff` and `check` read them.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from streamlint.cli import main
+from streamlint.diff import diff_jobs
+from streamlint.diff.__init__ import Report
+from streamlint.extract import extract_text
+from streamlint.extract.project import MappingFiles, Project
+
+JOB = "jobs/orders.py"
+
+
+def diff(old: dict[str, str], new: dict[str, str], job: str = JOB) -> Report:
+    before = extract_text(old[job], job, Project(MappingFiles(old), job))
+    after = extract_text(new[job], job, Project(MappingFiles(new), job))
+    return diff_jobs(before, after)
+
+
+def codes(report: Report) -> list[str]:
+    return sorted(f.code for f in report.findings)
+
+
+def messages(report: Report) -> str:
+    return "\n".join(f.message for f in report.findings)
+
+
+# -- configuration files are values ----------------------------------------------------------
+
+YAML_JOB = '''\
+import os
+
+import yaml
+from pyspark.sql import SparkSession
+
+spark = SparkSession.builder.appName("orders").getOrCreate()
+
+with open(os.path.join(os.path.dirname(__file__), "config", "orders.yaml")) as handle:
+    config = yaml.safe_load(handle)
+
+events = (spark.readStream.format("kafka")
+          .option("kafka.bootstrap.servers", config["kafka"]["brokers"])
+          .option("subscribe", config["kafka"]["topic"])
+          .load())
+(events.selectExpr("CAST(value AS STRING) AS body")
+ .writeStream.format("delta")
+ .option("checkpointLocation", config["checkpoint"])
+ .start(config["output"]))
+'''
+
+ORDERS_YAML = '''\
+# orders pipeline, prod
+kafka:
+  brokers: broker-1:9092,broker-2:9092
+  topic: orders
+checkpoint: /mnt/checkpoints/orders
+output: /mnt/tables/orders
+'''
+
+
+def test_topic_renamed_in_the_yaml_file_is_a_renamed_topic() -> None:
+    # Before: the job's text is the same on both sides, so this read compatible.
+    old = {JOB: YAML_JOB, "jobs/config/orders.yaml": ORDERS_YAML}
+    new = {JOB: YAML_JOB, "jobs/config/orders.yaml": ORDERS_YAML.replace(
+        "topic: orders", "topic: orders_v2")}
+    report = diff(old, new)
+    assert report.verdict == "incompatible"
+    assert "SO04" in codes(report)
+    assert "'orders' to 'orders_v2'" in messages(report)
+
+
+def test_the_same_file_is_the_same_value() -> None:
+    files = {JOB: YAML_JOB, "jobs/config/orders.yaml": ORDERS_YAML}
+    edited = {**files, "jobs/config/orders.yaml": ORDERS_YAML.replace("# orders", "# the orders")}
+    report = diff(files, edited)
+    assert report.verdict == "compatible" and not report.findings
+
+
+def test_a_literal_moved_into_a_config_file_unchanged_is_compatible() -> None:
+    literal = YAML_JOB.replace('config["kafka"]["topic"]', '"orders"').replace(
+        'config["checkpoint"]', '"/mnt/checkpoints/orders"')
+    old = {JOB: literal, "jobs/config/orders.yaml": ORDERS_YAML}
+    new = {JOB: YAML_JOB, "jobs/config/orders.yaml": ORDERS_YAML}
+    report = diff(old, new)
+    assert report.verdict == "compatible", messages(report)
+
+
+INI_JOB = '''\
+import configparser
+
+from pyspark.sql import SparkSession
+
+spark = SparkSession.builder.getOrCreate()
+settings = configparser.ConfigParser()
+settings.read("conf/streaming.ini")
+
+root = settings.get("storage", "checkpoint_root")
+rate = settings.getint("kafka", "max_offsets", fallback=10000)
+stream = (spark.readStream.format("kafka")
+          .option("subscribe", settings["kafka"]["topic"])
+          .option("maxOffsetsPerTrigger", rate)
+          .load())
+query = (stream.groupBy("key").count().writeStream
+         .outputMode("update").format("console")
+         .option("checkpointLocation", f"{root}/orders_count")
+         .start())
+'''
+
+STREAMING_INI = '''\
+[DEFAULT]
+env = prod
+
+[storage]
+checkpoint_root = /mnt/%(env)s/checkpoints
+
+[kafka]
+topic = orders
+'''
+
+
+def test_checkpoint_root_moved_in_an_ini_file() -> None:
+    old = {JOB: INI_JOB, "conf/streaming.ini": STREAMING_INI}
+    new = {JOB: INI_JOB, "conf/streaming.ini": STREAMING_INI.replace(
+        "/mnt/%(env)s/checkpoints", "/mnt/%(env)s/checkpoints_v2")}
+    report = diff(old, new)
+    assert report.verdict == "incompatible"
+    assert "/mnt/prod/checkpoints/orders_count" in messages(report)
+    assert "/mnt/prod/checkpoints_v2/orders_count" in messages(report)
+
+
+def test_ini_fallback_and_interpolation_are_read() -> None:
+    job = extract_text(INI_JOB, JOB, Project(MappingFiles(
+        {JOB: INI_JOB, "conf/streaming.ini": STREAMING_INI}), JOB))
+    (query,) = job.queries
+    assert query.sink.checkpoint == "/mnt/prod/checkpoints/orders_count"
+    assert query.sources[0].rate_limits == (("maxOffsetsPerTrigger", "10000"),)
+    assert ("conf/streaming.ini" in dict(job.modules))  # `check` knows the job reads it
+
+
+JSON_JOB = '''\
+from pathlib import Path
+
+from pyspark.sql import functions as F
+
+SETTINGS = json.loads((Path(__file__).parent / "settings.json").read_text())
+
+clicks = spark.readStream.format("delta").load(SETTINGS["source_path"])
+per_window = (clicks.withWatermark("event_time", "1 hour")
+              .groupBy(F.window("event_time", SETTINGS["window"]), "page")
+              .agg(F.count("*").alias("views")))
+per_window.writeStream.format("delta").outputMode("append") \\
+    .option("checkpointLocation", "/chk/page_views").toTable("page_views")
+'''
+
+SETTINGS_JSON = '{"source_path": "/mnt/raw/clicks", "window": "10 minutes"}\n'
+
+
+def test_window_changed_in_a_json_file() -> None:
+    old = {JOB: JSON_JOB, "jobs/settings.json": SETTINGS_JSON}
+    new = {JOB: JSON_JOB, "jobs/settings.json": SETTINGS_JSON.replace("10 minutes", "5 minutes")}
+    report = diff(old, new)
+    assert report.verdict == "incompatible"
+    assert "10 minutes" in messages(report) and "5 minutes" in messages(report)
+
+
+def test_source_path_changed_in_a_json_file() -> None:
+    old = {JOB: JSON_JOB, "jobs/settings.json": SETTINGS_JSON}
+    new = {JOB: JSON_JOB, "jobs/settings.json": SETTINGS_JSON.replace("clicks", "clicks_v2")}
+    report = diff(old, new)
+    assert report.verdict == "incompatible"
+    assert "/mnt/raw/clicks_v2" in messages(report)
+
+
+TOML_JOB = '''\
+import tomllib
+
+from pyspark.sql import functions as F
+
+with open("pipelines/sessions.toml", "rb") as f:
+    cfg = tomllib.load(f)
+
+events = spark.readStream.table(cfg["source"]["table"])
+keys = cfg["aggregation"]["keys"]
+(events.groupBy(*keys).agg(F.max("ts").alias("last_seen"))
+ .writeStream.outputMode("update").format("delta")
+ .option("checkpointLocation", cfg["sink"]["checkpoint"])
+ .toTable(cfg["sink"]["table"]))
+'''
+
+SESSIONS_TOML = '''\
+[source]
+table = "bronze.events"
+
+[aggregation]
+keys = ["user_id", "device"]
+
+[sink]
+table = "silver.last_seen"
+checkpoint = "/chk/last_seen"
+'''
+
+
+def test_grouping_keys_changed_in_a_toml_file() -> None:
+    old = {JOB: TOML_JOB, "pipelines/sessions.toml": SESSIONS_TOML}
+    new = {JOB: TOML_JOB, "pipelines/sessions.toml": SESSIONS_TOML.replace(
+        '["user_id", "device"]', '["user_id", "device", "country"]')}
+    report = diff(old, new)
+    assert report.verdict == "incompatible"
+    assert "AG01" in codes(report), messages(report)
+
+
+def test_yaml_is_parsed_safely_never_run(tmp_path: Path) -> None:
+    marker = tmp_path / "ran"
+    hostile = f'topic: !!python/object/apply:os.system ["touch {marker}"]\n'
+    job = YAML_JOB.replace("yaml.safe_load(handle)", "yaml.load(handle, Loader=yaml.Loader)")
+    files = {JOB: job, "jobs/config/orders.yaml": hostile}
+    report = diff(files, files)
+    assert not marker.exists()
+    assert report.verdict == "review"  # the file could not be read as data: asked about
+    assert "UN06" in codes(report)
+
+
+# -- a file streamlint cannot read never reads as the same value -----------------------------
+
+UNREAD_JOB = '''\
+import os
+import yaml
+
+config = yaml.safe_load(open(os.environ["APP_CONFIG"]))
+df = spark.readStream.format("kafka").option("subscribe", config["topic"]).load()
+df.writeStream.format("delta").option("checkpointLocation", config["checkpoint"]).start("/t/o")
+'''
+
+
+def test_a_config_path_known_only_at_run_time_is_asked_about() -> None:
+    # Before: the same code on both sides, so the same unknown value: compatible, no finding.
+    report = diff({JOB: UNREAD_JOB}, {JOB: UNREAD_JOB.replace("/t/o", "/t/orders")})
+    assert report.verdict == "review"
+    found = [f for f in report.findings if f.code == "UN06"]
+    assert {f.message.split(" comes from")[0] for f in found} == {
+        "the kafka source option `subscribe`", "checkpointLocation"}
+
+
+def test_a_config_file_missing_from_the_repository_is_asked_about() -> None:
+    files = {JOB: YAML_JOB}  # jobs/config/orders.yaml is not in the repository
+    report = diff(files, files)
+    assert report.verdict == "review"
+    assert "jobs/config/orders.yaml (not in the repository)" in messages(report)
+
+
+def test_an_unread_file_that_feeds_nothing_restart_relevant_is_no_finding() -> None:
+    job = UNREAD_JOB.replace('config["topic"]', '"orders"').replace(
+        'config["checkpoint"]', '"/chk/o"').replace(
+        '.load()', '.option("maxOffsetsPerTrigger", config["rate"]).load()')
+    report = diff({JOB: job}, {JOB: job})
+    assert report.verdict == "compatible" and not report.findings
+
+
+# -- defaults a deployment may override ------------------------------------------------------
+
+WINDOW_JOB = '''\
+import os
+from pyspark.sql import functions as F
+
+WINDOW = "10 minutes"
+
+df = spark.readStream.format("kafka").option("subscribe", "clicks").load()
+counts = (df.withWatermark("timestamp", "30 minutes")
+          .groupBy(F.window("timestamp", WINDOW), "page").count())
+counts.writeStream.outputMode("append").format("delta") \\
+    .option("checkpointLocation", "/chk/clicks").start("/t/clicks")
+'''
+
+
+def test_window_moved_into_an_environment_variable_is_review() -> None:
+    # Before: no finding at all.
+    moved = WINDOW_JOB.replace('WINDOW = "10 minutes"',
+                               'WINDOW = os.environ.get("AGG_WINDOW", "10 minutes")')
+    report = diff({JOB: WINDOW_JOB}, {JOB: moved})
+    assert report.verdict == "review"
+    assert codes(report) == ["UN05"]
+    assert "environment variable AGG_WINDOW" in messages(report)
+    assert "'10 minutes'" in messages(report)
+
+
+def test_the_same_variable_with_the_same_default_is_no_change() -> None:
+    env = WINDOW_JOB.replace('WINDOW = "10 minutes"',
+                             'WINDOW = os.getenv("AGG_WINDOW", "10 minutes")')
+    report = diff({JOB: env}, {JOB: env.replace('"10 minutes")', '"10 minutes")  # tumbling')})
+    assert report.verdict == "compatible" and not report.findings
+
+
+def test_a_changed_environment_default_names_the_variable_and_both_defaults() -> None:
+    env = WINDOW_JOB.replace('WINDOW = "10 minutes"',
+                             'WINDOW = os.getenv("AGG_WINDOW", "10 minutes")')
+    report = diff({JOB: env}, {JOB: env.replace('"AGG_WINDOW", "10 minutes"',
+                                                 '"AGG_WINDOW", "5 minutes"')})
+    assert report.verdict == "review"  # never incompatible on a default alone
+    assert "UN04" in codes(report)
+    assert ("the default of environment variable AGG_WINDOW, which sets the window, changed "
+            "from '10 minutes' to '5 minutes'") in messages(report)
+
+
+WIDGET_JOB = '''\
+# Databricks notebook source
+dbutils.widgets.text("checkpoint_root", "/mnt/checkpoints")
+dbutils.widgets.text("topic", "orders")
+
+# COMMAND ----------
+
+root = dbutils.widgets.get("checkpoint_root")
+topic = dbutils.widgets.get("topic")
+df = spark.readStream.format("kafka").option("subscribe", topic).load()
+(df.groupBy("customer").count().writeStream.outputMode("complete").format("memory")
+   .queryName("per_customer")
+   .option("checkpointLocation", f"{root}/per_customer").start())
+'''
+
+
+def test_a_widgets_default_checkpoint_root_changed_is_review_naming_the_widget() -> None:
+    # Before: QY01 incompatible, naming neither the widget nor its defaults.
+    new = WIDGET_JOB.replace('"/mnt/checkpoints"', '"/mnt/checkpoints_v2"')
+    report = diff({JOB: WIDGET_JOB}, {JOB: new})
+    assert report.verdict == "review", messages(report)
+    assert "widget 'checkpoint_root'" in messages(report)
+    assert "'/mnt/checkpoints' to '/mnt/checkpoints_v2'" in messages(report)
+
+
+def test_a_widget_kept_with_its_default_is_no_change() -> None:
+    new = WIDGET_JOB.replace('.queryName("per_customer")', '.queryName("per_customer")  # ui')
+    report = diff({JOB: WIDGET_JOB}, {JOB: new})
+    assert report.verdict == "compatible" and not report.findings
+
+
+ARGS_JOB = '''\
+import argparse
+
+parser = argparse.ArgumentParser(description="orders to delta")
+parser.add_argument("--topic", default="orders")
+parser.add_argument("--checkpoint", default="/chk/orders")
+args = parser.parse_args()
+
+df = spark.readStream.format("kafka").option("subscribe", args.topic).load()
+df.writeStream.format("delta").option("checkpointLocation", args.checkpoint).start("/t/o")
+'''
+
+
+def test_an_arguments_default_topic_changed_is_review() -> None:
+    report = diff({JOB: ARGS_JOB}, {JOB: ARGS_JOB.replace('default="orders"',
+                                                          'default="orders_v2"')})
+    assert report.verdict == "review", messages(report)
+    assert "argument --topic" in messages(report)
+    assert "'orders' to 'orders_v2'" in messages(report)
+
+
+def test_a_literal_moved_into_an_argument_is_review() -> None:
+    literal = ARGS_JOB.replace("args.checkpoint", '"/chk/orders"')
+    report = diff({JOB: literal}, {JOB: ARGS_JOB})
+    assert report.verdict == "review"
+    assert "checkpointLocation, now read from argument --checkpoint" in messages(report)
+
+
+DOTENV_JOB = '''\
+import os
+
+from dotenv import load_dotenv
+
+load_dotenv()
+df = spark.readStream.format("kafka").option("subscribe", os.getenv("ORDERS_TOPIC")).load()
+df.writeStream.format("delta").option("checkpointLocation", "/chk/orders").start("/t/o")
+'''
+
+
+def test_a_dotenv_value_is_the_variables_default() -> None:
+    old = {JOB: DOTENV_JOB, "jobs/.env": "# local\nORDERS_TOPIC=orders\n"}
+    new = {JOB: DOTENV_JOB, "jobs/.env": "# local\nORDERS_TOPIC=orders_v2\n"}
+    report = diff(old, new)
+    assert report.verdict == "review"
+    assert "environment variable ORDERS_TOPIC" in messages(report)
+    assert "'orders' to 'orders_v2'" in messages(report)
+    assert diff(old, old).verdict == "compatible"
+
+
+# -- on disk, through the command line -------------------------------------------------------
+
+
+def test_diff_reads_each_sides_repository(tmp_path: Path, capsys) -> None:
+    for side, topic in (("old", "orders"), ("new", "orders_v2")):
+        (tmp_path / side / "jobs" / "config").mkdir(parents=True)
+        (tmp_path / side / "pyproject.toml").write_text("[project]\nname = 'x'\n")
+        (tmp_path / side / JOB).write_text(YAML_JOB)
+        (tmp_path / side / "jobs/config/orders.yaml").write_text(
+            ORDERS_YAML.replace("topic: orders", f"topic: {topic}"))
+    code = main(["diff", str(tmp_path / "old" / JOB), str(tmp_path / "new" / JOB)])
+    assert code == 1
+    assert "'orders' to 'orders_v2'" in capsys.readouterr().out
+
