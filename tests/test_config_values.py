@@ -7,7 +7,11 @@ repository, read through the extractor's `Project` like `diff` and `check` read 
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
+
+import pytest
+from gitrepo import Repo
 
 from streamlint.cli import main
 from streamlint.diff import diff_jobs
@@ -145,6 +149,7 @@ def test_ini_fallback_and_interpolation_are_read() -> None:
 
 
 JSON_JOB = '''\
+import json
 from pathlib import Path
 
 from pyspark.sql import functions as F
@@ -402,3 +407,71 @@ def test_diff_reads_each_sides_repository(tmp_path: Path, capsys) -> None:
     assert code == 1
     assert "'orders' to 'orders_v2'" in capsys.readouterr().out
 
+
+# -- `streamlint check`: each git ref's files, and the jobs that read a changed file ---------
+
+
+@pytest.fixture
+def repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Repo:
+    repo = Repo(tmp_path)
+    repo.put(JOB, YAML_JOB)
+    repo.put("jobs/config/orders.yaml", ORDERS_YAML)
+    repo.put("jobs/clicks.py", JSON_JOB)
+    repo.put("jobs/settings.json", SETTINGS_JSON)
+    repo.put("jobs/io.py", "import json\n\nSETTINGS = json.load(open('conf/io.json'))\n")
+    repo.put("jobs/uses_io.py", "from jobs.io import SETTINGS\n"
+             "df = spark.readStream.format('kafka').option('subscribe', SETTINGS['topic'])"
+             ".load()\n"
+             "df.writeStream.option('checkpointLocation', '/chk/io').toTable('t')\n")
+    repo.put("jobs/__init__.py", "")
+    repo.put("conf/io.json", '{"topic": "io"}\n')
+    repo.put("conf/unrelated.yaml", "a: 1\n")
+    repo.commit("jobs and their configuration")
+    monkeypatch.chdir(tmp_path)
+    return repo
+
+
+def run_json(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, dict]:
+    status = main(["check", *args, "--format", "json"])
+    return status, json.loads(capsys.readouterr().out)
+
+
+def test_check_rejudges_the_job_that_reads_a_changed_config_file(repo: Repo, capsys) -> None:
+    repo.edit("jobs/config/orders.yaml", "topic: orders", "topic: orders_v2")
+    status, data = run_json(capsys, "--base", "HEAD")
+    assert status == 1
+    (job,) = data["files"]
+    assert (job["path"], job["status"], job["verdict"]) == (
+        JOB, "config-changed", "incompatible")
+    assert "SO04" in [f["code"] for f in job["findings"]]
+
+
+def test_check_follows_a_config_read_by_an_imported_module(repo: Repo, capsys) -> None:
+    repo.put("conf/io.json", '{"topic": "io_v2"}\n')
+    repo.commit("a new topic")
+    status, data = run_json(capsys, "--base", "HEAD~1", "--head", "HEAD")
+    assert status == 1
+    assert [(f["path"], f["status"]) for f in data["files"]] == [
+        ("jobs/uses_io.py", "config-changed")]
+
+
+def test_check_reads_each_refs_file_for_a_changed_job(repo: Repo, capsys) -> None:
+    repo.edit("jobs/clicks.py", '"page")', '"page")  # per page')
+    status, data = run_json(capsys, "--base", "HEAD")
+    assert status == 0, data  # the JSON file is read at both refs: the same value
+    assert [(f["path"], f["verdict"]) for f in data["files"]] == [
+        ("jobs/clicks.py", "compatible")]
+
+
+def test_check_text_names_the_changed_config_file(repo: Repo, capsys) -> None:
+    repo.edit("jobs/settings.json", "10 minutes", "5 minutes")
+    assert main(["check", "--base", "HEAD"]) == 1
+    out = capsys.readouterr().out
+    assert ("jobs/clicks.py: unchanged, but a configuration file it reads changed "
+            "(jobs/settings.json)") in out
+
+
+def test_an_unrelated_config_change_rejudges_nothing(repo: Repo, capsys) -> None:
+    repo.edit("conf/unrelated.yaml", "a: 1", "a: 2")
+    status, data = run_json(capsys, "--base", "HEAD")
+    assert status == 0 and data["files"] == []

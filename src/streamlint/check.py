@@ -17,7 +17,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from streamlint.accept import Acceptance
-from streamlint.check_modules import Graph, source_roots
+from streamlint.check_modules import Graph, is_config, source_roots
 from streamlint.config import Config, load_config, matches
 from streamlint.diff import Report, diff_jobs
 from streamlint.errors import FileError, InputError, UsageError
@@ -124,13 +124,15 @@ def collect(root: Path, base: str, head: str | None, paths: list[str] | None,
     # changes the jobs that import it.
     changed_modules = {p for c in changes for p in (c.old_path, c.new_path)
                        if p is not None and p.endswith(".py")}
+    changed_configs = {p for c in changes for p in (c.old_path, c.new_path)
+                       if p is not None and is_config(p)}
     if paths is not None:
         changes = [c for c in changes
                    if _under(c.new_path or "", paths) or _under(c.old_path or "", paths)]
     changes = [c for c in changes
                if config.wants_file(_relative(root, config, c.new_path or c.old_path or ""))]
     graph = Graph(root, base, head, changed_modules,
-                  source_roots(root, config.source_roots, config.root))
+                  source_roots(root, config.source_roots, config.root), changed_configs)
     old_blobs = show_many(root, base, [c.old_path for c in changes if c.old_path])
     new_blobs = (show_many(root, head, [c.new_path for c in changes if c.new_path])
                  if head is not None else {})
@@ -156,7 +158,9 @@ def collect(root: Path, base: str, head: str | None, paths: list[str] | None,
             ))
     pairs = _with_modules(pairs, graph)
     helped = _helper_changed(root, base, paths, config, spark_version, graph, pairs)
-    return pairs + _with_modules(helped, graph), errors
+    configured = _config_changed(root, base, paths, config, spark_version, graph,
+                                 pairs + helped)
+    return pairs + _with_modules(helped + configured, graph), errors
 
 
 def _new_data(root: Path, head: str | None, change: Change,
@@ -215,6 +219,26 @@ def _helper_changed(root: Path, base: str, paths: list[str] | None, config: Conf
             spark_version=version, config=path_config, old_job=path,
             source_roots=graph.roots))
     return helped
+
+
+def _config_changed(root: Path, base: str, paths: list[str] | None, config: Config,
+                    spark_version: str | None, graph: Graph, pairs: list[Pair]) -> list[Pair]:
+    """An unchanged job that may read a changed configuration file: judged again, each side
+    reading its own ref's file ("config-changed")."""
+    done = {p.path for p in pairs} | {p.old_job for p in pairs if p.old_job}
+    found: list[Pair] = []
+    for path, configs in graph.config_affected(done).items():
+        if (paths is not None and not any(_under(p, paths) for p in (path, *configs))) or \
+                not config.wants_file(_relative(root, config, path)):
+            continue
+        path_config = config.for_path(_relative(root, config, path))
+        version = spark_version or path_config.spark_version or DEFAULT_SPARK_VERSION
+        found.append(Pair(
+            status="config-changed", path=path, old_path=f"{base}:{path}", new_path=path,
+            old_text=graph.base.texts[path], new_text=graph.head.texts[path],
+            spark_version=version, config=path_config, old_job=path,
+            source_roots=graph.roots))
+    return found
 
 
 def _with_modules(pairs: list[Pair], graph: Graph) -> list[Pair]:

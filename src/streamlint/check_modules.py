@@ -31,6 +31,14 @@ from streamlint.extract.imports import (
 from streamlint.extract.project import DEFAULT_SOURCE_ROOTS, MappingFiles
 
 MAX_LEVELS = 16  # importers of importers of a changed module, upwards
+MAX_CONFIGS = 50  # files of one name (a `config.yaml` in every folder) given to a job
+# What a job may read as configuration (extract/config_files.py).
+CONFIG_SUFFIXES = (".yaml", ".yml", ".json", ".toml", ".ini", ".cfg", ".conf", ".env")
+
+
+def is_config(path: str) -> bool:
+    name = posixpath.basename(path)
+    return name.endswith(CONFIG_SUFFIXES) and not name.endswith(".ipynb")
 
 Imports = list[tuple[int, str, tuple[str, ...]]]
 
@@ -42,7 +50,13 @@ class Side:
         from streamlint.git import tree_files
 
         self.root, self.ref = root, ref
-        self.exists = {p for p in tree_files(root, ref) if p.endswith((".py", ".ipynb"))}
+        listed = tree_files(root, ref)
+        self.exists = {p for p in listed if p.endswith((".py", ".ipynb"))}
+        # Configuration files a job may read (extract/config_files.py), by file name.
+        self.configs: dict[str, list[str]] = {}
+        for path in listed:
+            if is_config(path):
+                self.configs.setdefault(posixpath.basename(path), []).append(path)
         self.texts: dict[str, str | None] = {}
         self._imports: dict[str, Imports] = {}
         self._index: dict[str, set[str]] | None = None
@@ -52,7 +66,7 @@ class Side:
         missing = sorted(p for p in paths if p not in self.texts)
         if not missing:
             return
-        present = [p for p in missing if p in self.exists]
+        present = [p for p in missing if p in self.exists or is_config(p)]
         if self.ref is None:
             blobs: dict[str, bytes] = {}
             for path in present:
@@ -70,6 +84,38 @@ class Side:
                 self.texts[path] = None if data is None else decode_source(data, path)
             except InputError:
                 self.texts[path] = None  # not Python source: nothing can follow it
+
+    def configs_for(self, texts: list[str]) -> dict[str, str]:
+        """The configuration files whose name the code mentions (`.env` files where it uses
+        python-dotenv): what its extraction may read, path -> text."""
+        wanted = {path for name, paths in self.configs.items()
+                  if any(name in t for t in texts) or name == ".env" and any(
+                      "dotenv" in t for t in texts)
+                  for path in paths[:MAX_CONFIGS]}
+        self.load(wanted)
+        return {p: self.texts[p] for p in sorted(wanted)  # type: ignore[misc]
+                if self.texts.get(p) is not None}
+
+    def readers(self, configs: set[str]) -> set[str]:
+        """Python files and notebooks that name one of `configs` (by file name; a superset:
+        extraction decides what each reads)."""
+        names = sorted({posixpath.basename(c) for c in configs})
+        if not names:
+            return set()
+        args = ["git", "grep", "-z", "-I", "-l", "-F"]
+        for name in names:
+            args += ["-e", name if name != ".env" else "dotenv"]
+        args += ["--untracked"] if self.ref is None else [self.ref]
+        import subprocess
+
+        done = subprocess.run([*args, "--", "*.py", "*.ipynb"], cwd=self.root,
+                              capture_output=True, check=False)
+        if done.returncode not in (0, 1):
+            raise UsageError("git grep (finding the jobs that read a changed configuration "
+                             "file): " + done.stderr.decode("utf-8", "replace").strip())
+        prefix = f"{self.ref}:" if self.ref is not None else ""
+        found = done.stdout.decode("utf-8", "surrogateescape").split("\0")
+        return {p.removeprefix(prefix) for p in found if p}
 
     def imports(self, path: str) -> Imports:
         found = self._imports.get(path)
@@ -245,9 +291,10 @@ class Graph:
     """Both sides of a check, read only as far as the jobs need."""
 
     def __init__(self, root: Path, base: str, head: str | None, changed: set[str],
-                 roots: tuple[str, ...]) -> None:
+                 roots: tuple[str, ...], configs: set[str] | None = None) -> None:
         self.root, self.base_ref, self.head_ref = root, base, head
         self.changed = changed
+        self.changed_configs = configs or set()
         self.roots = roots
         self._base: Side | None = None
         self._head: Side | None = None
@@ -269,8 +316,39 @@ class Graph:
         """The modules each job version may import (job path -> its files), both sides."""
         olds = self.base.reach(old, self.roots) if old else {}
         news = self.head.reach(new, self.roots) if new else {}
-        return ({job: MappingFiles(found) for job, found in olds.items()},
-                {job: MappingFiles(found) for job, found in news.items()})
+        return ({job: self._with_configs(self.base, old[job], found)
+                 for job, found in olds.items()},
+                {job: self._with_configs(self.head, new[job], found)
+                 for job, found in news.items()})
+
+    @staticmethod
+    def _with_configs(side: Side, job_text: str, found: dict[str, str]) -> MappingFiles:
+        return MappingFiles({**side.configs_for([job_text, *found.values()]), **found})
+
+    def config_affected(self, done: set[str]) -> dict[str, list[str]]:
+        """Jobs (not changed themselves) that may read a changed configuration file, by
+        naming it or through a module that names it: job -> the changed files."""
+        if not self.changed_configs:
+            return {}
+        base, head = self.base, self.head
+        readers = base.readers(self.changed_configs) | head.readers(self.changed_configs)
+        maybe = (readers | base.importers(readers) | head.importers(readers)) - done
+        maybe = {p for p in maybe if p in base.exists and p in head.exists}
+        base.load(maybe)
+        head.load(maybe)
+        jobs = {p for p in maybe
+                if base.texts.get(p) is not None and head.texts.get(p) is not None}
+        names = {posixpath.basename(c): c for c in self.changed_configs}
+        affected: dict[str, list[str]] = {}
+        for path in sorted(jobs):
+            texts = [base.texts[path], head.texts[path],  # type: ignore[list-item]
+                     *base.reach({path: base.texts[path]}, self.roots)[path].values(),  # type: ignore[dict-item]
+                     *head.reach({path: head.texts[path]}, self.roots)[path].values()]  # type: ignore[dict-item]
+            hit = sorted(c for name, c in names.items() if any(
+                (name in t if name != ".env" else "dotenv" in t) for t in texts))
+            if hit and any(mentions_streaming(t) for t in texts):
+                affected[path] = hit
+        return affected
 
     def affected(self, done: set[str]) -> dict[str, list[str]]:
         """Jobs (at both refs, not changed themselves) that import a changed module at
