@@ -475,3 +475,60 @@ def test_an_unrelated_config_change_rejudges_nothing(repo: Repo, capsys) -> None
     repo.edit("conf/unrelated.yaml", "a: 1", "a: 2")
     status, data = run_json(capsys, "--base", "HEAD")
     assert status == 0 and data["files"] == []
+
+
+def test_grouping_keys_from_a_file_not_read_are_asked_about() -> None:
+    job = '''\
+import json
+
+conf = json.load(open("/dbfs/FileStore/conf/sessions.json"))
+events = spark.readStream.table("bronze.events")
+(events.groupBy(*conf["keys"]).count().writeStream.outputMode("update").format("delta")
+ .option("checkpointLocation", "/chk/sessions").toTable("silver.sessions"))
+'''
+    report = diff({JOB: job}, {JOB: job.replace('"update"', '"update"  ')})
+    assert report.verdict == "review"
+    assert "a grouping key comes from /dbfs/FileStore/conf/sessions.json" in messages(report)
+
+
+def test_a_grouping_key_named_by_an_environment_default() -> None:
+    job = '''\
+import os
+
+KEY = os.getenv("GROUP_KEY", "customer_id")
+df = spark.readStream.table("bronze.orders")
+(df.groupBy(KEY).count().writeStream.outputMode("update").format("delta")
+ .option("checkpointLocation", "/chk/per_key").toTable("silver.per_key"))
+'''
+    report = diff({JOB: job}, {JOB: job.replace('"customer_id"', '"account_id"')})
+    assert report.verdict == "review", messages(report)
+    assert ("the default of environment variable GROUP_KEY, which sets a grouping key, "
+            "changed from 'customer_id' to 'account_id'") in messages(report)
+
+
+def test_a_session_checkpoint_root_from_a_widget() -> None:
+    job = '''\
+dbutils.widgets.text("root", "/mnt/chk")
+spark.conf.set("spark.sql.streaming.checkpointLocation", dbutils.widgets.get("root"))
+df = spark.readStream.format("rate").load()
+df.writeStream.format("memory").queryName("ticks").start()
+'''
+    report = diff({JOB: job}, {JOB: job.replace('"/mnt/chk"', '"/mnt/chk2"')})
+    assert report.verdict == "review", messages(report)
+    assert "widget 'root'" in messages(report)
+
+
+def test_a_config_path_from_an_environment_default_reads_the_file_it_names() -> None:
+    job = YAML_JOB.replace(
+        'open(os.path.join(os.path.dirname(__file__), "config", "orders.yaml"))',
+        'open(os.environ.get("ORDERS_CONFIG", "jobs/config/orders.yaml"))')
+    files = {JOB: job, "jobs/config/orders.yaml": ORDERS_YAML}
+    assert diff(files, files).verdict == "compatible"
+    renamed = {**files, "jobs/config/orders.yaml": ORDERS_YAML.replace(
+        "topic: orders", "topic: orders_v2")}
+    report = diff(files, renamed)
+    assert report.verdict == "incompatible" and "SO04" in codes(report)
+    # The same file, now named by a variable a deployment may set: asked about.
+    moved = diff({JOB: YAML_JOB, "jobs/config/orders.yaml": ORDERS_YAML}, files)
+    assert moved.verdict == "review"
+    assert "environment variable ORDERS_CONFIG (the file it names)" in messages(moved)

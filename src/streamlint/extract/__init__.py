@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from streamlint.errors import InputError
-from streamlint.model import JobFile, Loc, Query, Setting, Sink, Unknown, option
+from streamlint.model import JobFile, Loc, Query, Setting, Sink, Unknown, keep_origins, option
 from streamlint.records import replace
 
 if TYPE_CHECKING:
@@ -277,7 +277,7 @@ def _query(interp: Interpreter, writer: Writer, settings: tuple[Setting, ...],
         root = next((s.value for s in reversed(settings)
                      if s.key == "spark.sql.streaming.checkpointLocation"), None)
         if root is not None and writer.query_name is not None:
-            checkpoint = (f"{root}/{writer.query_name}"
+            checkpoint = (keep_origins(f"{root}/{writer.query_name}", [root, writer.query_name])
                           if isinstance(root, str) and isinstance(writer.query_name, str)
                           else Unknown(f"{root}/{writer.query_name}"))
     fmt = plain(writer.format)

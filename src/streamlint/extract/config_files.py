@@ -23,8 +23,8 @@ import libcst as cst
 
 from streamlint.extract import registry
 from streamlint.extract.values import BoundMethod, FunctionRef, Items, PathValue
-from streamlint.model import Unknown, origins_of
-from streamlint.records import record
+from streamlint.model import Overridable, Unknown, origins_of
+from streamlint.records import record, replace
 
 if TYPE_CHECKING:
     from streamlint.extract.interpreter import Interpreter
@@ -42,6 +42,9 @@ class RepoFile:
     found: str | None  # root-relative path of the file read, None if none
     text: str | None
     unread: str = ""
+    # The path is a deployment's default (`os.getenv("CONFIG", "conf/prod.yaml")`): the file
+    # it names is read, and every value in it is a default the deployment may override.
+    origins: tuple[tuple[str, str], ...] = ()
 
 
 @record(frozen=False)
@@ -53,6 +56,7 @@ class Ini:
     defaults: dict[str, str]
     unread: str = ""
     raw: str = ""  # the text read so far, for interpolation
+    origins: tuple[tuple[str, str], ...] = ()  # as `RepoFile.origins`, of any file read
 
 
 # -- reading ---------------------------------------------------------------------------------
@@ -64,10 +68,17 @@ def read_file(interp: Interpreter, path: Any, code: str) -> RepoFile:
         return path
     if isinstance(path, PathValue):
         path = path.path
-    if not isinstance(path, str) or isinstance(path, str) and origins_of(path):
-        # A path only known at run time (or a deployment's default) is not read.
-        shown = path if isinstance(path, str) else code
-        return RepoFile(str(shown), None, None, f"{shown} (its path is known only at run time)")
+    if not isinstance(path, str):
+        shown = path.text if isinstance(path, Unknown) else code
+        return RepoFile(shown, None, None,
+                        f"the file at {shown} (its path is known only at run time)")
+    origins = tuple((f"{origin} (the file it names)", default)
+                    for origin, default in origins_of(path))
+    found = _read(interp, str(path))
+    return replace(found, origins=origins) if origins else found
+
+
+def _read(interp: Interpreter, path: str) -> RepoFile:
     if path.startswith(CLUSTER_PATHS):
         return RepoFile(path, None, None, f"{path} (a path on the cluster)")
     loader = interp.loader
@@ -106,8 +117,9 @@ def unread(code: str, why: str) -> Unknown:
     return Unknown(code, unread=why)
 
 
-def from_data(value: Any) -> Any:
-    """Parsed data as the interpreter's values: lists are `Items`, keys strings."""
+def from_data(value: Any, origins: tuple[tuple[str, str], ...] = ()) -> Any:
+    """Parsed data as the interpreter's values: lists are `Items`, keys strings; with
+    `origins`, every text a deployment's default (`Overridable`)."""
     count = [0]
 
     def convert(item: Any) -> Any:
@@ -119,7 +131,9 @@ def from_data(value: Any) -> Any:
                     for k, v in item.items()}
         if isinstance(item, list | tuple):
             return Items(convert(v) for v in item)
-        if item is None or isinstance(item, str | int | float | bool):
+        if isinstance(item, str):
+            return Overridable(item, origins) if origins else item
+        if item is None or isinstance(item, int | float | bool):
             return item
         return str(item)  # a YAML date, a TOML datetime: its text
 
@@ -165,8 +179,9 @@ def load(interp: Interpreter, kind: str, value: Any, node: cst.Call) -> Any:
     text = _text_of(interp, value, code)
     if not isinstance(text, str):
         return text
+    origins = value.origins if isinstance(value, RepoFile) else origins_of(value)
     try:
-        return from_data(parse(kind, text))
+        return from_data(parse(kind, text), origins)
     except (ValueError, RecursionError):
         # The job would fail here on this text; what it reads instead is not known.
         where = value.path if isinstance(value, RepoFile) else code
@@ -290,6 +305,7 @@ def ini_method(interp: Interpreter, target: Ini, name: str, args: list[Any],
         for found in files:
             if found.text is None or not _parse_ini(target, found.text):
                 target.unread = target.unread or found.unread or f"{found.path} (not INI)"
+            target.origins += found.origins
         return Items(f.path for f in files if f.text is not None)
     if name == "sections":
         return _or_unread(target, Items(target.sections), code)
@@ -340,13 +356,14 @@ def _ini_get(target: Ini, section: Any, option: Any, how: str, fallback: Any,
             converted = configparser.ConfigParser.BOOLEAN_STATES[text.lower()]
     except (ValueError, KeyError):
         return Unknown(code)
-    return converted
+    return Overridable(converted, target.origins) if isinstance(
+        converted, str) and target.origins else converted
 
 
 @registry.subscript(Ini)
 def ini_section(target: Ini, key: Any) -> Any:
     if isinstance(key, str) and key in target.sections and not target.unread:
-        return {**target.defaults, **target.sections[key]}
+        return from_data({**target.defaults, **target.sections[key]}, target.origins)
     if isinstance(key, str) and target.unread:
         return unread(f"[{key!r}]", target.unread)
     return registry.NEXT

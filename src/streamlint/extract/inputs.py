@@ -50,10 +50,10 @@ def inputs_of(query: Query) -> tuple[Input, ...]:
             for key in op.keys:
                 windowed = isinstance(unaliased(key), Call) and unaliased(key).function in (
                     "window", "session_window")
-                add("the window" if windowed else "the grouping keys", key, op.loc)
+                add("the window" if windowed else "a grouping key", key, op.loc)
         elif isinstance(op, Deduplication | StreamJoin):
-            add("the deduplication keys" if isinstance(op, Deduplication) else
-                "the join keys", op.keys, op.loc)
+            add("a deduplication key" if isinstance(op, Deduplication) else
+                "a join key", op.keys, op.loc)
     return tuple(found)
 
 

@@ -84,7 +84,7 @@ def formatted(value: Any, plain: bool, code: Callable[[], str]) -> Piece:
 def starred(value: Any) -> Any:
     """`*xs` with xs unresolved: any number of values, marked so (`model.values`)."""
     if isinstance(value, Unknown) and not value.text.startswith(STARRED):
-        return Unknown(STARRED + value.text)
+        return Unknown(STARRED + value.text, value.unread)
     return value
 
 
