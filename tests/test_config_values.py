@@ -369,7 +369,7 @@ def test_a_literal_moved_into_an_argument_is_review() -> None:
     literal = ARGS_JOB.replace("args.checkpoint", '"/chk/orders"')
     report = diff({JOB: literal}, {JOB: ARGS_JOB})
     assert report.verdict == "review"
-    assert "checkpointLocation, now read from argument --checkpoint" in messages(report)
+    assert "checkpointLocation is now read from argument --checkpoint" in messages(report)
 
 
 DOTENV_JOB = '''\

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from streamlint.model import Input, Loc, Query
+from streamlint.model import Input, Loc, Query, show
 
 # What a change says: kind, subject, old value, new value, old place, new place, facts.
 Found = tuple[str, str, object, object, Loc | None, Loc | None, dict[str, str]]
@@ -39,14 +39,14 @@ def _overrides(old: Query, new: Query) -> Iterator[Found]:
         gone = [before[o] for o in sorted(set(before) - set(after))]
         came = [after[o] for o in sorted(set(after) - set(before))]
         if gone and came:
-            yield ("input.moved", f"{fact}, read from {_named(gone)} before and from "
-                   f"{_named(came)} now,", _defaults(gone), _defaults(came), gone[0].loc,
+            yield ("input.moved", f"{fact} is now read from {_named(came)} instead of "
+                   f"{_named(gone)}", _defaults(gone), _defaults(came), gone[0].loc,
                    came[0].loc, {"direction": "between"})
         elif came:
-            yield ("input.moved", f"{fact}, now read from {_named(came)},", None,
+            yield ("input.moved", f"{fact} is now read from {_named(came)}", None,
                    _defaults(came), None, came[0].loc, {"direction": "to"})
         elif gone:
-            yield ("input.moved", f"{fact}, no longer read from {_named(gone)},",
+            yield ("input.moved", f"{fact} is no longer read from {_named(gone)}",
                    _defaults(gone), None, gone[0].loc, None, {"direction": "from"})
 
 
@@ -69,7 +69,7 @@ def _by_fact(inputs: tuple[Input, ...]) -> dict[str, dict[str, Input]]:
 
 
 def _named(inputs: list[Input]) -> str:
-    return " and ".join(i.origin for i in inputs)
+    return " and ".join(f"{i.origin} (default {show(i.default)})" for i in inputs)
 
 
 def _defaults(inputs: list[Input]) -> object:
