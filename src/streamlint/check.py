@@ -157,9 +157,10 @@ def collect(root: Path, base: str, head: str | None, paths: list[str] | None,
                 source_roots=graph.roots,
             ))
     pairs = _with_modules(pairs, graph)
-    helped = _helper_changed(root, base, paths, config, spark_version, graph, pairs)
-    configured = _config_changed(root, base, paths, config, spark_version, graph,
-                                 pairs + helped)
+    helped = _rejudged("helper-changed", graph.affected(_done(pairs)), root, base, paths,
+                       config, spark_version, graph)
+    configured = _rejudged("config-changed", graph.config_affected(_done(pairs + helped)),
+                           root, base, paths, config, spark_version, graph)
     return pairs + _with_modules(helped + configured, graph), errors
 
 
@@ -200,45 +201,30 @@ def _texts(base: str, change: Change, old_data: bytes | None, data: bytes | None
     return old_text, new_text
 
 
-def _helper_changed(root: Path, base: str, paths: list[str] | None, config: Config,
-                    spark_version: str | None, graph: Graph, pairs: list[Pair]) -> list[Pair]:
-    """An unchanged job whose imported module changed: judged again, each side with its own
-    ref's modules ("helper-changed"). Paths given (the staged files, for the pre-commit
-    hook) select it through the job or through a changed module it imports."""
-    done = {p.path for p in pairs} | {p.old_job for p in pairs if p.old_job}
-    helped: list[Pair] = []
-    for path, modules in graph.affected(done).items():
-        if (paths is not None and not any(_under(p, paths) for p in (path, *modules))) or \
+def _rejudged(status: str, affected: dict[str, list[str]], root: Path, base: str,
+              paths: list[str] | None, config: Config, spark_version: str | None,
+              graph: Graph) -> list[Pair]:
+    """Unchanged jobs judged again, each side with its own ref's files: those whose imported
+    module changed ("helper-changed"), or that read a changed configuration file
+    ("config-changed"); `affected` maps each to the changed files it reaches. Paths given
+    (the staged files, for the pre-commit hook) select it through the job or those files."""
+    again: list[Pair] = []
+    for path, files in affected.items():
+        if (paths is not None and not any(_under(p, paths) for p in (path, *files))) or \
                 not config.wants_file(_relative(root, config, path)):
             continue
         path_config = config.for_path(_relative(root, config, path))
         version = spark_version or path_config.spark_version or DEFAULT_SPARK_VERSION
-        helped.append(Pair(
-            status="helper-changed", path=path, old_path=f"{base}:{path}", new_path=path,
+        again.append(Pair(
+            status=status, path=path, old_path=f"{base}:{path}", new_path=path,
             old_text=graph.base.texts[path], new_text=graph.head.texts[path],
             spark_version=version, config=path_config, old_job=path,
             source_roots=graph.roots))
-    return helped
+    return again
 
 
-def _config_changed(root: Path, base: str, paths: list[str] | None, config: Config,
-                    spark_version: str | None, graph: Graph, pairs: list[Pair]) -> list[Pair]:
-    """An unchanged job that may read a changed configuration file: judged again, each side
-    reading its own ref's file ("config-changed")."""
-    done = {p.path for p in pairs} | {p.old_job for p in pairs if p.old_job}
-    found: list[Pair] = []
-    for path, configs in graph.config_affected(done).items():
-        if (paths is not None and not any(_under(p, paths) for p in (path, *configs))) or \
-                not config.wants_file(_relative(root, config, path)):
-            continue
-        path_config = config.for_path(_relative(root, config, path))
-        version = spark_version or path_config.spark_version or DEFAULT_SPARK_VERSION
-        found.append(Pair(
-            status="config-changed", path=path, old_path=f"{base}:{path}", new_path=path,
-            old_text=graph.base.texts[path], new_text=graph.head.texts[path],
-            spark_version=version, config=path_config, old_job=path,
-            source_roots=graph.roots))
-    return found
+def _done(pairs: list[Pair]) -> set[str]:
+    return {p.path for p in pairs} | {p.old_job for p in pairs if p.old_job}
 
 
 def _with_modules(pairs: list[Pair], graph: Graph) -> list[Pair]:

@@ -17,6 +17,7 @@ from __future__ import annotations
 import os
 import posixpath
 import re
+from collections.abc import Callable
 from pathlib import Path
 
 from streamlint.errors import InputError, UsageError
@@ -326,38 +327,36 @@ class Graph:
         return MappingFiles({**side.configs_for([job_text, *found.values()]), **found})
 
     def config_affected(self, done: set[str]) -> dict[str, list[str]]:
-        """Jobs (not changed themselves) that may read a changed configuration file, by
-        naming it or through a module that names it: job -> the changed files."""
+        """Jobs (at both refs, not changed themselves) that may read a changed configuration
+        file, naming it or through a module that names it: job -> the changed files."""
         if not self.changed_configs:
             return {}
-        base, head = self.base, self.head
-        readers = base.readers(self.changed_configs) | head.readers(self.changed_configs)
-        maybe = (readers | base.importers(readers) | head.importers(readers)) - done
-        maybe = {p for p in maybe if p in base.exists and p in head.exists}
-        base.load(maybe)
-        head.load(maybe)
-        jobs = {p for p in maybe
-                if base.texts.get(p) is not None and head.texts.get(p) is not None}
+        readers = self.base.readers(self.changed_configs) | self.head.readers(
+            self.changed_configs)
         names = {posixpath.basename(c): c for c in self.changed_configs}
-        affected: dict[str, list[str]] = {}
-        for path in sorted(jobs):
-            texts = [base.texts[path], head.texts[path],  # type: ignore[list-item]
-                     *base.reach({path: base.texts[path]}, self.roots)[path].values(),  # type: ignore[dict-item]
-                     *head.reach({path: head.texts[path]}, self.roots)[path].values()]  # type: ignore[dict-item]
-            hit = sorted(c for name, c in names.items() if any(
-                (name in t if name != ".env" else "dotenv" in t) for t in texts))
-            if hit and any(mentions_streaming(t) for t in texts):
-                affected[path] = hit
-        return affected
+
+        def hits(texts: list[str], modules: set[str]) -> list[str]:
+            return sorted(c for name, c in names.items() if any(
+                (name if name != ".env" else "dotenv") in t for t in texts))
+
+        return self._rejudged(readers | self.base.importers(readers) |
+                              self.head.importers(readers), done, hits)
 
     def affected(self, done: set[str]) -> dict[str, list[str]]:
         """Jobs (at both refs, not changed themselves) that import a changed module at
         either ref: job -> the changed modules it reaches."""
         if not self.changed:
             return {}
+        maybe = self.base.importers(self.changed) | self.head.importers(self.changed)
+        return self._rejudged(maybe, done, lambda texts, modules: sorted(
+            modules & self.changed))
+
+    def _rejudged(self, maybe: set[str], done: set[str],
+                  hits: Callable[[list[str], set[str]], list[str]]) -> dict[str, list[str]]:
+        """Of `maybe`, the streaming jobs at both refs not judged already, each with what
+        `hits(texts, modules)` finds in its code and the modules it reaches."""
         base, head = self.base, self.head
-        maybe = (base.importers(self.changed) | head.importers(self.changed)) - done
-        maybe = {p for p in maybe if p in base.exists and p in head.exists}
+        maybe = {p for p in maybe - done if p in base.exists and p in head.exists}
         base.load(maybe)
         head.load(maybe)
         jobs = {p for p in maybe
@@ -367,10 +366,11 @@ class Graph:
         affected: dict[str, list[str]] = {}
         for path in sorted(jobs):
             modules = {**reached_base[path], **reached_head[path]}
-            hit = sorted(set(modules) & self.changed)
-            texts = [base.texts[path], head.texts[path], *reached_base[path].values(),
-                     *reached_head[path].values()]
-            if hit and any(mentions_streaming(t) for t in texts if t is not None):
+            texts = [t for t in (base.texts[path], head.texts[path],
+                                 *reached_base[path].values(), *reached_head[path].values())
+                     if t is not None]
+            hit = hits(texts, set(modules))
+            if hit and any(mentions_streaming(t) for t in texts):
                 affected[path] = hit
         return affected
 

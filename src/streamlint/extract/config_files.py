@@ -15,6 +15,7 @@ every restart-relevant fact it reaches (`model.Input`, kind "unread").
 from __future__ import annotations
 
 import configparser
+import hashlib
 import json
 import posixpath
 from typing import TYPE_CHECKING, Any
@@ -108,8 +109,6 @@ def _candidates(interp: Interpreter, path: str) -> list[str]:
 
 
 def _digest(text: str) -> str:
-    import hashlib
-
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
