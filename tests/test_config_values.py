@@ -532,3 +532,14 @@ def test_a_config_path_from_an_environment_default_reads_the_file_it_names() -> 
     moved = diff({JOB: YAML_JOB, "jobs/config/orders.yaml": ORDERS_YAML}, files)
     assert moved.verdict == "review"
     assert "environment variable ORDERS_CONFIG (the file it names)" in messages(moved)
+
+
+def test_a_pipeline_parameters_default_read_with_spark_conf_get() -> None:
+    job = '''\
+source = spark.conf.get("pipeline.source_table", "bronze.orders")
+df = spark.readStream.table(source)
+df.writeStream.option("checkpointLocation", "/chk/orders").toTable("silver.orders")
+'''
+    report = diff({JOB: job}, {JOB: job.replace('"bronze.orders"', '"bronze.orders_v2"')})
+    assert report.verdict == "review", messages(report)
+    assert "Spark configuration pipeline.source_table" in messages(report)

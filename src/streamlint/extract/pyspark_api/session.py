@@ -30,6 +30,7 @@ from streamlint.extract.values import (
     BoundMethod,
     Builder,
     Conf,
+    EnvDefault,
     FunctionRef,
     Plan,
     Reader,
@@ -37,7 +38,7 @@ from streamlint.extract.values import (
     Spark,
     column,
 )
-from streamlint.model import Loc, Setting, Unknown
+from streamlint.model import Loc, Setting, Unknown, origins_of
 
 if TYPE_CHECKING:
     from streamlint.extract.interpreter import Interpreter
@@ -303,7 +304,12 @@ def conf_method(interp: Interpreter, target: Conf, name: str, args: list[Any],
     if name == "set":
         record_settings(interp, args, kwargs, interp.loc(node))
     if name == "get":  # a run-time value (pipeline parameters are read this way)
-        return args[1] if len(args) > 1 else Unknown(interp.code(node))
+        default = args[1] if len(args) > 1 else kwargs.get("defaultValue")
+        if isinstance(default, str) and args and isinstance(args[0], str):
+            # The job's or the pipeline's configuration may set it: a deployment's default.
+            return EnvDefault(default, (*origins_of(default),
+                                        (f"Spark configuration {args[0]}", str(default))))
+        return default if default is not None else Unknown(interp.code(node))
     return None
 
 
