@@ -543,3 +543,46 @@ df.writeStream.option("checkpointLocation", "/chk/orders").toTable("silver.order
     report = diff({JOB: job}, {JOB: job.replace('"bronze.orders"', '"bronze.orders_v2"')})
     assert report.verdict == "review", messages(report)
     assert "Spark configuration pipeline.source_table" in messages(report)
+
+
+def test_a_file_read_in_a_way_not_followed_is_never_the_same_value() -> None:
+    job = '''\
+with open("conf/topic.txt") as f:
+    topic = f.readline().strip()
+df = spark.readStream.format("kafka").option("subscribe", topic).load()
+df.writeStream.option("checkpointLocation", "/chk/t").toTable("t")
+'''
+    files = {JOB: job, "conf/topic.txt": "orders\n"}
+    report = diff(files, files)
+    assert report.verdict == "review"
+    assert "read with .readline()" in messages(report)
+
+
+def test_values_of_an_unread_file_stay_unread_however_they_are_reached() -> None:
+    job = '''\
+import yaml
+from types import SimpleNamespace
+
+raw = yaml.safe_load(open("/dbfs/conf/app.yaml"))
+cfg = SimpleNamespace(**raw)
+topics = raw.get("topics", {})
+a = spark.readStream.format("kafka").option("subscribe", topics.get("orders").strip()).load()
+b = spark.readStream.format("kafka").option("subscribe", raw["kafka"]["topic"]).load()
+c = spark.readStream.format("kafka").option("subscribe", cfg.kafka["topic"]).load()
+a.union(b).union(c).writeStream.option("checkpointLocation", "/chk/t").toTable("t")
+'''
+    report = diff({JOB: job}, {JOB: job})
+    assert report.verdict == "review"
+    assert [f.code for f in report.findings] == ["UN06"]
+
+
+def test_a_value_computed_from_an_unread_file_by_unknown_code_stays_unread() -> None:
+    job = '''\
+import yaml
+from types import SimpleNamespace
+
+cfg = SimpleNamespace(**yaml.safe_load(open("/dbfs/conf/app.yaml")))
+df = spark.readStream.format("kafka").option("subscribe", cfg.kafka["topic"]).load()
+df.writeStream.option("checkpointLocation", "/chk/t").toTable("t")
+'''
+    assert diff({JOB: job}, {JOB: job}).verdict == "review"

@@ -313,7 +313,11 @@ class Calls:
             target = func.target if isinstance(func, BoundMethod) else None
             escaped(self, (target, *args, *kwargs.values()), self.code(node.func))
         if isinstance(result, Unknown) and result.text == self.code(node) and not result.unread:
-            return self.opaque(node, env)  # an unknown callee: remember what it was given
+            # An unknown callee: remember what it was given, and a file not read it was given.
+            opaque = self.opaque(node, env)
+            given = next((v.unread for v in (*args, *kwargs.values())
+                          if isinstance(v, Unknown) and v.unread), "")
+            return Unknown(opaque.text, opaque.unread or given)
         return result
 
     def decorate(self, stmt: cst.FunctionDef, function: Function, values: list[Any]) -> Any:

@@ -285,7 +285,8 @@ def plain(value: Any) -> Any:
     if isinstance(value, BoundMethod):
         owner = plain(value.target)
         owner_text = owner.text if isinstance(owner, Unknown) else str(owner)
-        return Unknown(f"{owner_text}.{value.name}")
+        return Unknown(f"{owner_text}.{value.name}",
+                       owner.unread if isinstance(owner, Unknown) else "")
     if isinstance(value, Function):
         return Unknown(value.node.name.value)
     if isinstance(value, dict):

@@ -196,6 +196,9 @@ def call_parser(interp: Interpreter, func: FunctionRef, args: list[Any],
     kind = {"json": "json", "yaml": "yaml", "tomllib": "toml", "tomli": "toml"}[func.module]
     if func.name in ("load", "loads", "safe_load", "full_load", "unsafe_load") and args:
         return load(interp, kind, args[0], node)
+    if func.name.endswith("load_all") or func.name in ("parse", "compose"):
+        # Content read in a way not followed here: never the same value twice.
+        return unread(interp.code(node), f"{interp.code(node)} (not followed)")
     return registry.NEXT
 
 
@@ -257,12 +260,19 @@ def open_file(interp: Interpreter, args: list[Any], kwargs: dict[str, Any],
 @registry.method(RepoFile)
 def file_method(interp: Interpreter, target: RepoFile, name: str, args: list[Any],
                 kwargs: dict[str, Any], node: cst.Call) -> Any:
-    if name == "read":
-        return target.text if target.text is not None else unread(interp.code(node),
-                                                                   target.unread)
-    if name in ("__enter__",):
+    code = interp.code(node)
+    if name in ("close", "__exit__"):
+        return None
+    if name == "__enter__":
         return target
-    return Unknown(interp.code(node))
+    if target.text is None:
+        return unread(code, target.unread)
+    if name == "read" and not args:
+        return target.text
+    if name == "readlines" and not args:
+        return Items(target.text.splitlines(keepends=True))
+    # Read some other way (`readline()`, a size): still the file's content, not followed.
+    return unread(code, f"{target.path} (read with .{name}(), which streamlint does not follow)")
 
 
 # -- configparser ----------------------------------------------------------------------------
@@ -432,12 +442,20 @@ def unread_item(target: Unknown, key: Any) -> Any:
     return registry.NEXT
 
 
+@registry.subscript(BoundMethod)
+def unread_attribute_item(target: BoundMethod, key: Any) -> Any:
+    """`config.kafka["topic"]` of a file not read."""
+    owner = target.target
+    if isinstance(owner, Unknown) and owner.unread and isinstance(key, str | int):
+        return unread(f"{owner.text}.{target.name}[{key!r}]", owner.unread)
+    return registry.NEXT
+
+
 def unread_attribute(target: Unknown, name: str) -> Any:
-    """`config.kafka.topic`, `config.get(...)` of a file not read (pyspark_api.session hands
-    an `Unknown` with `unread` here first)."""
-    if name in ("get", "getint", "getboolean", "getfloat", "items", "keys", "values"):
-        return BoundMethod(target, name)
-    return unread(f"{target.text}.{name}", target.unread)
+    """`config.kafka.topic`, `config.get(...)`, `text.strip()` of a file not read (pyspark_api.
+    session hands an `Unknown` with `unread` here first): a method waiting to be called, or,
+    used as a value, the attribute (`columns.plain`); either way still from that file."""
+    return BoundMethod(target, name)
 
 
 def unread_method(interp: Interpreter, target: Unknown, node: cst.Call) -> Any:

@@ -173,8 +173,6 @@ def session_attribute(interp: Interpreter, target: Spark, name: str, node: cst.C
 @registry.attribute(Unknown)
 def unknown_attribute(interp: Interpreter, target: Unknown, name: str,
                       node: cst.CSTNode) -> Any:
-    if target.unread:
-        return config_files.unread_attribute(target, name)
     mark_reached(interp, name, node)
     if name in ("readStream", "read"):
         if name == "read" and "spark" not in target.text.lower():
@@ -184,6 +182,8 @@ def unknown_attribute(interp: Interpreter, target: Unknown, name: str,
         return Conf()
     if name == "writeStream":
         return new_writer(interp, unresolved_plan(target, interp.loc(node)), node)
+    if target.unread:
+        return config_files.unread_attribute(target, name)
     return registry.NEXT
 
 
@@ -231,6 +231,8 @@ def unknown_method(interp: Interpreter, target: Unknown, name: str, args: list[A
         loc = interp.loc(node)
         return dataframe_call(interp, unresolved_plan(target, loc), name, args, kwargs,
                               node, loc)
+    if target.unread:
+        return config_files.unread_method(interp, target, node)
     if name in ("get", "getenv") and target.text in ("os.environ", "environ") and len(args) > 1:
         return call_os(interp, FunctionRef("os", "get"), args, kwargs, node)
     if name in ("get", "getArgument") and target.text.endswith("widgets") and args and (
