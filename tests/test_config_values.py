@@ -586,3 +586,37 @@ df = spark.readStream.format("kafka").option("subscribe", cfg.kafka["topic"]).lo
 df.writeStream.option("checkpointLocation", "/chk/t").toTable("t")
 '''
     assert diff({JOB: job}, {JOB: job}).verdict == "review"
+
+
+SQL_JOB = '''\
+from pathlib import Path
+
+spark.readStream.table("bronze.readings").createOrReplaceTempView("readings")
+with open(Path(__file__).with_name("per_device.sql")) as sql_file:
+    per_device = spark.sql(sql_file.read())
+per_device.writeStream.outputMode("update").option("checkpointLocation", "/chk/per_device") \\
+    .toTable("silver.per_device")
+'''
+
+PER_DEVICE_SQL = "SELECT device_id, max(temp) AS max_temp FROM readings GROUP BY device_id\n"
+
+
+def test_sql_read_from_a_file_of_the_repository_is_analysed() -> None:
+    old = {JOB: SQL_JOB, "jobs/per_device.sql": PER_DEVICE_SQL}
+    new = {JOB: SQL_JOB, "jobs/per_device.sql": PER_DEVICE_SQL.replace(
+        "GROUP BY device_id", "GROUP BY device_id, site_id").replace(
+        "SELECT device_id,", "SELECT device_id, site_id,")}
+    assert diff(old, old).verdict == "compatible"
+    report = diff(old, new)
+    assert report.verdict == "incompatible" and "AG01" in codes(report), messages(report)
+
+
+def test_check_gives_a_job_the_sql_file_it_reads(repo: Repo, capsys) -> None:
+    repo.put("jobs/per_device.py", SQL_JOB)
+    repo.put("jobs/per_device.sql", PER_DEVICE_SQL)
+    repo.commit("SQL in its own file")
+    repo.edit("jobs/per_device.sql", "GROUP BY device_id", "GROUP BY device_id, site_id")
+    status, data = run_json(capsys, "--base", "HEAD")
+    assert status == 1
+    assert [(f["path"], f["status"], f["verdict"]) for f in data["files"]] == [
+        ("jobs/per_device.py", "config-changed", "incompatible")]

@@ -33,8 +33,8 @@ from streamlint.extract.project import DEFAULT_SOURCE_ROOTS, MappingFiles
 
 MAX_LEVELS = 16  # importers of importers of a changed module, upwards
 MAX_CONFIGS = 50  # files of one name (a `config.yaml` in every folder) given to a job
-# What a job may read as configuration (extract/config_files.py).
-CONFIG_SUFFIXES = (".yaml", ".yml", ".json", ".toml", ".ini", ".cfg", ".conf", ".env")
+# What a job may read as configuration (extract/config_files.py), or as SQL to run.
+CONFIG_SUFFIXES = (".yaml", ".yml", ".json", ".toml", ".ini", ".cfg", ".conf", ".env", ".sql")
 
 
 def is_config(path: str) -> bool:

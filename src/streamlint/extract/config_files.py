@@ -228,6 +228,10 @@ def path_method(interp: Interpreter, target: PathValue, name: str, args: list[An
                 kwargs: dict[str, Any], node: cst.Call) -> Any:
     if name in ("resolve", "absolute", "expanduser"):
         return target
+    if name == "with_name" and len(args) == 1 and isinstance(args[0], str):
+        return target.moved(posixpath.join(posixpath.dirname(target.path), args[0]))
+    if name == "with_suffix" and len(args) == 1 and isinstance(args[0], str):
+        return target.moved(posixpath.splitext(target.path)[0] + args[0])
     if name == "joinpath" and all(isinstance(a, str) for a in args):
         return target.moved(posixpath.join(target.path, *args))
     if name in ("as_posix", "__str__", "__fspath__"):
