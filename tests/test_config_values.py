@@ -620,3 +620,13 @@ def test_check_gives_a_job_the_sql_file_it_reads(repo: Repo, capsys) -> None:
     assert status == 1
     assert [(f["path"], f["status"], f["verdict"]) for f in data["files"]] == [
         ("jobs/per_device.py", "config-changed", "incompatible")]
+
+
+def test_a_key_added_beside_a_changed_window_default_is_still_incompatible() -> None:
+    env = WINDOW_JOB.replace('WINDOW = "10 minutes"',
+                             'WINDOW = os.getenv("AGG_WINDOW", "10 minutes")')
+    new = env.replace('"AGG_WINDOW", "10 minutes"', '"AGG_WINDOW", "5 minutes"').replace(
+        '"page")', '"page", "region")')
+    report = diff({JOB: env}, {JOB: new})
+    assert report.verdict == "incompatible"
+    assert "UN04" in codes(report)

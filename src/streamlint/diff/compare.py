@@ -24,7 +24,7 @@ from streamlint.diff.changes import (
     unseen_changes,
 )
 from streamlint.diff.columns import changed_steps, same_names, same_names_text
-from streamlint.diff.inputs import input_changes
+from streamlint.diff.inputs import input_changes, overridden
 from streamlint.diff.refused import newly_refused
 from streamlint.diff.render import (
     Code,
@@ -140,19 +140,14 @@ class _Differ:
         """Values from outside the code (diff/inputs.py). A change found where a default a
         deployment may override changed or moved is never judged on the default alone: it
         is asked about (UN02), beside the change naming the variable and both defaults."""
-        overridden: set[Loc] = set()
-        for kind, subject, old, new, old_loc, new_loc, facts in input_changes(self.old,
-                                                                              self.new):
+        decided: set[tuple[Loc, str]] = set()
+        for found in input_changes(self.old, self.new):
+            kind, subject, old, new, old_loc, new_loc, facts = found
             self.add(kind, subject, old, new, old_loc, new_loc, structural=True, **facts)
-            if kind != "input.unread":
-                overridden.update(loc for loc in (old_loc, new_loc) if loc is not None)
-        if not overridden:
-            return
+            decided |= overridden(found, self.old, self.new)
         for i, change in enumerate(self.changes):
-            if change.kind in STRUCTURAL or change.kind.startswith("input.") or \
-                    change.kind in ("unresolved", "unseen"):
-                continue
-            if change.old_loc in overridden or change.new_loc in overridden:
+            if (change.old_loc, change.kind) in decided or (change.new_loc,
+                                                           change.kind) in decided:
                 self.changes[i] = replace(change, kind="unresolved", facts={
                     "about": change.kind, "stateful": self.stateful})
 

@@ -20,6 +20,28 @@ from streamlint.model import Input, Loc, Query, show
 # What a change says: kind, subject, old value, new value, old place, new place, facts.
 Found = tuple[str, str, object, object, Loc | None, Loc | None, dict[str, str]]
 
+# The changes a fact's value makes, by `Input.about`: where an overridden default changed or
+# moved, these are asked about rather than judged (diff/compare.py).
+CHANGES_OF = {
+    "checkpoint": frozenset({"query.checkpoint"}),
+    "source": frozenset({"source.identity"}),
+    # Only the window's own change: grouping keys changed beside it are judged as they are.
+    "window": frozenset({"agg.window"}),
+    "grouping": frozenset({"agg.keys", "state.keys"}),
+    "dedup": frozenset({"dedup.keys"}),
+    "join": frozenset({"join.keys", "join.condition"}),
+}
+
+
+def overridden(found: Found, old: Query, new: Query) -> set[tuple[Loc, str]]:
+    """Where an input change leaves a deployment to decide a value: (place, change kind)."""
+    kind, _, _, _, old_loc, new_loc, _ = found
+    if kind == "input.unread":
+        return set()
+    abouts = {i.about for i in (*old.inputs, *new.inputs) if i.loc in (old_loc, new_loc)}
+    return {(loc, change) for loc in (old_loc, new_loc) if loc is not None
+            for about in abouts for change in CHANGES_OF.get(about, ())}
+
 
 def input_changes(old: Query, new: Query) -> Iterator[Found]:
     yield from _overrides(old, new)

@@ -34,26 +34,28 @@ MAX_NODES = 2_000  # a fact's value is small; a huge expression is not searched 
 def inputs_of(query: Query) -> tuple[Input, ...]:
     found: list[Input] = []
 
-    def add(fact: str, value: Any, loc: Loc) -> None:
+    def add(about: str, fact: str, value: Any, loc: Loc) -> None:
         for kind, origin, default in _outside(value, [0]):
-            item = Input(kind, origin, default, fact, loc)
+            item = Input(kind, origin, default, fact, loc, about)
             if item not in found:
                 found.append(item)
 
     for source in query.sources:
         for key, value in source.identity:
-            add(f"the {source.format} source option `{key}`", value, source.loc)
+            add("source", f"the {source.format} source option `{key}`", value, source.loc)
     sink = query.sink
-    add("checkpointLocation", sink.checkpoint, sink.checkpoint_loc or sink.loc)
+    add("checkpoint", "checkpointLocation", sink.checkpoint, sink.checkpoint_loc or sink.loc)
     for op in query.operators:
         if isinstance(op, Aggregation | ArbitraryState):
             for key in op.keys:
                 windowed = isinstance(unaliased(key), Call) and unaliased(key).function in (
                     "window", "session_window")
-                add("the window" if windowed else "a grouping key", key, op.loc)
+                add("window" if windowed else "grouping",
+                    "the window" if windowed else "a grouping key", key, op.loc)
         elif isinstance(op, Deduplication | StreamJoin):
-            add("a deduplication key" if isinstance(op, Deduplication) else
-                "a join key", op.keys, op.loc)
+            dedup = isinstance(op, Deduplication)
+            add("dedup" if dedup else "join",
+                "a deduplication key" if dedup else "a join key", op.keys, op.loc)
     return tuple(found)
 
 

@@ -96,8 +96,10 @@ class Input:
     kind: str
     origin: str
     default: str | None
-    fact: str
+    fact: str  # in words: "the kafka source option `subscribe`", "checkpointLocation"
     loc: Loc
+    # Which fact, for the diff: "checkpoint", "source", "window", "grouping", "dedup", "join".
+    about: str = ""
 
 
 @record
