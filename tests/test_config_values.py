@@ -630,3 +630,50 @@ def test_a_key_added_beside_a_changed_window_default_is_still_incompatible() -> 
     report = diff({JOB: env}, {JOB: new})
     assert report.verdict == "incompatible"
     assert "UN04" in codes(report)
+
+
+FEEDS_JOB = '''\
+import configparser
+
+import tomli
+
+feeds = configparser.ConfigParser()
+feeds.read(["conf/feeds.ini", "conf/feeds.local.ini"])
+with open("conf/limits.toml", "rb") as f:
+    limits = tomli.load(f)
+
+for name in feeds.sections():
+    (spark.readStream.format("kafka")
+     .option("subscribe", feeds.get(name, "topic"))
+     .option("maxOffsetsPerTrigger", limits["max_offsets"])
+     .load()
+     .writeStream.format("delta")
+     .option("checkpointLocation", f"/chk/feeds/{name}")
+     .toTable(f"bronze.{name}"))
+'''
+
+FEEDS_INI = "[orders]\ntopic = orders\n\n[payments]\ntopic = payments\n"
+
+
+def test_one_query_per_ini_section() -> None:
+    files = {JOB: FEEDS_JOB, "conf/feeds.ini": FEEDS_INI, "conf/feeds.local.ini": "",
+             "conf/limits.toml": "max_offsets = 5000\n"}
+    job = extract_text(FEEDS_JOB, JOB, Project(MappingFiles(files), JOB))
+    assert [q.sink.checkpoint for q in job.queries] == ["/chk/feeds/orders",
+                                                        "/chk/feeds/payments"]
+    added = {**files, "conf/feeds.ini": FEEDS_INI + "\n[refunds]\ntopic = refunds\n"}
+    report = diff(files, added)  # a section added in the file: a new query, seen
+    assert codes(report) == ["QY03"] and "/chk/feeds/refunds" in messages(report)
+    renamed = {**files, "conf/feeds.ini": FEEDS_INI.replace("topic = payments",
+                                                            "topic = payments_v2")}
+    assert diff(files, renamed).verdict == "incompatible"
+    limited = {**files, "conf/limits.toml": "max_offsets = 9000\n"}
+    assert diff(files, limited).verdict == "compatible"  # a rate limit: no restart issue
+
+
+def test_an_ini_file_that_may_be_missing_makes_every_key_unread() -> None:
+    files = {JOB: FEEDS_JOB, "conf/feeds.ini": FEEDS_INI,
+             "conf/limits.toml": "max_offsets = 5000\n"}  # feeds.local.ini is not there
+    report = diff(files, files)
+    assert report.verdict == "review"
+    assert "conf/feeds.local.ini (not in the repository)" in messages(report)
