@@ -97,14 +97,14 @@ def call_path(interp: Interpreter, func: FunctionRef, args: list[Any], kwargs: d
         joined = templates.path_join(args)
         if joined is not None:
             return joined
-    if func.name in ("dirname", "basename", "abspath", "normpath", "realpath") and len(
-            args) == 1 and isinstance(args[0], str):
-        # `os.path.dirname(__file__)`: `__file__` is the module's repository path here.
+    if len(args) == 1 and isinstance(args[0], str) and (func.name in (
+            "dirname", "basename", "normpath") or args[0].startswith("/") and func.name in (
+            "abspath", "realpath")):
+        # A relative path's absolute form depends on the working directory: not known.
         done = {"dirname": posixpath.dirname, "basename": posixpath.basename}.get(
             func.name, posixpath.normpath)(args[0])
         return keep_origins(done, args)
     return registry.NEXT
-
 
 
 @registry.library("dataclasses")
@@ -130,7 +130,7 @@ def call_builtin(
     if name == "open":
         return config_files.open_file(interp, args, kwargs, node)
     if name == "str" and isinstance(value, str | int | float | bool | tuple):
-        return str(value)
+        return keep_origins(str(value), [value])
     if name == "str" and isinstance(value, PathValue):
         return value.text()
     if name == "int" and isinstance(value, str | int | float):
