@@ -677,3 +677,32 @@ def test_an_ini_file_that_may_be_missing_makes_every_key_unread() -> None:
     report = diff(files, files)
     assert report.verdict == "review"
     assert "conf/feeds.local.ini (not in the repository)" in messages(report)
+
+
+def test_check_gives_a_job_the_files_of_a_name_built_at_run_time(repo: Repo, capsys) -> None:
+    job = YAML_JOB.replace(
+        'open(os.path.join(os.path.dirname(__file__), "config", "orders.yaml"))',
+        'open(f"jobs/config/{os.environ.get(\'ENV\', \'prod\')}.yaml")')
+    repo.put("jobs/by_env.py", job)
+    repo.put("jobs/config/prod.yaml", ORDERS_YAML)
+    repo.commit("configuration per environment")
+    repo.edit("jobs/by_env.py", '"delta")', '"delta")  # bronze')
+    status, data = run_json(capsys, "--base", "HEAD")
+    assert status == 0, data  # the file is read at both refs: no "not in the repository"
+    assert [(f["path"], f["verdict"]) for f in data["files"]] == [
+        ("jobs/by_env.py", "compatible")]
+
+
+def test_check_rejudges_a_job_reading_a_file_by_a_name_built_at_run_time(repo: Repo,
+                                                                          capsys) -> None:
+    job = YAML_JOB.replace(
+        'open(os.path.join(os.path.dirname(__file__), "config", "orders.yaml"))',
+        'open(f"jobs/config/{os.environ.get(\'ENV\', \'prod\')}.yaml")')
+    repo.put("jobs/by_env.py", job)
+    repo.put("jobs/config/prod.yaml", ORDERS_YAML)
+    repo.commit("configuration per environment")
+    repo.edit("jobs/config/prod.yaml", "topic: orders", "topic: orders_v2")
+    status, data = run_json(capsys, "--base", "HEAD")
+    assert status == 1
+    assert [(f["path"], f["status"]) for f in data["files"]] == [
+        ("jobs/by_env.py", "config-changed")]

@@ -20,6 +20,7 @@ from streamlint.accept import Acceptance
 from streamlint.check_modules import Graph, is_config, source_roots
 from streamlint.config import Config, load_config, matches
 from streamlint.diff import Report, diff_jobs
+from streamlint.diff.changes import changed_modules
 from streamlint.errors import FileError, InputError, UsageError
 from streamlint.extract import decode_source, extract_text, mentions_streaming
 from streamlint.extract.project import DEFAULT_SOURCE_ROOTS, MappingFiles, Project
@@ -343,6 +344,9 @@ def check(base: str, head: str | None = None, paths: Iterable[str] | None = None
     for pair, result in zip(pairs, run_pairs(pairs, progress), strict=True):
         if isinstance(result, FileError):
             errors.append(result)
+        elif result.status == "config-changed" and not result.findings and \
+                not changed_modules(result.old, result.new):
+            continue  # it named a file of the kind, but read none that changed
         else:
             reports.append(result)
             configs[result.new.path] = pair.config

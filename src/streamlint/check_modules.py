@@ -37,6 +37,38 @@ MAX_CONFIGS = 50  # files of one name (a `config.yaml` in every folder) given to
 CONFIG_SUFFIXES = (".yaml", ".yml", ".json", ".toml", ".ini", ".cfg", ".conf", ".env", ".sql")
 
 
+def _mentions(config: str) -> list[str]:
+    """What code that may read `config` writes: its name (python-dotenv for a `.env`), or
+    its suffix closing a string (`f"conf/{env}.yaml"`)."""
+    name = posixpath.basename(config)
+    suffix = posixpath.splitext(name)[1] or name
+    return ["dotenv" if name == ".env" else name, f"{suffix}\"", f"{suffix}'"]
+
+
+def _named(name: str, texts: list[str]) -> bool:
+    return any(("dotenv" if name == ".env" else name) in t for t in texts)
+
+
+def _reads(config: str, job: str, texts: list[str]) -> bool:
+    """Whether a job's code (and its modules') may read `config`: it names the file, or it
+    builds a name of its suffix and the file is near (`_near`)."""
+    if _named(posixpath.basename(config), texts):
+        return True
+    suffix = posixpath.splitext(config)[1]
+    return bool(suffix) and any(f"{suffix}\"" in t or f"{suffix}'" in t for t in texts) and \
+        _near(config, job, texts)
+
+
+def _near(path: str, job: str, texts: list[str]) -> bool:
+    """A file in the job's folder (or below it), or in a folder its code names."""
+    folder, here = posixpath.dirname(path), posixpath.dirname(job)
+    if folder == here or here and folder.startswith(here + "/"):
+        return True
+    name = posixpath.basename(folder)
+    return bool(folder) and any(f"{folder}/" in t or f"\"{name}\"" in t or f"'{name}'" in t
+                                for t in texts)
+
+
 def is_config(path: str) -> bool:
     name = posixpath.basename(path)
     return name.endswith(CONFIG_SUFFIXES) and not name.endswith(".ipynb")
@@ -86,26 +118,29 @@ class Side:
             except InputError:
                 self.texts[path] = None  # not Python source: nothing can follow it
 
-    def configs_for(self, texts: list[str]) -> dict[str, str]:
-        """The configuration files whose name the code mentions (`.env` files where it uses
-        python-dotenv): what its extraction may read, path -> text."""
+    def configs_for(self, job: str, texts: list[str]) -> dict[str, str]:
+        """The configuration files a job's code may read, path -> text: those it names (`.env`
+        files where it uses python-dotenv), and, for a name built at run time
+        (`f"conf/{env}.yaml"`), the files of a suffix it writes in its own folder or in a
+        folder it names."""
         wanted = {path for name, paths in self.configs.items()
-                  if any(name in t for t in texts) or name == ".env" and any(
-                      "dotenv" in t for t in texts)
-                  for path in paths[:MAX_CONFIGS]}
+                  if _named(name, texts) for path in paths[:MAX_CONFIGS]}
+        built = sorted(path for paths in self.configs.values() for path in paths
+                       if path not in wanted and _reads(path, job, texts))
+        wanted.update(built[:MAX_CONFIGS])
         self.load(wanted)
         return {p: self.texts[p] for p in sorted(wanted)  # type: ignore[misc]
                 if self.texts.get(p) is not None}
 
     def readers(self, configs: set[str]) -> set[str]:
-        """Python files and notebooks that name one of `configs` (by file name; a superset:
-        extraction decides what each reads)."""
-        names = sorted({posixpath.basename(c) for c in configs})
-        if not names:
+        """Python files and notebooks that may read one of `configs`: naming it, or writing a
+        name of its kind built at run time (a superset: `_reads` and extraction decide)."""
+        patterns = sorted({p for c in configs for p in _mentions(c)})
+        if not patterns:
             return set()
         args = ["git", "grep", "-z", "-I", "-l", "-F"]
-        for name in names:
-            args += ["-e", name if name != ".env" else "dotenv"]
+        for pattern in patterns:
+            args += ["-e", pattern]
         args += ["--untracked"] if self.ref is None else [self.ref]
         import subprocess
 
@@ -317,14 +352,15 @@ class Graph:
         """The modules each job version may import (job path -> its files), both sides."""
         olds = self.base.reach(old, self.roots) if old else {}
         news = self.head.reach(new, self.roots) if new else {}
-        return ({job: self._with_configs(self.base, old[job], found)
+        return ({job: self._with_configs(self.base, job, old[job], found)
                  for job, found in olds.items()},
-                {job: self._with_configs(self.head, new[job], found)
+                {job: self._with_configs(self.head, job, new[job], found)
                  for job, found in news.items()})
 
     @staticmethod
-    def _with_configs(side: Side, job_text: str, found: dict[str, str]) -> MappingFiles:
-        return MappingFiles({**side.configs_for([job_text, *found.values()]), **found})
+    def _with_configs(side: Side, job: str, job_text: str, found: dict[str, str]
+                      ) -> MappingFiles:
+        return MappingFiles({**side.configs_for(job, [job_text, *found.values()]), **found})
 
     def config_affected(self, done: set[str]) -> dict[str, list[str]]:
         """Jobs (at both refs, not changed themselves) that may read a changed configuration
@@ -333,11 +369,10 @@ class Graph:
             return {}
         readers = self.base.readers(self.changed_configs) | self.head.readers(
             self.changed_configs)
-        names = {posixpath.basename(c): c for c in self.changed_configs}
+        configs = sorted(self.changed_configs)
 
-        def hits(texts: list[str], modules: set[str]) -> list[str]:
-            return sorted(c for name, c in names.items() if any(
-                (name if name != ".env" else "dotenv") in t for t in texts))
+        def hits(job: str, texts: list[str], modules: set[str]) -> list[str]:
+            return [c for c in configs if _reads(c, job, texts)]
 
         return self._rejudged(readers | self.base.importers(readers) |
                               self.head.importers(readers), done, hits)
@@ -348,13 +383,14 @@ class Graph:
         if not self.changed:
             return {}
         maybe = self.base.importers(self.changed) | self.head.importers(self.changed)
-        return self._rejudged(maybe, done, lambda texts, modules: sorted(
+        return self._rejudged(maybe, done, lambda job, texts, modules: sorted(
             modules & self.changed))
 
     def _rejudged(self, maybe: set[str], done: set[str],
-                  hits: Callable[[list[str], set[str]], list[str]]) -> dict[str, list[str]]:
+                  hits: Callable[[str, list[str], set[str]], list[str]]
+                  ) -> dict[str, list[str]]:
         """Of `maybe`, the streaming jobs at both refs not judged already, each with what
-        `hits(texts, modules)` finds in its code and the modules it reaches."""
+        `hits(job, texts, modules)` finds in its code and the modules it reaches."""
         base, head = self.base, self.head
         maybe = {p for p in maybe - done if p in base.exists and p in head.exists}
         base.load(maybe)
@@ -369,7 +405,7 @@ class Graph:
             texts = [t for t in (base.texts[path], head.texts[path],
                                  *reached_base[path].values(), *reached_head[path].values())
                      if t is not None]
-            hit = hits(texts, set(modules))
+            hit = hits(path, texts, set(modules))
             if hit and any(mentions_streaming(t) for t in texts):
                 affected[path] = hit
         return affected
