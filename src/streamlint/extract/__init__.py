@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from streamlint.errors import InputError
+from streamlint.extract.inputs import inputs_of
 from streamlint.model import JobFile, Loc, Query, Setting, Sink, Unknown, keep_origins, option
 from streamlint.records import replace
 
@@ -264,7 +265,6 @@ def _python_syntax_error(text: str, path: str) -> tuple[int, int, str] | None:
 def _query(interp: Interpreter, writer: Writer, settings: tuple[Setting, ...],
            index: int) -> Query:
     from streamlint.extract.columns import last_wins, option_value, plain
-    from streamlint.extract.inputs import inputs_of
     from streamlint.extract.pyspark_api import foreach_code
     from streamlint.extract.removals import generation
 
