@@ -706,3 +706,22 @@ def test_check_rejudges_a_job_reading_a_file_by_a_name_built_at_run_time(repo: R
     assert status == 1
     assert [(f["path"], f["status"]) for f in data["files"]] == [
         ("jobs/by_env.py", "config-changed")]
+
+
+LIBRARY_JOB = '''\
+from company_platform.config import load_job_config
+
+cfg = load_job_config("conf/orders.yaml")
+df = spark.readStream.format("kafka").option("subscribe", cfg.topic).load()
+df.writeStream.option("checkpointLocation", cfg.checkpoint).toTable("bronze.orders")
+'''
+
+
+def test_a_file_handed_to_a_library_helper_counts_its_content() -> None:
+    files = {JOB: LIBRARY_JOB, "conf/orders.yaml": "topic: orders\ncheckpoint: /chk/o\n"}
+    assert diff(files, files).verdict == "compatible"  # the same file: the same value
+    edited = {**files, "conf/orders.yaml": "topic: orders_v2\ncheckpoint: /chk/o\n"}
+    report = diff(files, edited)
+    assert report.verdict == "review", messages(report)  # what the helper makes of it: unknown
+    on_cluster = {JOB: LIBRARY_JOB.replace("conf/orders.yaml", "/dbfs/conf/orders.yaml")}
+    assert "UN06" in codes(diff(on_cluster, on_cluster))

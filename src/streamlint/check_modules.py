@@ -22,6 +22,7 @@ from pathlib import Path
 
 from streamlint.errors import InputError, UsageError
 from streamlint.extract import decode_source, mentions_streaming
+from streamlint.extract.config_files import CONFIG_SUFFIXES
 from streamlint.extract.imports import (
     MAX_MODULES,
     candidates,
@@ -33,8 +34,6 @@ from streamlint.extract.project import DEFAULT_SOURCE_ROOTS, MappingFiles
 
 MAX_LEVELS = 16  # importers of importers of a changed module, upwards
 MAX_CONFIGS = 50  # files of one name (a `config.yaml` in every folder) given to a job
-# What a job may read as configuration (extract/config_files.py), or as SQL to run.
-CONFIG_SUFFIXES = (".yaml", ".yml", ".json", ".toml", ".ini", ".cfg", ".conf", ".env", ".sql")
 
 
 def _mentions(config: str) -> list[str]:

@@ -317,7 +317,8 @@ class Calls:
             opaque = self.opaque(node, env)
             given = next((v.unread for v in (*args, *kwargs.values())
                           if isinstance(v, Unknown) and v.unread), "")
-            return Unknown(opaque.text, opaque.unread or given)
+            return registry.unfollowed_call(self, Unknown(opaque.text, opaque.unread or given),
+                                            args, kwargs)
         return result
 
     def decorate(self, stmt: cst.FunctionDef, function: Function, values: list[Any]) -> Any:

@@ -31,6 +31,9 @@ if TYPE_CHECKING:
     from streamlint.extract.interpreter import Interpreter
 
 MAX_CONFIG_BYTES = 1_000_000  # a configuration file, not a data set
+# Files a job may read besides its modules: configuration, and SQL to run; `check` hands
+# each job those of its ref (check_modules.py).
+CONFIG_SUFFIXES = (".yaml", ".yml", ".json", ".toml", ".ini", ".cfg", ".conf", ".env", ".sql")
 MAX_ITEMS = 10_000
 
 
@@ -464,3 +467,22 @@ def unread_attribute(target: Unknown, name: str) -> Any:
 
 def unread_method(interp: Interpreter, target: Unknown, node: cst.Call) -> Any:
     return unread(interp.code(node), target.unread)
+
+
+# -- a file handed to code streamlint cannot follow ------------------------------------------
+
+@registry.handed
+def handed_a_file(interp: Interpreter, result: Unknown, args: list[Any],
+                  kwargs: dict[str, Any]) -> Unknown:
+    """Code streamlint cannot follow, given the path of a configuration file: its result is
+    unknown, but depends on the file. A file of the repository is named in the result with a
+    digest of its text (an edit to it is a changed value); any other is not read."""
+    for value in (*args, *kwargs.values()):
+        path = value.path if isinstance(value, PathValue) else value
+        if not (isinstance(path, str) and path.endswith(CONFIG_SUFFIXES)) or result.unread:
+            continue
+        found = read_file(interp, value, result.text)
+        if found.text is None:
+            return Unknown(result.text, found.unread)
+        return Unknown(f"{result.text} (reading {found.found} #{_digest(found.text)})")
+    return result
