@@ -725,3 +725,16 @@ def test_a_file_handed_to_a_library_helper_counts_its_content() -> None:
     assert report.verdict == "review", messages(report)  # what the helper makes of it: unknown
     on_cluster = {JOB: LIBRARY_JOB.replace("conf/orders.yaml", "/dbfs/conf/orders.yaml")}
     assert "UN06" in codes(diff(on_cluster, on_cluster))
+
+
+def test_a_number_from_an_environment_default_keeps_its_source() -> None:
+    job = WINDOW_JOB.replace('WINDOW = "10 minutes"',
+                             'MINUTES = int(os.getenv("WINDOW_MINUTES", "10"))\n'
+                             'WINDOW = f"{MINUTES} minutes"')
+    assert diff({JOB: job}, {JOB: job}).verdict == "compatible"
+    report = diff({JOB: job}, {JOB: job.replace('"WINDOW_MINUTES", "10"',
+                                                 '"WINDOW_MINUTES", "15"')})
+    assert report.verdict == "review", messages(report)
+    assert "environment variable WINDOW_MINUTES" in messages(report)
+    moved = diff({JOB: WINDOW_JOB}, {JOB: job})
+    assert moved.verdict == "review" and codes(moved) == ["UN05"]

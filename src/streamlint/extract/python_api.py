@@ -15,7 +15,7 @@ from streamlint.extract import config_files, registry, templates
 from streamlint.extract.budget import MAX_VALUE
 from streamlint.extract.symbolic import ABSENT, digest, length_unknown
 from streamlint.extract.values import EnvDefault, FunctionRef, Items, Native, Partial, PathValue
-from streamlint.model import Unknown, keep_origins, origins_of
+from streamlint.model import OverridableNumber, Unknown, keep_origins, origins_of
 
 if TYPE_CHECKING:
     from streamlint.extract.interpreter import Interpreter
@@ -135,9 +135,11 @@ def call_builtin(
         return value.text()
     if name == "int" and isinstance(value, str | int | float):
         try:
-            return int(value)
+            number = int(value)
         except ValueError:
             pass
+        else:  # `int(os.getenv("MINUTES", "10"))`: still the deployment's default
+            return OverridableNumber(number, origins_of(value)) if origins_of(value) else number
     if name == "dict":
         if isinstance(value, tuple) and all(
                 isinstance(pair, tuple) and len(pair) == 2 and isinstance(pair[0], str | int)

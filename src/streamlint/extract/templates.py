@@ -72,6 +72,8 @@ def formatted(value: Any, plain: bool, code: Callable[[], str]) -> Piece:
     a conversion, the part as written (`{n:03d}` is not `{n:04d}`)."""
     if plain and isinstance(value, EnvDefault):
         return value  # still a deployment's default: `build` keeps it one
+    if plain and origins_of(value):
+        return EnvDefault(str(value), origins_of(value))  # a number from one
     if plain and isinstance(value, str | int | float):
         return str(value)
     if plain and is_piece(value):
