@@ -738,3 +738,15 @@ def test_a_number_from_an_environment_default_keeps_its_source() -> None:
     assert "environment variable WINDOW_MINUTES" in messages(report)
     moved = diff({JOB: WINDOW_JOB}, {JOB: job})
     assert moved.verdict == "review" and codes(moved) == ["UN05"]
+
+
+def test_only_the_fact_whose_default_changed_is_asked_about() -> None:
+    # Two defaults reach the same groupBy; only the window's changed, and a key was added.
+    env = WINDOW_JOB.replace('WINDOW = "10 minutes"',
+                             'WINDOW = os.getenv("AGG_WINDOW", "10 minutes")\n'
+                             'PAGE = os.getenv("PAGE_COLUMN", "page")').replace(
+        '"page").count()', 'PAGE).count()')
+    new = env.replace('"AGG_WINDOW", "10 minutes"', '"AGG_WINDOW", "5 minutes"').replace(
+        'PAGE).count()', 'PAGE, "region").count()')
+    report = diff({JOB: env}, {JOB: new})
+    assert report.verdict == "incompatible", messages(report)

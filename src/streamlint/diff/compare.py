@@ -144,7 +144,7 @@ class _Differ:
         for found in input_changes(self.old, self.new):
             kind, subject, old, new, old_loc, new_loc, facts = found
             self.add(kind, subject, old, new, old_loc, new_loc, structural=True, **facts)
-            decided |= overridden(found, self.old, self.new)
+            decided |= overridden(found)
         for i, change in enumerate(self.changes):
             if (change.old_loc, change.kind) in decided or (change.new_loc,
                                                            change.kind) in decided:

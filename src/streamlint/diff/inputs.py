@@ -33,14 +33,13 @@ CHANGES_OF = {
 }
 
 
-def overridden(found: Found, old: Query, new: Query) -> set[tuple[Loc, str]]:
+def overridden(found: Found) -> set[tuple[Loc, str]]:
     """Where an input change leaves a deployment to decide a value: (place, change kind)."""
-    kind, _, _, _, old_loc, new_loc, _ = found
+    kind, _, _, _, old_loc, new_loc, facts = found
     if kind == "input.unread":
         return set()
-    abouts = {i.about for i in (*old.inputs, *new.inputs) if i.loc in (old_loc, new_loc)}
     return {(loc, change) for loc in (old_loc, new_loc) if loc is not None
-            for about in abouts for change in CHANGES_OF.get(about, ())}
+            for change in CHANGES_OF.get(facts.get("about", ""), ())}
 
 
 def input_changes(old: Query, new: Query) -> Iterator[Found]:
@@ -57,19 +56,21 @@ def _overrides(old: Query, new: Query) -> Iterator[Found]:
             a, b = before[origin], after[origin]
             if a.default != b.default:
                 yield ("input.default", f"the default of {origin}, which sets {fact},",
-                       a.default, b.default, a.loc, b.loc, {})
+                       a.default, b.default, a.loc, b.loc, {"about": a.about})
         gone = [before[o] for o in sorted(set(before) - set(after))]
         came = [after[o] for o in sorted(set(after) - set(before))]
         if gone and came:
             yield ("input.moved", f"{fact} is now read from {_named(came)} instead of "
                    f"{_named(gone)}", _defaults(gone), _defaults(came), gone[0].loc,
-                   came[0].loc, {"direction": "between"})
+                   came[0].loc, {"direction": "between", "about": came[0].about})
         elif came:
             yield ("input.moved", f"{fact} is now read from {_named(came)}", None,
-                   _defaults(came), None, came[0].loc, {"direction": "to"})
+                   _defaults(came), None, came[0].loc, {"direction": "to",
+                                                        "about": came[0].about})
         elif gone:
             yield ("input.moved", f"{fact} is no longer read from {_named(gone)}",
-                   _defaults(gone), None, gone[0].loc, None, {"direction": "from"})
+                   _defaults(gone), None, gone[0].loc, None, {"direction": "from",
+                                                              "about": gone[0].about})
 
 
 def _unread(old: Query, new: Query) -> Iterator[Found]:
@@ -79,7 +80,8 @@ def _unread(old: Query, new: Query) -> Iterator[Found]:
         a, b = olds.get(key), news.get(key)
         fact, origin = key
         yield ("input.unread", f"{fact} comes from {origin}", origin if a else None,
-               origin if b else None, a.loc if a else None, b.loc if b else None, {})
+               origin if b else None, a.loc if a else None, b.loc if b else None,
+               {"about": (a or b).about})  # type: ignore[union-attr]
 
 
 def _by_fact(inputs: tuple[Input, ...]) -> dict[str, dict[str, Input]]:
