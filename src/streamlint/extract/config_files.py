@@ -231,6 +231,10 @@ def path_method(interp: Interpreter, target: PathValue, name: str, args: list[An
                 kwargs: dict[str, Any], node: cst.Call) -> Any:
     if name in ("resolve", "absolute", "expanduser"):
         return target
+    if name in ("glob", "rglob", "iterdir"):
+        # Which files it finds is known at run time: whatever is read from one is unread.
+        return unread(interp.code(node), f"a file of {target.path or '.'} its code finds "
+                      f"with .{name}() at run time")
     if name == "with_name" and len(args) == 1 and isinstance(args[0], str):
         return target.moved(posixpath.join(posixpath.dirname(target.path), args[0]))
     if name == "with_suffix" and len(args) == 1 and isinstance(args[0], str):
