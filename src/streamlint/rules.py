@@ -147,6 +147,7 @@ def load_rules(directory: str | None = None) -> tuple[Rule, ...]:
     return tuple(sorted(rules, key=lambda r: (-len(r.when), 0 if r.spark else 1)))
 
 
+@cache  # one read a run: the rules, options.toml and the own rules all come from it
 def _read_tables(root: Path) -> list[tuple[str, dict[str, Any]]]:
     """The parsed rule files, from a JSON copy in the user's cache when the files are unchanged.
 

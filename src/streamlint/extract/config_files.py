@@ -15,7 +15,6 @@ every restart-relevant fact it reaches (`model.Input`, kind "unread").
 from __future__ import annotations
 
 import configparser
-import hashlib
 import json
 import posixpath
 from typing import TYPE_CHECKING, Any
@@ -142,6 +141,8 @@ def _candidates(interp: Interpreter, path: str) -> list[str]:
 
 
 def _digest(text: str) -> str:
+    import hashlib  # lazily: it loads OpenSSL, 2.5 ms of a run that reads no file
+
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
