@@ -339,10 +339,11 @@ def test_broken_notebooks_are_input_errors_with_a_position(tmp_path: Path) -> No
         extract_text(_ipynb(["val x = 1"], "scala"), "nb.ipynb")
     with pytest.raises(InputError, match="a Databricks Scala notebook"):
         extract_file(str(SCALA))
-    with pytest.raises(InputError) as err:
-        extract_text(_ipynb(["x = 1", "y = (\n"]), "nb.ipynb")
-    # Python places an unclosed bracket where it opens.
-    assert err.value.message.endswith("(cell 3, line 1)")
+    # A cell that is not valid Python fails alone when the notebook runs: it is reported
+    # (where Python places an unclosed bracket: where it opens), the notebook still read.
+    job = extract_text(_ipynb(["x = 1", "y = (\n"]), "nb.ipynb")
+    assert [u.what.split(":")[0] for u in job.unseen] == [
+        "cell 3 is not valid Python ('(' was never closed, line 1 of the cell)"]
 
 
 def test_suppression_comment_in_a_cell(tmp_path: Path, capsys, monkeypatch) -> None:
@@ -475,3 +476,31 @@ def test_a_notebook_with_a_malformed_version_is_refused_not_a_traceback(
     assert done.returncode == 2, done.stderr
     assert done.stderr.startswith(f"{notebook}:1:1: not a valid notebook"), done.stderr
     assert "Traceback" not in done.stderr
+
+
+def test_a_cell_that_is_not_valid_python_is_left_out_not_the_notebook() -> None:
+    """A notebook runs its other cells when one fails to parse: that cell is reported (UN03),
+    written the same in both versions it is no change, and the queries are still read."""
+    import json as _json
+
+    from streamlint.diff import diff_jobs
+    from streamlint.extract import extract_text
+
+    def notebook(*cells: str) -> str:
+        return _json.dumps({"nbformat": 4, "nbformat_minor": 5, "metadata": {},
+                            "cells": [{"cell_type": "code", "metadata": {}, "outputs": [],
+                                       "execution_count": None, "source": c} for c in cells]})
+
+    broken = "files = list_files(path\nprint(files)"
+    query = ('df = spark.readStream.format("kafka").option("subscribe", "{topic}").load()\n'
+             'df.writeStream.format("delta").option("checkpointLocation", "/chk/a").start("/t")')
+    old = extract_text(notebook(broken, query.format(topic="a")), "nb.ipynb")
+    assert len(old.queries) == 1
+    assert [u.about for u in old.unseen] == ["notebook"]
+    same = extract_text(notebook(broken, query.format(topic="a") + "\n# a comment"), "nb.ipynb")
+    assert [f.code for f in diff_jobs(old, same).findings] == []
+    renamed = extract_text(notebook(broken, query.format(topic="b")), "nb.ipynb")
+    assert "SO04" in [f.code for f in diff_jobs(old, renamed).findings]
+    fixed = extract_text(notebook(broken.replace("(path", "(path)"), query.format(topic="a")),
+                         "nb.ipynb")
+    assert [f.code for f in diff_jobs(old, fixed).findings] == ["UN03"]

@@ -157,13 +157,15 @@ def _read_tables(root: Path) -> list[tuple[str, dict[str, Any]]]:
     """
     paths = sorted(root.glob("*.toml"))
     stamp = repr([(str(p), p.stat().st_size, p.stat().st_mtime_ns) for p in paths])
-    return _tables(tuple(paths), stamp)
+    return _tables(tuple(paths), stamp, str(_cache_dir()),
+                   os.environ.get("STREAMLINT_NO_CACHE") is None)
 
 
 @cache
-def _tables(paths: tuple[Path, ...], stamp: str) -> list[tuple[str, dict[str, Any]]]:
-    cache = _cache_dir() / f"rules-{binascii.crc32(stamp.encode()):08x}.json"
-    if os.environ.get("STREAMLINT_NO_CACHE") is None:
+def _tables(paths: tuple[Path, ...], stamp: str, cache_dir: str,
+            use_cache: bool) -> list[tuple[str, dict[str, Any]]]:
+    cache = Path(cache_dir) / f"rules-{binascii.crc32(stamp.encode()):08x}.json"
+    if use_cache:
         try:
             cached = json.loads(cache.read_text(encoding="utf-8"))
             if cached.get("stamp") == stamp:
@@ -178,7 +180,7 @@ def _tables(paths: tuple[Path, ...], stamp: str) -> list[tuple[str, dict[str, An
     for path in paths:
         with path.open("rb") as handle:
             tables.append((path.stem, tomllib.load(handle)))
-    if os.environ.get("STREAMLINT_NO_CACHE") is None:
+    if use_cache:
         try:
             cache.parent.mkdir(parents=True, exist_ok=True)
             temporary = cache.with_suffix(f".{os.getpid()}.tmp")

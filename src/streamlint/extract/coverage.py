@@ -16,7 +16,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from streamlint.extract.symbolic import digest
-from streamlint.model import Query, Source, Unseen, is_known, show
+from streamlint.model import Loc, Query, Source, Unseen, is_known, show
 
 if TYPE_CHECKING:
     from streamlint.extract.interpreter import Interpreter
@@ -47,7 +47,8 @@ def unseen(interp: Interpreter, queries: tuple[Query, ...]) -> tuple[Unseen, ...
         else:
             items[("no-writer", loc)] = Unseen(
                 "no-sink", f"`{_snippet(code)}` builds a stream writer that is never started "
-                "by a call streamlint recognises (start, toTable, table)", loc)
+                "by a call streamlint recognises (start, toTable, table)", loc,
+                _reach_at(interp, loc))
     # The job's own code, and the code of the files it runs (a notebook's %run targets).
     streaming = [*interp.index.streaming,
                  *(node for _, index in interp.files for node in index.streaming)]
@@ -65,6 +66,14 @@ def unseen(interp: Interpreter, queries: tuple[Query, ...]) -> tuple[Unseen, ...
         if silent is not None:
             items[("no-query", silent.loc)] = silent
     return tuple(items.values())
+
+
+def _reach_at(interp: Interpreter, loc: Loc) -> str:
+    """The fingerprint of what can reach the `.writeStream` written at `loc`; "" if none."""
+    streaming = [*interp.index.streaming,
+                 *(node for _, index in interp.files for node in index.streaming)]
+    node = next((n for n in streaming if interp.loc(n) == loc), None)
+    return interp.reach(node) if node is not None else ""
 
 
 def _nothing_found(interp: Interpreter) -> Unseen | None:

@@ -14,6 +14,7 @@ from the source's lines back to the file:
 
 from __future__ import annotations
 
+import ast
 import functools
 import hashlib
 import re
@@ -126,7 +127,12 @@ def _databricks(text: str, path: str) -> Converted:
         if first is None:
             continue
         if not lines[first].startswith("# MAGIC"):
-            for i, line in zip(body, cells.python_lines([lines[i] for i in body]), strict=True):
+            python = cells.python_lines([lines[i] for i in body])
+            broken = _broken_cell(number, python, Loc(path, first + 1, 0))
+            if broken is not None:  # the notebook runs its other cells; this one fails
+                unseen.append(broken)
+                python = [""] * len(python)
+            for i, line in zip(body, python, strict=True):
                 out[i] = line
             continue
         magic = [i for i in body if lines[i].startswith("# MAGIC")]
@@ -272,10 +278,32 @@ def _jupyter(text: str, path: str) -> Converted:
             continue
         if at >= 0:
             lines = [*lines[:at], "", *lines[at + 1 :]]
-        for index, line in enumerate(cells.python_lines(lines)):
+        python = cells.python_lines(lines)
+        broken = _broken_cell(number, python, loc)
+        if broken is not None:  # the notebook runs its other cells; this one fails
+            unseen.append(broken)
+            python = [""] * len(python)
+        for index, line in enumerate(python):
             source.append(line)
             lines_map.entries.append((number, index, line_starts[index], segments))
     return Converted("\n".join(source) + "\n", lines_map, tuple(sql), tuple(unseen))
+
+
+def _broken_cell(number: int, python: list[str], loc: Loc) -> Unseen | None:
+    """A code cell that is not valid Python: when a notebook runs, that cell fails and the
+    others run, so it is left out of what is read and reported (UN03), its text its
+    fingerprint (the same broken cell in both versions is no change). None for a valid cell."""
+    text = "\n".join(python)
+    try:
+        ast.parse(text)
+    except SyntaxError as err:
+        return Unseen("notebook", f"cell {number} is not valid Python ({err.msg}, line "
+                      f"{err.lineno} of the cell): it fails when the notebook runs, and "
+                      "streamlint did not read it", loc,
+                      "cell#" + hashlib.sha256(" ".join(text.split()).encode()).hexdigest()[:16])
+    except (ValueError, RecursionError, MemoryError):
+        return None
+    return None
 
 
 def _cell_source(source: Any) -> tuple[tuple, list[str], list[int]]:
