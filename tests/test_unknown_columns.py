@@ -192,3 +192,16 @@ def test_to_tables_format_keyword_is_no_partition_column() -> None:
            '.toTable("t", format="delta")\n')
     assert _codes(old, old.replace(', format="delta"', "")) == []
     assert _codes(old, old.replace('format="delta"', 'partitionBy="day"')) != []
+
+
+def test_a_schema_taken_from_a_renamed_dataframe_is_the_same_schema() -> None:
+    """`from_json(value, bandsDF.schema)` -> `bands_df.schema` (a PEP 8 rename of a real
+    job): the schema is named by the DataFrame it describes, not by the variable."""
+    job = ('{name} = spark.read.json("/in/bands")\n'
+           'df = spark.readStream.format("kafka").option("subscribe", "b").load()\n'
+           'df.select(F.from_json(F.col("value").cast("string"), {name}.schema).alias("band"))'
+           '.writeStream.format("delta").option("checkpointLocation", "/chk/b").start("/t/b")\n')
+    head = "from pyspark.sql import functions as F\n"
+    assert findings(head + job.format(name="bandsDF"), head + job.format(name="bands_df")) == []
+    other = (head + job.format(name="bands_df")).replace('"/in/bands"', '"/in/other"')
+    assert findings(head + job.format(name="bandsDF"), other) != []

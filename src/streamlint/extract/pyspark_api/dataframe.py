@@ -28,6 +28,7 @@ from streamlint.extract.frames import (
     unresolved_plan,
 )
 from streamlint.extract.pyspark_api.writer import new_writer
+from streamlint.extract.symbolic import digest
 from streamlint.extract.values import BoundMethod, Col, Grouped, Plan
 from streamlint.model import Deduplication, Filter, Loc, Union_, Unknown, Watermark
 from streamlint.model.expr import Unresolved, render
@@ -99,8 +100,12 @@ def dataframe_attribute(interp: Interpreter, target: Plan, name: str, node: cst.
         return new_writer(interp, target, node)
     if name == "na":  # df.na.drop() / df.na.fill(): row-level, the DataFrame goes on
         return target
-    if name in ("columns", "schema", "dtypes", "isStreaming", "sparkSession", "rdd",
-                "stat", "write"):
+    if name in ("columns", "schema", "dtypes"):
+        # Named by the DataFrame it describes, not by the variable holding it: a renamed
+        # variable (`bandsDF.schema` -> `bands_df.schema`) is the same schema, another
+        # DataFrame another one.
+        return Unknown(f"the {name} of a DataFrame streamlint reads as #{digest(target)}")
+    if name in ("isStreaming", "sparkSession", "rdd", "stat", "write"):
         return Unknown(interp.code(node))
     if name[:1].isupper() or name.startswith("_") or not hasattr_df(name):
         return col_of(name)
