@@ -46,6 +46,7 @@ from streamlint.diff.shapes import (
     _undecidable,
     sink_kind,
 )
+from streamlint.diff.types import changed_types
 from streamlint.diff.usage import uses
 from streamlint.model import (
     Aggregation,
@@ -342,7 +343,9 @@ class _Differ:
                           if x.exprs != y.exprs), min(len(old_proj), len(new_proj)))  # type: ignore
             loc_a = old_proj[first].loc if first < len(old_proj) else self.old.sink.loc
             loc_b = new_proj[first].loc if first < len(new_proj) else self.new.sink.loc
-            if old_cols is not None and old_cols == new_cols:
+            if self.retyped(old_cols, new_cols, loc_a, loc_b):
+                pass
+            elif old_cols is not None and old_cols == new_cols:
                 self.add("projection.same_columns", "the projections",
                          projections_text(old_proj), maybe_names(new_cols), loc_a, loc_b)
             elif old_cols is None and new_cols is None and same_names(self.old, self.new):
@@ -362,6 +365,22 @@ class _Differ:
                      _static(old_static), _static(new_static),
                      old_static[0].loc if old_static else None,
                      new_static[0].loc if new_static else None)
+
+    def retyped(self, old_cols: tuple[str, ...] | None, new_cols: tuple[str, ...] | None,
+                loc_a: Loc, loc_b: Loc) -> bool:
+        """The same column names with another stated type (`current_date()` ->
+        `current_timestamp()`): another output schema, a change of the columns."""
+        named_alike = old_cols is not None and old_cols == new_cols or (
+            old_cols is None and new_cols is None and same_names(self.old, self.new))
+        retyped = (changed_types(self.old.operators, self.new.operators, new_cols)
+                   if named_alike else [])
+        if retyped:
+            self.add("projection.columns", "the output columns",
+                     tuple(Code(f"{name}: {a}") for name, a, _ in retyped),
+                     tuple(Code(f"{name}: {b}") for name, _, b in retyped), loc_a, loc_b,
+                     old_sink=sink_kind(self.old.sink.format),
+                     new_sink=sink_kind(self.new.sink.format))
+        return bool(retyped)
 
     def sink(self) -> None:
         old, new = self.old.sink, self.new.sink

@@ -1,0 +1,93 @@
+"""The type of an output column, where the code states it: a cast, a literal, a function whose
+result type is fixed (`current_date()` is a date, `current_timestamp()` a timestamp, `hash()`
+an int). Two versions that write a column of the same name with another stated type change
+the output schema as surely as a renamed column does (a Delta table or a pipeline's streaming
+table refuses the new type, a file sink writes files of two schemas)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from streamlint.model import Operator, Projection
+from streamlint.model.expr import Alias, Call, Cast, Column, Expr, Literal
+
+# Functions whose result type does not depend on their arguments.
+_RESULT = {
+    "current_date": "date", "curdate": "date", "to_date": "date", "date_add": "date",
+    "date_sub": "date", "last_day": "date", "next_day": "date",
+    "current_timestamp": "timestamp", "now": "timestamp", "to_timestamp": "timestamp",
+    "date_trunc": "timestamp", "from_unixtime": "string", "localtimestamp": "timestamp_ntz",
+    "unix_timestamp": "bigint", "monotonically_increasing_id": "bigint", "xxhash64": "bigint",
+    "count": "bigint", "hash": "int", "length": "int", "year": "int", "month": "int",
+    "dayofmonth": "int", "hour": "int", "minute": "int", "second": "int",
+    "to_json": "string", "concat": "string", "concat_ws": "string", "upper": "string",
+    "lower": "string", "trim": "string", "date_format": "string", "md5": "string",
+    "sha1": "string", "sha2": "string", "uuid": "string", "input_file_name": "string",
+    "current_user": "string", "format_string": "string", "regexp_replace": "string",
+}
+# Functions whose result has their first argument's type.
+_SAME_AS_ARGUMENT = {"abs", "coalesce", "greatest", "least", "nvl", "ifnull"}
+_SPELLINGS = {"long": "bigint", "integer": "int", "short": "smallint", "byte": "tinyint",
+              "float": "float", "double": "double", "str": "string", "bool": "boolean"}
+
+
+def stated_type(expr: Expr) -> str | None:
+    """The type the code states for `expr`'s values; None where it depends on input."""
+    if isinstance(expr, Alias):
+        return stated_type(expr.operand)
+    if isinstance(expr, Cast):
+        to = str(expr.to).strip().lower()
+        return _SPELLINGS.get(to, to)
+    if isinstance(expr, Literal):
+        value = expr.value
+        if isinstance(value, bool):
+            return "boolean"
+        return {int: "int", float: "double", str: "string"}.get(type(value))
+    if isinstance(expr, Call):
+        function = expr.function.lower()
+        if function in _RESULT:
+            return _RESULT[function]
+        if function in _SAME_AS_ARGUMENT and expr.args:
+            return stated_type(expr.args[0])
+    return None
+
+
+def column_types(operators: Sequence[Operator]) -> dict[str, str | None]:
+    """For each column a projection defines (withColumn, an aliased select item), the type
+    the code states for the last definition; a column passed through keeps its own."""
+    types: dict[str, str | None] = {}
+    for op in operators:
+        if not isinstance(op, Projection):
+            continue
+        if op.method in ("select", "selectExpr", "toDF"):
+            kept: dict[str, str | None] = {}
+            for expr in op.exprs:
+                if isinstance(expr, Alias):
+                    kept[expr.name] = stated_type(expr.operand)
+                elif isinstance(expr, Column) and expr.name in types:
+                    kept[expr.name] = types[expr.name]
+            types = kept
+        elif op.method == "drop":
+            for expr in op.exprs:
+                if isinstance(expr, Column):
+                    types.pop(expr.name, None)
+                elif isinstance(expr, Literal) and isinstance(expr.value, str):
+                    types.pop(expr.value, None)
+        else:
+            for expr in op.exprs:
+                if isinstance(expr, Alias):
+                    types[expr.name] = stated_type(expr.operand)
+    return types
+
+
+def changed_types(old: Sequence[Operator], new: Sequence[Operator],
+                  columns: Sequence[str] | None) -> list[tuple[str, str, str]]:
+    """(column, old type, new type) of the output columns whose stated type changed (of the
+    columns both versions define, when the output's names are not all known)."""
+    before, after = column_types(old), column_types(new)
+    found = []
+    for name in columns if columns is not None else [n for n in after if n in before]:
+        a, b = before.get(name), after.get(name)
+        if a is not None and b is not None and a != b:
+            found.append((name, a, b))
+    return found
