@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from streamlint.extract.reach import ModuleText, reach_fingerprint, repository_module_text
+from streamlint.extract.reach import loader_module_text, reach_fingerprint
 from streamlint.extract.symbolic import digest
 from streamlint.model import Query, Source, Unseen, is_known, show
 
@@ -53,7 +53,7 @@ def unseen(interp: Interpreter, queries: tuple[Query, ...]) -> tuple[Unseen, ...
     streaming = [*interp.index.streaming,
                  *(node for _, index in interp.files for node in index.streaming)]
     indexes = [interp.index, *(index for _, index in interp.files)]
-    module_text = _module_text(interp)
+    module_text = loader_module_text(interp.loader)
     for node in streaming:
         if id(node) in effects.reached:
             continue
@@ -70,13 +70,6 @@ def unseen(interp: Interpreter, queries: tuple[Query, ...]) -> tuple[Unseen, ...
         if silent is not None:
             items[("no-query", silent.loc)] = silent
     return tuple(items.values())
-
-
-def _module_text(interp: Interpreter) -> ModuleText:
-    loader = interp.loader
-    if loader is None:
-        return lambda dotted, level: None
-    return repository_module_text(loader.find, loader.read, loader.project.job)
 
 
 def _nothing_found(interp: Interpreter) -> Unseen | None:

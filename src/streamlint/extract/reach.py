@@ -15,6 +15,7 @@ from __future__ import annotations
 import ast
 import posixpath
 from collections.abc import Callable
+from typing import Any, NamedTuple
 
 import libcst as cst
 
@@ -44,7 +45,7 @@ def _bound(tree: ast.AST) -> set[str]:
     return names
 
 
-def _facts(statement: cst.BaseStatement) -> tuple[str, set[str], set[str], list[tuple[str, int]]]:
+def _facts(statement: cst.CSTNode) -> tuple[str, set[str], set[str], list[tuple[str, int]]]:
     """(code, names bound, names used, imports as (dotted, level)) of one statement."""
     code = code_text(statement)
     try:
@@ -63,27 +64,63 @@ def _facts(statement: cst.BaseStatement) -> tuple[str, set[str], set[str], list[
     return code, _bound(tree), used, imports
 
 
+class Reach(NamedTuple):
+    """What can reach a piece of code: its own code, the module-level statements it depends
+    on (in the module's order) and the repository modules those import, with their text
+    ("" when not the repository's)."""
+
+    code: str | None  # code inside a statement the walk started from; None: a statement
+    statements: tuple[cst.BaseStatement, ...]
+    modules: tuple[tuple[str, int, str], ...]
+
+    def fingerprint(self) -> str:
+        codes = [code_text(s) for s in self.statements]
+        return digest((tuple(codes if self.code is None else [self.code, *codes]),
+                       self.modules))
+
+
+def reach_of(index: ModuleIndex, start: cst.CSTNode, module_text: ModuleText) -> Reach:
+    """What can reach `start`: a top-level statement of the module, or code inside one (a
+    nested function), whose own names start the walk."""
+    facts = [_facts(statement) for statement in index.body]
+    code, _, used, imports = _facts(start)
+    taken = {i for i, statement in enumerate(index.body) if statement is start}
+    todo = list(taken)
+    pending = [] if taken else [used]
+    while pending or todo:
+        names = pending.pop() if pending else facts[todo.pop()][2]
+        for i, (_, bound, _, _) in enumerate(facts):
+            if i not in taken and bound & names:
+                taken.add(i)
+                todo.append(i)
+    found = {(dotted, level) for i in taken for dotted, level in facts[i][3]} | set(imports)
+    modules = sorted((dotted, level, module_text(dotted, level) or "")
+                     for dotted, level in found)
+    return Reach(None if taken else code, tuple(index.body[i] for i in sorted(taken)),
+                 tuple(modules))
+
+
 def reach_fingerprint(index: ModuleIndex, node: cst.CSTNode, module_text: ModuleText) -> str:
     """The fingerprint of what can reach `node`; "" (never equal) when it cannot be told."""
     top = index.tops.get(id(node))
-    if top is None:
+    if top is None or not any(statement is top for statement in index.body):
         return ""
-    facts = [_facts(statement) for statement in index.body]
-    start = next((i for i, statement in enumerate(index.body) if statement is top), None)
-    if start is None:
-        return ""
-    taken = {start}
-    todo = [start]
-    while todo:
-        used = facts[todo.pop()][2]
-        for i, (_, bound, _, _) in enumerate(facts):
-            if i not in taken and bound & used:
-                taken.add(i)
-                todo.append(i)
-    codes = [facts[i][0] for i in sorted(taken)]
-    modules = sorted({(dotted, level, module_text(dotted, level) or "")
-                      for i in taken for dotted, level in facts[i][3]})
-    return digest((tuple(codes), tuple(modules)))
+    return reach_of(index, top, module_text).fingerprint()
+
+
+def enclosing_top(index: ModuleIndex, node: cst.CSTNode) -> cst.BaseStatement | None:
+    """The module-level statement of `index` that holds `node` (or is it); None if none."""
+    for statement in index.body:
+        if statement is node:
+            return statement
+    for statement in index.body:
+        stack: list[cst.CSTNode] = [statement]
+        while stack:
+            current = stack.pop()
+            if current is node:
+                return statement
+            stack.extend(current.children)
+    return None
 
 
 def repository_module_text(find: Callable[[str, str | None], tuple[str, str] | None],
@@ -103,3 +140,11 @@ def repository_module_text(find: Callable[[str, str | None], tuple[str, str] | N
         return read(found[0]) if found else None
 
     return text
+
+
+def loader_module_text(loader: Any, relpath: str | None = None) -> ModuleText:
+    """A `ModuleText` over the interpreter's module loader (None: no repository), relative
+    imports taken from `relpath` (a helper module's) or else the job's folder."""
+    if loader is None:
+        return lambda dotted, level: None
+    return repository_module_text(loader.find, loader.read, relpath or loader.project.job)
