@@ -152,7 +152,12 @@ def _parts(expr: cst.BaseExpression, assigned: Assigned, depth: int = 0
             if isinstance(part, cst.FormattedStringText):
                 found.append(part.value.replace("{{", "{").replace("}}", "}"))
             else:
-                found.append(Hole(code_text(part.expression)))
+                inner = part.expression
+                known = (_parts(assigned[inner.value], assigned, depth + 1)
+                         if isinstance(inner, cst.Name) and inner.value in assigned
+                         and depth < _DEPTH and part.format_spec is None
+                         and part.conversion is None else None)
+                found.extend(known if known is not None else [Hole(code_text(inner))])
         return found
     if isinstance(expr, cst.ConcatenatedString):
         left, right = _parts(expr.left, assigned, depth), _parts(expr.right, assigned, depth)

@@ -83,32 +83,9 @@ def _read(statement: Any, shown: Any) -> BatchWrite | None:  # noqa: C901 - one 
         return sql(node)
 
     if isinstance(statement, exp.Merge):
-        clauses = []
-        whens = statement.args.get("whens")
-        for when in (whens.expressions if whens is not None else []):
-            head = "WHEN MATCHED" if when.args.get("matched") else "WHEN NOT MATCHED"
-            if when.args.get("source"):
-                head += " BY SOURCE"
-            if when.args.get("condition") is not None:
-                head += f" AND {sql(when.args['condition'])}"
-            clauses.append(f"{head} THEN {_action(when.args.get('then'), sql)}")
-        return BatchWrite("merge", table(statement.this), None, sql(statement.args.get("on")),
-                          tuple(clauses))
+        return _merge(statement, sql, table)
     if isinstance(statement, exp.Insert):
-        mode = "overwrite" if statement.args.get("overwrite") else "append"
-        using = statement.args.get("using")
-        if using:
-            mode = f"replace using ({', '.join(sql(u) or '' for u in using)})"
-        elif statement.args.get("where") is not None:
-            mode = f"replace where {sql(statement.args['where'])}"
-        target = statement.this
-        columns = tuple(sql(c) or "" for c in target.expressions) if isinstance(
-            target, exp.Schema) else ()
-        partition = target.args.get("partition") if isinstance(target, exp.Table) else None
-        if partition is not None:
-            columns = (*columns, sql(partition) or "")
-        kind = "insert overwrite" if statement.args.get("overwrite") else "insert"
-        return BatchWrite(kind, table(target), mode, None, columns)
+        return _insert(statement, sql, table)
     if isinstance(statement, exp.Update):
         where = statement.args.get("where")
         return BatchWrite("update", table(statement.this), None,
@@ -131,6 +108,39 @@ def _read(statement: Any, shown: Any) -> BatchWrite | None:  # noqa: C901 - one 
     if isinstance(statement, exp.Command | exp.Drop | exp.Alter | exp.TruncateTable):
         return BatchWrite("sql", None, None, None, (sql(statement) or "",))
     return None
+
+
+def _merge(statement: Any, sql: Any, table: Any) -> BatchWrite:
+    clauses = []
+    whens = statement.args.get("whens")
+    for when in (whens.expressions if whens is not None else []):
+        head = "WHEN MATCHED" if when.args.get("matched") else "WHEN NOT MATCHED"
+        if when.args.get("source"):
+            head += " BY SOURCE"
+        if when.args.get("condition") is not None:
+            head += f" AND {sql(when.args['condition'])}"
+        clauses.append(f"{head} THEN {_action(when.args.get('then'), sql)}")
+    return BatchWrite("merge", table(statement.this), None, sql(statement.args.get("on")),
+                      tuple(clauses))
+
+
+def _insert(statement: Any, sql: Any, table: Any) -> BatchWrite:
+    from sqlglot import exp
+
+    mode = "overwrite" if statement.args.get("overwrite") else "append"
+    using = statement.args.get("using")
+    if using:
+        mode = f"replace using ({', '.join(sql(u) or '' for u in using)})"
+    elif statement.args.get("where") is not None:
+        mode = f"replace where {sql(statement.args['where'])}"
+    target = statement.this
+    columns = tuple(sql(c) or "" for c in target.expressions) if isinstance(
+        target, exp.Schema) else ()
+    partition = target.args.get("partition") if isinstance(target, exp.Table) else None
+    if partition is not None:
+        columns = (*columns, sql(partition) or "")
+    kind = "insert overwrite" if statement.args.get("overwrite") else "insert"
+    return BatchWrite(kind, table(target), mode, None, columns)
 
 
 def _action(then: Any, sql: Any) -> str:
