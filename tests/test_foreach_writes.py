@@ -197,3 +197,10 @@ def upsert(batch_df, batch_id):
                         str(tmp_path / "new" / "jobs" / "job.py"))
     assert [(f.code, f.verdict) for f in report.findings] == [("SK12", "review")]
     assert "silver.t2" in report.findings[0].message
+
+
+def test_a_replace_where_is_the_writes_condition() -> None:
+    job = WRITER.replace('mode("append")', 'mode("overwrite").option("replaceWhere", "day = 1")')
+    assert writes(job) == (BatchWrite("delta", "/data/events", "overwrite", "day = 1",
+                                      ("partitionBy(day)",)),)
+    assert findings(job, job.replace("day = 1", "day >= 1")) == [("SK12", "review")]

@@ -252,7 +252,9 @@ def _writer(steps: list[Step], assigned: Assigned) -> BatchWrite:
             target = ", ".join(f"{k}={v}" for k, v in found)
     if fmt is not None:
         fmt = fmt.lower()
-    return BatchWrite(fmt or "parquet", target, mode, None, tuple(columns))
+    # Delta's overwrite of the rows matching a predicate only: which rows it replaces.
+    return BatchWrite(fmt or "parquet", target, mode, options.get("replacewhere"),
+                      tuple(columns))
 
 
 def _writer_v2(steps: list[Step], assigned: Assigned) -> BatchWrite:
