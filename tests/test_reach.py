@@ -55,3 +55,33 @@ def test_a_changed_repository_module_it_imports_is_asked(tmp_path: Path) -> None
     report = diff_files(str(tmp_path / "old" / "jobs" / "job.py"),
                         str(tmp_path / "new" / "jobs" / "job.py"))
     assert "UN03" in [f.code for f in report.findings]
+
+
+CLASS = '''from pyspark.sql import SparkSession
+
+
+class Pipeline:
+    def __init__(self, topic, level):
+        self.topic = topic
+        self.level = level
+
+    def log(self, message):
+        print(self.level, message)
+
+    def load(self):
+        self.log("loading")
+        return SparkSession.builder.getOrCreate().readStream.format("kafka").option(
+            "subscribe", self.topic).load()
+
+    def report(self):
+        print("rows", self.level)
+'''
+
+
+def test_in_a_class_only_the_methods_that_can_reach_the_unread_one_count() -> None:
+    assert codes(CLASS, CLASS.replace('print("rows", self.level)', 'print("n", self.level)')) \
+        == []
+    # `load` calls `log`, and `__init__` sets the topic it reads: edits there are asked.
+    assert codes(CLASS, CLASS.replace("print(self.level, message)", "pass")) == ["UN03"]
+    assert codes(CLASS, CLASS.replace("self.topic = topic", 'self.topic = topic + "_v2"')) \
+        == ["UN03"]

@@ -487,3 +487,34 @@ def test_between_is_the_pair_of_comparisons_spark_rewrites_it_to() -> None:
                             'F.col("cts").between(F.col("ts"), F.expr("ts + interval 1 hour"))')):
         report = diff_jobs(extract_text(old, "old.py"), extract_text(new, "new.py"), "4.0")
         assert report.findings == (), [f.code for f in report.findings]
+
+
+def test_a_column_qualified_by_its_tables_alias_is_the_same_column() -> None:
+    """`o.amount` over `FROM orders o` is `amount` (issue 26: a reformatted query read as
+    AG01); over a join an alias stands for its table's name."""
+    from streamlint.diff import diff_jobs
+    from streamlint.extract import extract_text
+
+    head = ('spark.readStream.format("kafka").option("subscribe", "orders").load()'
+            '.createOrReplaceTempView("orders")\n'
+            'spark.read.table("dim.customers").createOrReplaceTempView("customers")\n')
+    tail = ('\nagg.writeStream.format("delta").outputMode("complete")'
+            '.option("checkpointLocation", "/chk/s").start("/t/s")\n')
+
+    def verdict(old_sql: str, new_sql: str) -> tuple[str, list[str]]:
+        report = diff_jobs(extract_text(f"{head}agg = spark.sql({old_sql!r}){tail}", "a.py"),
+                           extract_text(f"{head}agg = spark.sql({new_sql!r}){tail}", "b.py"))
+        return report.verdict, [f.code for f in report.findings]
+
+    plain = "SELECT customer, sum(amount) AS total FROM orders GROUP BY customer"
+    aliased = "SELECT o.customer, sum(o.amount) AS total FROM orders o GROUP BY o.customer"
+    assert verdict(plain, aliased) == ("compatible", [])
+    assert verdict(plain, plain.replace("customer", "orders.customer", 1).replace(
+        "BY customer", "BY orders.customer")) == ("compatible", [])
+    other = aliased.replace("o.customer", "o.region")
+    assert verdict(plain, other)[0] == "incompatible"
+    joined = ("SELECT orders.customer, sum(orders.amount) AS total FROM orders JOIN customers "
+              "ON orders.customer = customers.id GROUP BY orders.customer")
+    joined_aliased = ("SELECT o.customer, sum(o.amount) AS total FROM orders o JOIN customers c "
+                      "ON o.customer = c.id GROUP BY o.customer")
+    assert verdict(joined, joined_aliased) == ("compatible", [])

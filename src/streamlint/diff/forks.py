@@ -33,7 +33,8 @@ def settings_of(note: str) -> frozenset[str] | None:
 
 # Changes judged the same whatever the output mode or trigger: a continuous trigger refuses
 # most operators (a watermark, a join), an output mode decides what an aggregation emits.
-_ANY_MODE = frozenset({"source.rate_limit", "source.option", "sink.option", "query.name"})
+_ANY_MODE = frozenset({"source.rate_limit", "source.option", "sink.option", "query.name",
+                       "config.changed"})
 
 
 def may_differ(change: Change, settings: frozenset[str]) -> bool:

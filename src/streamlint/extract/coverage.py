@@ -15,7 +15,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from streamlint.extract.reach import loader_module_text, reach_fingerprint
 from streamlint.extract.symbolic import digest
 from streamlint.model import Query, Source, Unseen, is_known, show
 
@@ -52,19 +51,15 @@ def unseen(interp: Interpreter, queries: tuple[Query, ...]) -> tuple[Unseen, ...
     # The job's own code, and the code of the files it runs (a notebook's %run targets).
     streaming = [*interp.index.streaming,
                  *(node for _, index in interp.files for node in index.streaming)]
-    indexes = [interp.index, *(index for _, index in interp.files)]
-    module_text = loader_module_text(interp.loader)
     for node in streaming:
         if id(node) in effects.reached:
             continue
         loc = interp.loc(node)
         if any(key[1] == loc for key in items):
             continue
-        index = next((i for i in indexes if id(node) in i.tops), interp.index)
         items[("not-run", loc)] = Unseen(
             "not-run", f"`{_snippet(interp.code(node))}` is in code streamlint did not follow "
-            "(nothing it read calls it with known values)", loc,
-            reach_fingerprint(index, node, module_text))
+            "(nothing it read calls it with known values)", loc, interp.reach(node))
     if not items and not queries:
         silent = _nothing_found(interp)
         if silent is not None:

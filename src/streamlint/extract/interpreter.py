@@ -24,6 +24,7 @@ from streamlint.extract.coverage import escaped
 from streamlint.extract.expressions import Expressions
 from streamlint.extract.in_place import InPlace
 from streamlint.extract.positions import ModuleIndex
+from streamlint.extract.reach import Reach, loader_module_text, reach_of
 from streamlint.extract.statements import Statements
 from streamlint.extract.symbolic import first_name
 from streamlint.extract.values import Class, Effects, Env, Function, Instance, ModuleContext
@@ -100,6 +101,26 @@ class Interpreter(Statements, Expressions, Calls, InPlace):
             if key in index.starts:
                 return Loc(path, *index.starts[key])
         return Loc(self.context.path, 0, 0)
+
+    def reach(self, node: cst.CSTNode) -> str:
+        """A fingerprint of the code that can reach `node` (extract/reach.py): the same in
+        two versions when no edit can have changed what it does; "" when not known."""
+        found = self.reach_of(node)
+        return found.fingerprint() if found is not None else ""
+
+    def reach_of(self, node: cst.CSTNode, alone: bool = False) -> Reach | None:
+        """What can reach `node` in the module that holds it (extract/reach.py), relative
+        imports read from that module's folder; None when no module read holds it."""
+        contexts = [self.context, *self.contexts]
+        indexes = [*((c.index, c.relpath) for c in contexts),
+                   *((index, None) for _, index in self.files)]
+        name = first_name(node)
+        found = next(((i, relpath) for i, relpath in indexes if id(node) in i.tops
+                      or (name is not None and id(name) in i.starts)), None)
+        if found is None:
+            return None
+        index, relpath = found
+        return reach_of(index, node, loader_module_text(self.loader, relpath), alone)
 
     def code(self, node: cst.CSTNode) -> str:
         # Memoized: a helper called N times asks for the same node's code N times, and

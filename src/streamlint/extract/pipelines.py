@@ -128,8 +128,10 @@ def call(interp: Interpreter, func: FunctionRef, args: list[Any], kwargs: dict[s
         return None
     if name == "create_sink":
         return None  # a sink is a flow's target; the flows say what reaches it
+    # What it was handed is what it can do: the same call with the same values in both
+    # versions is no change, wherever else the file changed.
     pipeline.unseen.append(Unseen("pipeline", f"`{interp.code(node)}` ({func.module}.{name} is "
-                                  "not modelled by streamlint)", loc))
+                                  "not modelled by streamlint)", loc, interp.reach(node)))
     return Unknown(interp.code(node))
 
 

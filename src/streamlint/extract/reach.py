@@ -53,6 +53,12 @@ def _facts(statement: cst.CSTNode) -> tuple[str, set[str], set[str], list[tuple[
     except (SyntaxError, ValueError, RecursionError):
         return code, set(), set(), []
     used = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}
+    return code, _bound(tree), used, _imports(tree)
+
+
+def _imports(tree: ast.AST) -> list[tuple[str, int]]:
+    """Every import in the code, as (dotted, relative level); `from a import b` also as
+    `a.b`, which may be a module of its own."""
     imports: list[tuple[str, int]] = []
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
@@ -61,66 +67,167 @@ def _facts(statement: cst.CSTNode) -> tuple[str, set[str], set[str], list[tuple[
             base = node.module or ""
             imports.append((base, node.level))
             imports.extend((f"{base}.{a.name}".lstrip("."), node.level) for a in node.names)
-    return code, _bound(tree), used, imports
+    return imports
+
+
+def _code(text: str) -> str:
+    """A module's code without comments, docstrings or formatting (its docs links, say, are
+    no edit of what it defines)."""
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError, RecursionError):
+        return text
+    for node in ast.walk(tree):
+        body = getattr(node, "body", None)
+        if (isinstance(node, ast.Module | ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef)
+                and body and isinstance(body[0], ast.Expr)
+                and isinstance(body[0].value, ast.Constant)
+                and isinstance(body[0].value.value, str)):
+            node.body = body[1:] or [ast.Pass()]
+    try:
+        return ast.unparse(tree)
+    except (ValueError, RecursionError):
+        return text
+
+
+def _contains(root: cst.CSTNode, target: cst.CSTNode) -> bool:
+    stack = [root]
+    while stack:
+        current = stack.pop()
+        if current is target:
+            return True
+        stack.extend(current.children)
+    return False
+
+
+def _self_uses(code: str) -> tuple[set[str], set[str], set[str]]:
+    """(attributes read, attributes written, methods called) through `self` in a method."""
+    read: set[str] = set()
+    written: set[str] = set()
+    called: set[str] = set()
+    try:
+        tree = ast.parse(code)
+    except (SyntaxError, ValueError, RecursionError):
+        return read, written, called
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) \
+                and node.value.id in ("self", "cls"):
+            (written if isinstance(node.ctx, ast.Store) else read).add(node.attr)
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
+                and isinstance(node.func.value, ast.Name) and node.func.value.id in ("self", "cls"):
+            called.add(node.func.attr)
+    return read, written, called
+
+
+def _method_reach(cls: cst.ClassDef, method: cst.FunctionDef
+                  ) -> tuple[list[str], set[str], list[cst.FunctionDef]]:
+    """The code of the methods of `cls` that can reach `method`'s behaviour (those it calls
+    through self, those that set an attribute it reads, transitively) and of the class's own
+    statements (attributes, decorators, bases), with the names they use, and those methods."""
+    methods = {m.name.value: m for m in cls.body.body if isinstance(m, cst.FunctionDef)}
+    uses = {name: _self_uses(code_text(m)) for name, m in methods.items()}
+    taken = {method.name.value}
+    todo = [method.name.value]
+    while todo:
+        read, _, called = uses[todo.pop()]
+        for name, (_, written, _) in uses.items():
+            if name not in taken and (name in called or written & read):
+                taken.add(name)
+                todo.append(name)
+    others = [s for s in cls.body.body if not isinstance(s, cst.FunctionDef)]
+    header = cls.with_changes(body=cst.IndentedBlock(body=[*others, cst.SimpleStatementLine(
+        [cst.Pass()])]))
+    codes = [code_text(header), *(code_text(methods[n]) for n in sorted(taken))]
+    used: set[str] = set()
+    for code in codes:
+        try:
+            used |= {n.id for n in ast.walk(ast.parse(code)) if isinstance(n, ast.Name)}
+        except (SyntaxError, ValueError, RecursionError):
+            return [], set(), []
+    return codes, used, [methods[n] for n in sorted(taken)]
 
 
 class Reach(NamedTuple):
-    """What can reach a piece of code: its own code, the module-level statements it depends
-    on (in the module's order) and the repository modules those import, with their text
-    ("" when not the repository's)."""
+    """What can reach a piece of code: the code it starts from (`nodes`: its top-level
+    statement, the methods of its class that can reach it, or itself), the module-level
+    statements defining the names used, transitively, and the repository modules those import
+    with their code ("" when not the repository's)."""
 
-    code: str | None  # code inside a statement the walk started from; None: a statement
+    codes: tuple[str, ...]
+    nodes: tuple[cst.CSTNode, ...]
     statements: tuple[cst.BaseStatement, ...]
     modules: tuple[tuple[str, int, str], ...]
 
     def fingerprint(self) -> str:
-        codes = [code_text(s) for s in self.statements]
-        return digest((tuple(codes if self.code is None else [self.code, *codes]),
-                       self.modules))
-
-
-def reach_of(index: ModuleIndex, start: cst.CSTNode, module_text: ModuleText) -> Reach:
-    """What can reach `start`: a top-level statement of the module, or code inside one (a
-    nested function), whose own names start the walk."""
-    facts = [_facts(statement) for statement in index.body]
-    code, _, used, imports = _facts(start)
-    taken = {i for i, statement in enumerate(index.body) if statement is start}
-    todo = list(taken)
-    pending = [] if taken else [used]
-    while pending or todo:
-        names = pending.pop() if pending else facts[todo.pop()][2]
-        for i, (_, bound, _, _) in enumerate(facts):
-            if i not in taken and bound & names:
-                taken.add(i)
-                todo.append(i)
-    found = {(dotted, level) for i in taken for dotted, level in facts[i][3]} | set(imports)
-    modules = sorted((dotted, level, module_text(dotted, level) or "")
-                     for dotted, level in found)
-    return Reach(None if taken else code, tuple(index.body[i] for i in sorted(taken)),
-                 tuple(modules))
+        return digest((self.codes, self.modules))
 
 
 def reach_fingerprint(index: ModuleIndex, node: cst.CSTNode, module_text: ModuleText) -> str:
-    """The fingerprint of what can reach `node`; "" (never equal) when it cannot be told."""
-    top = index.tops.get(id(node))
-    if top is None or not any(statement is top for statement in index.body):
-        return ""
-    return reach_of(index, top, module_text).fingerprint()
+    """The fingerprint of what can reach `node`; "" (never equal) when it cannot be told.
+
+    In a method, that is the methods of its class that can reach it (not the whole class:
+    a framework's class holds many methods, and an edit of one that neither sets what the
+    method reads nor is called by it cannot change it); elsewhere, its top-level statement.
+    Then the module-level statements defining the names used, transitively."""
+    found = reach_of(index, node, module_text)
+    return found.fingerprint() if found is not None else ""
 
 
-def enclosing_top(index: ModuleIndex, node: cst.CSTNode) -> cst.BaseStatement | None:
-    """The module-level statement of `index` that holds `node` (or is it); None if none."""
-    for statement in index.body:
-        if statement is node:
-            return statement
-    for statement in index.body:
-        stack: list[cst.CSTNode] = [statement]
-        while stack:
-            current = stack.pop()
-            if current is node:
-                return statement
-            stack.extend(current.children)
-    return None
+def reach_of(index: ModuleIndex, node: cst.CSTNode, module_text: ModuleText,
+             alone: bool = False) -> Reach | None:
+    """What can reach `node` (see `reach_fingerprint`); with `alone`, code nested in a
+    top-level function (a function defined in one) starts from its own code rather than the
+    whole enclosing function. None when `node` is in no statement of the module."""
+    top = index.tops.get(id(node)) or next(
+        (statement for statement in index.body if _contains(statement, node)), None)
+    facts = [_facts(statement) for statement in index.body]
+    start = next((i for i, statement in enumerate(index.body) if statement is top), None)
+    if start is None or top is None:
+        return None
+    codes: list[str] = []
+    used: set[str] = set()
+    nodes: list[cst.CSTNode] = [top]
+    method = None
+    if isinstance(top, cst.ClassDef):
+        method = next((m for m in top.body.body
+                       if isinstance(m, cst.FunctionDef) and _contains(m, node)), None)
+    taken: set[int] = set()
+    if method is not None:
+        codes, used, methods = _method_reach(top, method)
+        if not codes:
+            return None
+        used.discard(top.name.value)
+        nodes = list(methods)
+    elif alone and top is not node:
+        code, _, used, _ = _facts(node)
+        codes, nodes = [code], [node]
+    else:
+        taken = {start}
+        used = set(facts[start][2])
+    todo = list(taken)
+    pending = set(used)
+    while True:
+        for i, (_, bound, _, _) in enumerate(facts):
+            if i not in taken and i != start and bound & pending:
+                taken.add(i)
+                todo.append(i)
+        if not todo:
+            break
+        pending = set()
+        while todo:
+            pending |= facts[todo.pop()][2]
+    imports = [imported for i in taken for imported in facts[i][3]]
+    for code in codes:  # a method's own imports
+        try:
+            tree = ast.parse(code)
+        except (SyntaxError, ValueError, RecursionError):
+            continue
+        imports += _imports(tree)
+    codes += [facts[i][0] for i in sorted(taken)]
+    modules = sorted({(dotted, level, _code(module_text(dotted, level) or ""))
+                      for dotted, level in imports})
+    return Reach(tuple(codes), tuple(nodes),
+                 tuple(index.body[i] for i in sorted(taken) if i != start), tuple(modules))
 
 
 def repository_module_text(find: Callable[[str, str | None], tuple[str, str] | None],

@@ -14,14 +14,12 @@ from streamlint.extract.columns import option_key
 from streamlint.extract.frames import flatten
 from streamlint.extract.pyspark_api.batch_writes import batch_writes
 from streamlint.extract.pyspark_api.grouped import function_label
-from streamlint.extract.reach import enclosing_top, loader_module_text, reach_of
 from streamlint.extract.symbolic import code_text, digest
 from streamlint.extract.values import (
     Alternatives,
     Function,
     Instance,
     Lambda,
-    ModuleContext,
     Partial,
     Plan,
     StartedQuery,
@@ -243,41 +241,29 @@ def foreach_code(interp: Interpreter, foreach: tuple[str, Any, Loc]) -> ForeachC
         return ForeachCode(method, f"partial({inner.function})",
                            f"{inner.fingerprint} with ({bound})", loc, inner.writes)
     if isinstance(function, Function):
-        return _read_code(interp, method, function.node.name.value, function.node,
-                          function.context, loc, method_of_class=function.owner is not None)
+        return _read_code(interp, method, function.node.name.value, function.node, loc)
     if isinstance(function, Instance):
         return _read_code(interp, method, function.cls.node.name.value, function.cls.node,
-                          None, loc, method_of_class=True)
+                          loc)
     if isinstance(function, Lambda):
-        return _read_code(interp, method, "lambda", function.node, None, loc)
+        return _read_code(interp, method, "lambda", function.node, loc)
     # Code streamlint cannot read (a package's function, a value known at run time): its
     # writes are unknown, never "none".
     label = function_label(interp, function)
     return ForeachCode(method, label, label, loc, None)
 
 
-def _read_code(interp: Interpreter, method: str, name: str, node: cst.CSTNode,
-               context: ModuleContext | None, loc: Loc, method_of_class: bool = False
+def _read_code(interp: Interpreter, method: str, name: str, node: cst.CSTNode, loc: Loc
                ) -> ForeachCode:
-    """The function's fingerprint, over its code and what it can reach (the module-level
-    statements defining the names it uses, transitively, and the repository modules they
-    import), and the writes read from its code and the module-level helpers it reaches."""
-    indexes = ([context.index] if context is not None
-               else [interp.index, *(index for _, index in interp.files)])
-    found = next(((index, top) for index in indexes
-                  if (top := enclosing_top(index, node)) is not None), None)
-    if found is None:  # not in any module read: its own code is all there is
-        return ForeachCode(method, name, code_text(node), loc,
-                           batch_writes([node]))
-    index, top = found
-    # A method is read with its class (its `self.helper()` calls); a function nested in
-    # another from its own code, so that an edit of the enclosing function elsewhere (the
-    # query it starts) is not one of its own.
-    start = top if method_of_class or top is node else node
-    reach = reach_of(index, start, loader_module_text(
-        interp.loader, context.relpath if context is not None else None))
-    helpers = [s for s in reach.statements if s is not start
-               and isinstance(s, cst.FunctionDef | cst.ClassDef)]
-    others = [s for s in reach.statements if s is not start and s not in helpers]
+    """The function's fingerprint, over its code and what it can reach (extract/reach.py:
+    for a method, the methods of its class that can reach it; for a function nested in
+    another, its own code, so that an edit of the enclosing function elsewhere, the query it
+    starts, is not one of its own), and the writes read from that code and the module-level
+    helpers it reaches."""
+    reach = interp.reach_of(node, alone=True)
+    if reach is None:  # in no module read: its own code is all there is
+        return ForeachCode(method, name, code_text(node), loc, batch_writes([node]))
+    helpers = [s for s in reach.statements if isinstance(s, cst.FunctionDef | cst.ClassDef)]
+    others = [s for s in reach.statements if s not in helpers]
     return ForeachCode(method, name, reach.fingerprint(), loc,
-                       batch_writes([start, *helpers], others))
+                       batch_writes([*reach.nodes, *helpers], others))

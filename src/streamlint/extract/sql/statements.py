@@ -225,6 +225,8 @@ def select(scope: Scope, node: exp.Select) -> Plan:
     from_ = node.args.get("from_") or node.args.get("from")
     if from_ is None:  # `SELECT current_user()`: one static row
         return Plan(sources=(), operators=(), streaming=False, columns=None)
+    node = _unqualified(node, [from_.this, *(j.this for j in node.args.get("joins") or ())])
+    from_ = node.args.get("from_") or node.args.get("from")
     plan = relation(scope, from_.this)
     for join in node.args.get("joins") or ():
         plan = _join(scope, plan, join)
@@ -250,6 +252,35 @@ def select(scope: Scope, node: exp.Select) -> Plan:
         clauses = ", ".join(_CLAUSES.get(k, k.upper()) for k in unread)
         plan = scope.note(plan, f"{clauses} in `{_sql(node)}`")
     return plan
+
+
+def _unqualified(node: exp.Select, relations: list[exp.Expr]) -> exp.Select:
+    """The SELECT with its columns named as Spark resolves them, not as they were spelled:
+    over one relation a qualifier (`o.amount` over `FROM orders o`, or `orders.amount`) names
+    nothing more than the column; over several, a table's alias stands for the table's name,
+    so `o.id` and `orders.id` are one column. A reformatted query is then the same query."""
+    names: dict[str, str | None] = {}
+    for item in relations:
+        alias = item.alias_or_name.lower() if item.alias_or_name else ""
+        name = item.name.lower() if isinstance(item, exp.Table) and item.name else alias
+        if alias:
+            names[alias] = name
+        if name:
+            names.setdefault(name, name)
+    if not names:
+        return node
+    single = len(relations) == 1
+    if not any(c.table and c.table.lower() in names for c in node.find_all(exp.Column)):
+        return node
+    node = node.copy()
+    for col in node.find_all(exp.Column):
+        table = col.table.lower() if col.table else ""
+        if table in names and not col.args.get("db"):
+            if single:
+                col.set("table", None)
+            else:
+                col.set("table", exp.to_identifier(names[table]))
+    return node
 
 
 def _distinct(scope: Scope, plan: Plan) -> Plan:
