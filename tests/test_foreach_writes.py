@@ -204,3 +204,27 @@ def test_a_replace_where_is_the_writes_condition() -> None:
     assert writes(job) == (BatchWrite("delta", "/data/events", "overwrite", "day = 1",
                                       ("partitionBy(day)",)),)
     assert findings(job, job.replace("day = 1", "day >= 1")) == [("SK12", "review")]
+
+
+def test_a_helper_imported_from_a_repository_module(tmp_path: Path) -> None:
+    job = '''from jobs.writers import write_out
+
+def save(batch_df, batch_id):
+    write_out(batch_df)
+
+df = spark.readStream.format("kafka").option("subscribe", "in").load()
+df.writeStream.foreachBatch(save).option("checkpointLocation", "/chk/q").start()
+'''
+    writers = '''def write_out(df):
+    df.write.mode("{mode}").saveAsTable("silver.t")
+'''
+    for side, mode in (("old", "append"), ("new", "overwrite")):
+        root = tmp_path / side
+        (root / "jobs").mkdir(parents=True)
+        (root / ".git").mkdir()
+        (root / "jobs" / "writers.py").write_text(writers.format(mode=mode))
+        (root / "jobs" / "job.py").write_text(job)
+    report = diff_files(str(tmp_path / "old" / "jobs" / "job.py"),
+                        str(tmp_path / "new" / "jobs" / "job.py"))
+    assert [(f.code, f.verdict) for f in report.findings] == [("SK12", "review")]
+    assert "mode overwrite" in report.findings[0].message

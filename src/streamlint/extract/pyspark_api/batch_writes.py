@@ -22,6 +22,8 @@ from collections.abc import Iterable, Iterator
 
 import libcst as cst
 
+from streamlint.extract.positions import index_module
+from streamlint.extract.reach import reach_of
 from streamlint.extract.sql.writes import Hole, sql_write
 from streamlint.extract.symbolic import code_text
 from streamlint.model import BatchWrite
@@ -67,6 +69,41 @@ def batch_writes(nodes: Iterable[cst.CSTNode], context: Iterable[cst.CSTNode] = 
             if write is not None:
                 found.append(write)
     return tuple(found)
+
+
+def imported_writes(nodes: Iterable[cst.CSTNode], modules: Iterable[tuple[str, int, str]]
+                    ) -> tuple[BatchWrite, ...]:
+    """The writes of the functions `nodes` call (by name, or as `module.name`) that are
+    defined in the repository modules they import (`modules`: their code), with the helpers
+    those reach in their own module."""
+    called = {_called(n.func) for node in nodes for n in _calls(node)} - {None}
+    found: list[BatchWrite] = []
+    for _, _, text in modules:
+        if not text:
+            continue
+        try:
+            module = cst.parse_module(text)
+        except (cst.ParserSyntaxError, RecursionError, ValueError):
+            continue
+        index = index_module(module)
+        for statement in module.body:
+            if isinstance(statement, cst.FunctionDef) and statement.name.value in called:
+                reach = reach_of(index, statement, lambda dotted, level: None)
+                if reach is None:
+                    continue
+                helpers = [s for s in reach.statements
+                           if isinstance(s, cst.FunctionDef | cst.ClassDef)]
+                others = [s for s in reach.statements if s not in helpers]
+                found.extend(batch_writes([*reach.nodes, *helpers], others))
+    return tuple(found)
+
+
+def _called(func: cst.BaseExpression) -> str | None:
+    if isinstance(func, cst.Name):
+        return func.value
+    if isinstance(func, cst.Attribute):
+        return func.attr.value
+    return None
 
 
 def _walk(node: cst.CSTNode) -> Iterator[cst.CSTNode]:

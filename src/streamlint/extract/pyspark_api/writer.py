@@ -12,7 +12,7 @@ from streamlint.core import same_dataframe_settings
 from streamlint.extract import registry
 from streamlint.extract.columns import option_key
 from streamlint.extract.frames import flatten
-from streamlint.extract.pyspark_api.batch_writes import batch_writes
+from streamlint.extract.pyspark_api.batch_writes import batch_writes, imported_writes
 from streamlint.extract.pyspark_api.grouped import function_label
 from streamlint.extract.symbolic import code_text, digest
 from streamlint.extract.values import (
@@ -265,5 +265,6 @@ def _read_code(interp: Interpreter, method: str, name: str, node: cst.CSTNode, l
         return ForeachCode(method, name, code_text(node), loc, batch_writes([node]))
     helpers = [s for s in reach.statements if isinstance(s, cst.FunctionDef | cst.ClassDef)]
     others = [s for s in reach.statements if s not in helpers]
+    scanned = [*reach.nodes, *helpers]
     return ForeachCode(method, name, reach.fingerprint(), loc,
-                       batch_writes([*reach.nodes, *helpers], others))
+                       batch_writes(scanned, others) + imported_writes(scanned, reach.modules))
