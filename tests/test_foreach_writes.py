@@ -228,3 +228,19 @@ df.writeStream.foreachBatch(save).option("checkpointLocation", "/chk/q").start()
                         str(tmp_path / "new" / "jobs" / "job.py"))
     assert [(f.code, f.verdict) for f in report.findings] == [("SK12", "review")]
     assert "mode overwrite" in report.findings[0].message
+
+
+def test_a_clients_credentials_are_not_shown() -> None:
+    job = WRITER.replace('.save(OUT)\n',
+                         '.save(OUT)\n    Mongo(password="hunter2").events.insert_one({"a": 1})\n')
+    (_, call) = writes(job) or ()
+    assert "hunter2" not in str(call)
+    assert call.kind == "call"
+
+
+def test_a_delta_delete_or_update() -> None:
+    deleted = '    target.delete("s.op = \'d\'")\n    (target.alias'
+    job = DELTA_MERGE.replace("    (target.alias", deleted)
+    first, _ = writes(job) or ()
+    assert first == BatchWrite("delete", "silver.users", None, "s.op = 'd'")
+    assert findings(DELTA_MERGE, job) == [("SK12", "review")]

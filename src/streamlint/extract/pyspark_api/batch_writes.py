@@ -27,6 +27,7 @@ from streamlint.extract.reach import reach_of
 from streamlint.extract.sql.writes import Hole, sql_write
 from streamlint.extract.symbolic import code_text
 from streamlint.model import BatchWrite
+from streamlint.model.secrets import mask_text
 
 # DataFrameWriter methods that write; the ones named for a format give it.
 _WRITER_TERMINALS = frozenset({"save", "saveAsTable", "insertInto", "jdbc", "parquet", "json",
@@ -67,8 +68,17 @@ def batch_writes(nodes: Iterable[cst.CSTNode], context: Iterable[cst.CSTNode] = 
         for call in _calls(node):
             write = _write(call, assigned)
             if write is not None:
-                found.append(write)
+                found.append(_masked(write))
     return tuple(found)
+
+
+def _masked(write: BatchWrite) -> BatchWrite:
+    """Code shown in a finding never shows a credential (a client's `password=...`)."""
+    def mask(text: str | None) -> str | None:
+        return mask_text(text) if text is not None else None
+
+    return BatchWrite(write.kind, mask(write.target), mask(write.mode), mask(write.condition),
+                      tuple(mask_text(c) for c in write.columns))
 
 
 def imported_writes(nodes: Iterable[cst.CSTNode], modules: Iterable[tuple[str, int, str]]
@@ -221,6 +231,8 @@ def _write(call: cst.Call, assigned: Assigned) -> BatchWrite | None:
         return _writer_v2(steps[names.index("writeTo"):], assigned)
     if name == "execute" and "merge" in names:
         return _merge(steps, assigned)
+    if name in ("update", "delete") and ("forName" in names or "forPath" in names):
+        return _delta_change(name, steps, assigned)
     if name == "sql" and (call.args):
         parts = _parts(call.args[0].value, assigned)
         if parts is None:
@@ -309,14 +321,34 @@ def _writer_v2(steps: list[Step], assigned: Assigned) -> BatchWrite:
     return BatchWrite(fmt, target, steps[-1][0], condition, tuple(columns))
 
 
-def _merge(steps: list[Step], assigned: Assigned) -> BatchWrite:
-    target = condition = None
-    clauses: list[str] = []
+def _table_of(steps: list[Step], assigned: Assigned) -> str | None:
+    """The table or path of `DeltaTable.forName(spark, t)` / `forPath(spark, p)`."""
     for method, call in steps:
         if method in ("forName", "forPath"):
-            target = _value(_arg(call, 1, "tableOrViewName" if method == "forName" else "path"),
-                            assigned)
-        elif method == "merge":
+            return _value(_arg(call, 1, "tableOrViewName" if method == "forName" else "path"),
+                          assigned)
+    return None
+
+
+def _delta_change(name: str, steps: list[Step], assigned: Assigned) -> BatchWrite:
+    """`DeltaTable.forName(spark, t).delete(cond)` / `.update(cond, set={...})`."""
+    call = steps[-1][1]
+    values = _arg(call, 1, "set")
+    if isinstance(values, cst.Name) and values.value in assigned:
+        values = assigned[values.value]
+    columns = tuple(_value(e.key, assigned) or "" for e in values.elements
+                    if isinstance(e, cst.DictElement)) if isinstance(values, cst.Dict) else (
+        (code_text(values),) if values is not None else ())
+    return BatchWrite(name, _table_of(steps, assigned), None,
+                      _value(_arg(call, 0, "condition"), assigned), columns)
+
+
+def _merge(steps: list[Step], assigned: Assigned) -> BatchWrite:
+    target = _table_of(steps, assigned)
+    condition = None
+    clauses: list[str] = []
+    for method, call in steps:
+        if method == "merge":
             condition = _value(_arg(call, 1, "condition"), assigned)
         elif method in _MERGE_CLAUSES and call is not None:
             clause = method
