@@ -244,3 +244,46 @@ def test_a_delta_delete_or_update() -> None:
     first, _ = writes(job) or ()
     assert first == BatchWrite("delete", "silver.users", None, "s.op = 'd'")
     assert findings(DELTA_MERGE, job) == [("SK12", "review")]
+
+
+NESTED = '''
+def main():
+    print("starting")
+
+    def upsert(batch_df, batch_id):
+        batch_df.write.mode("append").saveAsTable("silver.t")
+
+    df = spark.readStream.format("kafka").option("subscribe", "in").load()
+    df.writeStream.foreachBatch(upsert).option("checkpointLocation", "/chk/q").start()
+
+main()
+'''
+
+
+def test_a_nested_function_is_read_alone() -> None:
+    assert findings(NESTED, NESTED.replace('"starting"', '"started"')) == []
+    assert findings(NESTED, NESTED.replace('"append"', '"overwrite"')) == [("SK12", "review")]
+
+
+METHOD = '''
+class Job:
+    def __init__(self, table):
+        self.table = table
+
+    def report(self):
+        print("report")
+
+    def upsert(self, batch_df, batch_id):
+        batch_df.write.mode("append").saveAsTable("silver.t")
+
+    def run(self):
+        df = spark.readStream.format("kafka").option("subscribe", "in").load()
+        df.writeStream.foreachBatch(self.upsert).option("checkpointLocation", "/chk/q").start()
+
+Job("t").run()
+'''
+
+
+def test_a_method_is_read_with_what_can_reach_it() -> None:
+    assert findings(METHOD, METHOD.replace('print("report")', 'print("done")')) == []
+    assert findings(METHOD, METHOD.replace('"append"', '"overwrite"')) == [("SK12", "review")]
