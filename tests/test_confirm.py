@@ -129,10 +129,10 @@ def test_table_without_schema_cannot_be_confirmed(spark: SparkSession) -> None:
 @pytest.mark.spark
 def test_spark_sees_what_static_analysis_cannot(
         spark: SparkSession, capsys: pytest.CaptureFixture[str]) -> None:
-    """A grouping key added in SQL the job reads from a file at run time: static says review
-    at most (it reads no files), Spark refuses the restart; the report names the disagreement
-    and exits with the stricter verdict."""
-    case = JOBS / "sql_file_grouping_key_added"
+    """A grouping key added in SQL the job reads from a file it finds at run time: static says
+    review at most (it cannot know which file), Spark refuses the restart; the report names the
+    disagreement and exits with the stricter verdict."""
+    case = JOBS / "sql_file_found_at_run_time_grouping_key_added"
     static = diff_files(str(case / "old.py"), str(case / "new.py"), "4.3")
     assert static.verdict != "incompatible"
 

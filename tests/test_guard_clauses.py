@@ -37,7 +37,7 @@ def test_the_query_after_a_guard_clause_is_read() -> None:
 
 def test_a_changed_grouping_key_after_a_guard_clause_is_incompatible() -> None:
     new = GUARDED.replace('groupBy("key")', 'groupBy("key", "value")')
-    assert codes(GUARDED, new) == ["AG01", "PR03"]
+    assert codes(GUARDED, new) == ["AG01", "PR06"]
 
 
 def test_a_guard_that_returns_a_plain_value_or_raises_nothing_else() -> None:

@@ -41,7 +41,7 @@ def test_a_list_filled_by_a_helper_holds_its_dataframe() -> None:
 
 def test_a_changed_grouping_key_in_a_helper_filling_a_list_is_incompatible() -> None:
     new = APPEND.replace('groupBy("key")', 'groupBy("key", "value")')
-    assert verdict(APPEND, new) == ("incompatible", ["AG01", "PR03"])
+    assert verdict(APPEND, new) == ("incompatible", ["AG01", "PR06"])
 
 
 def test_a_changed_filter_in_a_helper_filling_a_list_is_compatible() -> None:
@@ -71,7 +71,7 @@ for q in QUERIES:
      .option("checkpointLocation", "/chk/m").start())
 """
     new = job.replace('groupBy("key")', 'groupBy("value")')
-    assert verdict(job, new) == ("incompatible", ["AG01", "PR03"])
+    assert verdict(job, new) == ("incompatible", ["AG01", "PR06"])
 
 
 CONFIGURE = """
@@ -129,7 +129,7 @@ def test_a_decorator_of_the_jobs_own_is_part_of_the_query() -> None:
 
 def test_a_grouping_key_changed_in_a_decorator_is_incompatible() -> None:
     new = DECORATED.replace('groupBy("key")', 'groupBy("key", "x")')
-    assert verdict(DECORATED, new) == ("incompatible", ["AG01", "PR03"])
+    assert verdict(DECORATED, new) == ("incompatible", ["AG01", "PR06"])
 
 
 def test_a_decorators_log_line_changed_is_compatible() -> None:
@@ -238,7 +238,7 @@ def test_a_list_a_closure_fills_is_read_through_its_other_holder() -> None:
     # The closure changes the list `make` returned: the caller's `outs` is the same list
     # (values.Items forwards the change), so `outs[0]` is the aggregation. It read compatible.
     new = CLOSURE_INDEX.replace('groupBy("key")', 'groupBy("value")')
-    assert verdict(CLOSURE_INDEX, new) == ("incompatible", ["AG01", "PR03"])
+    assert verdict(CLOSURE_INDEX, new) == ("incompatible", ["AG01", "PR06"])
 
 
 def test_a_list_filled_through_kwargs_is_read_through_its_other_holder() -> None:
@@ -252,7 +252,7 @@ build(into=outs, df=spark.readStream.format("kafka").option("subscribe", "in").l
  .option("checkpointLocation", "/chk/o").start())
 """
     new = job.replace('groupBy("key")', 'groupBy("value")')
-    assert verdict(job, new) == ("incompatible", ["AG01", "PR03"])
+    assert verdict(job, new) == ("incompatible", ["AG01", "PR06"])
 
 
 LIBRARY_INDEX = """

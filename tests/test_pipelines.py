@@ -398,3 +398,24 @@ def test_a_renamed_one_time_batch_flow_is_not_called_a_materialized_view() -> No
     report = diff(old, new)
     assert report.verdict == "review"
     assert [f.code for f in report.findings] == ["UN03", "UN03"]
+
+
+def test_a_tables_partition_columns_are_its_layout() -> None:
+    """`@dlt.table(partition_cols=...)` lays out the streaming table's files: a change is
+    SK10 (review), and a move to `cluster_by` too; `cluster_by` alone is a sink option."""
+    from streamlint.diff import diff_jobs
+    from streamlint.extract import extract_text
+
+    job = ('import dlt\n@dlt.table(name="bronze", {layout})\ndef bronze():\n'
+           '    return spark.readStream.format("cloudFiles")'
+           '.option("cloudFiles.format", "json").load("/landing")\n')
+
+    def codes(old: str, new: str) -> list[str]:
+        report = diff_jobs(extract_text(job.format(layout=old), "a.py"),
+                           extract_text(job.format(layout=new), "b.py"))
+        return sorted(f.code for f in report.findings)
+
+    assert codes('partition_cols=["day"]', 'partition_cols=["day", "hour"]') == ["SK10"]
+    assert codes('partition_cols=["day"]', 'cluster_by=["day"]') == ["SK09", "SK10"]
+    assert codes('cluster_by=["day"]', 'cluster_by=["day", "hour"]') == ["SK09"]
+    assert codes('partition_cols=["day"]', 'partition_cols=["day"]') == []

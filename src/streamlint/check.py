@@ -17,9 +17,10 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from streamlint.accept import Acceptance
-from streamlint.check_modules import Graph, source_roots
+from streamlint.check_modules import Graph, is_config, source_roots
 from streamlint.config import Config, load_config, matches
 from streamlint.diff import Report, diff_jobs
+from streamlint.diff.changes import changed_modules
 from streamlint.errors import FileError, InputError, UsageError
 from streamlint.extract import decode_source, extract_text, mentions_streaming
 from streamlint.extract.project import DEFAULT_SOURCE_ROOTS, MappingFiles, Project
@@ -124,13 +125,15 @@ def collect(root: Path, base: str, head: str | None, paths: list[str] | None,
     # changes the jobs that import it.
     changed_modules = {p for c in changes for p in (c.old_path, c.new_path)
                        if p is not None and p.endswith(".py")}
+    changed_configs = {p for c in changes for p in (c.old_path, c.new_path)
+                       if p is not None and is_config(p)}
     if paths is not None:
         changes = [c for c in changes
                    if _under(c.new_path or "", paths) or _under(c.old_path or "", paths)]
     changes = [c for c in changes
                if config.wants_file(_relative(root, config, c.new_path or c.old_path or ""))]
     graph = Graph(root, base, head, changed_modules,
-                  source_roots(root, config.source_roots, config.root))
+                  source_roots(root, config.source_roots, config.root), changed_configs)
     old_blobs = show_many(root, base, [c.old_path for c in changes if c.old_path])
     new_blobs = (show_many(root, head, [c.new_path for c in changes if c.new_path])
                  if head is not None else {})
@@ -155,8 +158,11 @@ def collect(root: Path, base: str, head: str | None, paths: list[str] | None,
                 source_roots=graph.roots,
             ))
     pairs = _with_modules(pairs, graph)
-    helped = _helper_changed(root, base, paths, config, spark_version, graph, pairs)
-    return pairs + _with_modules(helped, graph), errors
+    helped = _rejudged("helper-changed", graph.affected(_done(pairs)), root, base, paths,
+                       config, spark_version, graph)
+    configured = _rejudged("config-changed", graph.config_affected(_done(pairs + helped)),
+                           root, base, paths, config, spark_version, graph)
+    return pairs + _with_modules(helped + configured, graph), errors
 
 
 def _new_data(root: Path, head: str | None, change: Change,
@@ -196,25 +202,30 @@ def _texts(base: str, change: Change, old_data: bytes | None, data: bytes | None
     return old_text, new_text
 
 
-def _helper_changed(root: Path, base: str, paths: list[str] | None, config: Config,
-                    spark_version: str | None, graph: Graph, pairs: list[Pair]) -> list[Pair]:
-    """An unchanged job whose imported module changed: judged again, each side with its own
-    ref's modules ("helper-changed"). Paths given (the staged files, for the pre-commit
-    hook) select it through the job or through a changed module it imports."""
-    done = {p.path for p in pairs} | {p.old_job for p in pairs if p.old_job}
-    helped: list[Pair] = []
-    for path, modules in graph.affected(done).items():
-        if (paths is not None and not any(_under(p, paths) for p in (path, *modules))) or \
+def _rejudged(status: str, affected: dict[str, list[str]], root: Path, base: str,
+              paths: list[str] | None, config: Config, spark_version: str | None,
+              graph: Graph) -> list[Pair]:
+    """Unchanged jobs judged again, each side with its own ref's files: those whose imported
+    module changed ("helper-changed"), or that read a changed configuration file
+    ("config-changed"); `affected` maps each to the changed files it reaches. Paths given
+    (the staged files, for the pre-commit hook) select it through the job or those files."""
+    again: list[Pair] = []
+    for path, files in affected.items():
+        if (paths is not None and not any(_under(p, paths) for p in (path, *files))) or \
                 not config.wants_file(_relative(root, config, path)):
             continue
         path_config = config.for_path(_relative(root, config, path))
         version = spark_version or path_config.spark_version or DEFAULT_SPARK_VERSION
-        helped.append(Pair(
-            status="helper-changed", path=path, old_path=f"{base}:{path}", new_path=path,
+        again.append(Pair(
+            status=status, path=path, old_path=f"{base}:{path}", new_path=path,
             old_text=graph.base.texts[path], new_text=graph.head.texts[path],
             spark_version=version, config=path_config, old_job=path,
             source_roots=graph.roots))
-    return helped
+    return again
+
+
+def _done(pairs: list[Pair]) -> set[str]:
+    return {p.path for p in pairs} | {p.old_job for p in pairs if p.old_job}
 
 
 def _with_modules(pairs: list[Pair], graph: Graph) -> list[Pair]:
@@ -333,6 +344,9 @@ def check(base: str, head: str | None = None, paths: Iterable[str] | None = None
     for pair, result in zip(pairs, run_pairs(pairs, progress), strict=True):
         if isinstance(result, FileError):
             errors.append(result)
+        elif result.status == "config-changed" and not result.findings and \
+                not changed_modules(result.old, result.new):
+            continue  # it named a file of the kind, but read none that changed
         else:
             reports.append(result)
             configs[result.new.path] = pair.config

@@ -17,10 +17,12 @@ from __future__ import annotations
 import os
 import posixpath
 import re
+from collections.abc import Callable
 from pathlib import Path
 
 from streamlint.errors import InputError, UsageError
 from streamlint.extract import decode_source, mentions_streaming
+from streamlint.extract.config_files import CONFIG_SUFFIXES
 from streamlint.extract.imports import (
     MAX_MODULES,
     candidates,
@@ -31,6 +33,44 @@ from streamlint.extract.imports import (
 from streamlint.extract.project import DEFAULT_SOURCE_ROOTS, MappingFiles
 
 MAX_LEVELS = 16  # importers of importers of a changed module, upwards
+MAX_CONFIGS = 50  # files of one name (a `config.yaml` in every folder) given to a job
+
+
+def _mentions(config: str) -> list[str]:
+    """What code that may read `config` writes: its name (python-dotenv for a `.env`), or
+    its suffix closing a string (`f"conf/{env}.yaml"`)."""
+    name = posixpath.basename(config)
+    suffix = posixpath.splitext(name)[1] or name
+    return ["dotenv" if name == ".env" else name, f"{suffix}\"", f"{suffix}'"]
+
+
+def _named(name: str, texts: list[str]) -> bool:
+    return any(("dotenv" if name == ".env" else name) in t for t in texts)
+
+
+def _reads(config: str, job: str, texts: list[str]) -> bool:
+    """Whether a job's code (and its modules') may read `config`: it names the file, or it
+    builds a name of its suffix and the file is near (`_near`)."""
+    if _named(posixpath.basename(config), texts):
+        return True
+    suffix = posixpath.splitext(config)[1]
+    return bool(suffix) and any(f"{suffix}\"" in t or f"{suffix}'" in t for t in texts) and \
+        _near(config, job, texts)
+
+
+def _near(path: str, job: str, texts: list[str]) -> bool:
+    """A file in the job's folder (or below it), or in a folder its code names."""
+    folder, here = posixpath.dirname(path), posixpath.dirname(job)
+    if folder == here or here and folder.startswith(here + "/"):
+        return True
+    name = posixpath.basename(folder)
+    return bool(folder) and any(f"{folder}/" in t or f"\"{name}\"" in t or f"'{name}'" in t
+                                for t in texts)
+
+
+def is_config(path: str) -> bool:
+    name = posixpath.basename(path)
+    return name.endswith(CONFIG_SUFFIXES) and not name.endswith(".ipynb")
 
 Imports = list[tuple[int, str, tuple[str, ...]]]
 
@@ -42,7 +82,13 @@ class Side:
         from streamlint.git import tree_files
 
         self.root, self.ref = root, ref
-        self.exists = {p for p in tree_files(root, ref) if p.endswith((".py", ".ipynb"))}
+        listed = tree_files(root, ref)
+        self.exists = {p for p in listed if p.endswith((".py", ".ipynb"))}
+        # Configuration files a job may read (extract/config_files.py), by file name.
+        self.configs: dict[str, list[str]] = {}
+        for path in listed:
+            if is_config(path):
+                self.configs.setdefault(posixpath.basename(path), []).append(path)
         self.texts: dict[str, str | None] = {}
         self._imports: dict[str, Imports] = {}
         self._index: dict[str, set[str]] | None = None
@@ -52,7 +98,7 @@ class Side:
         missing = sorted(p for p in paths if p not in self.texts)
         if not missing:
             return
-        present = [p for p in missing if p in self.exists]
+        present = [p for p in missing if p in self.exists or is_config(p)]
         if self.ref is None:
             blobs: dict[str, bytes] = {}
             for path in present:
@@ -70,6 +116,41 @@ class Side:
                 self.texts[path] = None if data is None else decode_source(data, path)
             except InputError:
                 self.texts[path] = None  # not Python source: nothing can follow it
+
+    def configs_for(self, job: str, texts: list[str]) -> dict[str, str]:
+        """The configuration files a job's code may read, path -> text: those it names (`.env`
+        files where it uses python-dotenv), and, for a name built at run time
+        (`f"conf/{env}.yaml"`), the files of a suffix it writes in its own folder or in a
+        folder it names."""
+        wanted = {path for name, paths in self.configs.items()
+                  if _named(name, texts) for path in paths[:MAX_CONFIGS]}
+        built = sorted(path for paths in self.configs.values() for path in paths
+                       if path not in wanted and _reads(path, job, texts))
+        wanted.update(built[:MAX_CONFIGS])
+        self.load(wanted)
+        return {p: self.texts[p] for p in sorted(wanted)  # type: ignore[misc]
+                if self.texts.get(p) is not None}
+
+    def readers(self, configs: set[str]) -> set[str]:
+        """Python files and notebooks that may read one of `configs`: naming it, or writing a
+        name of its kind built at run time (a superset: `_reads` and extraction decide)."""
+        patterns = sorted({p for c in configs for p in _mentions(c)})
+        if not patterns:
+            return set()
+        args = ["git", "grep", "-z", "-I", "-l", "-F"]
+        for pattern in patterns:
+            args += ["-e", pattern]
+        args += ["--untracked"] if self.ref is None else [self.ref]
+        import subprocess
+
+        done = subprocess.run([*args, "--", "*.py", "*.ipynb"], cwd=self.root,
+                              capture_output=True, check=False)
+        if done.returncode not in (0, 1):
+            raise UsageError("git grep (finding the jobs that read a changed configuration "
+                             "file): " + done.stderr.decode("utf-8", "replace").strip())
+        prefix = f"{self.ref}:" if self.ref is not None else ""
+        found = done.stdout.decode("utf-8", "surrogateescape").split("\0")
+        return {p.removeprefix(prefix) for p in found if p}
 
     def imports(self, path: str) -> Imports:
         found = self._imports.get(path)
@@ -245,9 +326,10 @@ class Graph:
     """Both sides of a check, read only as far as the jobs need."""
 
     def __init__(self, root: Path, base: str, head: str | None, changed: set[str],
-                 roots: tuple[str, ...]) -> None:
+                 roots: tuple[str, ...], configs: set[str] | None = None) -> None:
         self.root, self.base_ref, self.head_ref = root, base, head
         self.changed = changed
+        self.changed_configs = configs or set()
         self.roots = roots
         self._base: Side | None = None
         self._head: Side | None = None
@@ -269,17 +351,47 @@ class Graph:
         """The modules each job version may import (job path -> its files), both sides."""
         olds = self.base.reach(old, self.roots) if old else {}
         news = self.head.reach(new, self.roots) if new else {}
-        return ({job: MappingFiles(found) for job, found in olds.items()},
-                {job: MappingFiles(found) for job, found in news.items()})
+        return ({job: self._with_configs(self.base, job, old[job], found)
+                 for job, found in olds.items()},
+                {job: self._with_configs(self.head, job, new[job], found)
+                 for job, found in news.items()})
+
+    @staticmethod
+    def _with_configs(side: Side, job: str, job_text: str, found: dict[str, str]
+                      ) -> MappingFiles:
+        return MappingFiles({**side.configs_for(job, [job_text, *found.values()]), **found})
+
+    def config_affected(self, done: set[str]) -> dict[str, list[str]]:
+        """Jobs (at both refs, not changed themselves) that may read a changed configuration
+        file, naming it or through a module that names it: job -> the changed files."""
+        if not self.changed_configs:
+            return {}
+        readers = self.base.readers(self.changed_configs) | self.head.readers(
+            self.changed_configs)
+        configs = sorted(self.changed_configs)
+
+        def hits(job: str, texts: list[str], modules: set[str]) -> list[str]:
+            return [c for c in configs if _reads(c, job, texts)]
+
+        return self._rejudged(readers | self.base.importers(readers) |
+                              self.head.importers(readers), done, hits)
 
     def affected(self, done: set[str]) -> dict[str, list[str]]:
         """Jobs (at both refs, not changed themselves) that import a changed module at
         either ref: job -> the changed modules it reaches."""
         if not self.changed:
             return {}
+        maybe = self.base.importers(self.changed) | self.head.importers(self.changed)
+        return self._rejudged(maybe, done, lambda job, texts, modules: sorted(
+            modules & self.changed))
+
+    def _rejudged(self, maybe: set[str], done: set[str],
+                  hits: Callable[[str, list[str], set[str]], list[str]]
+                  ) -> dict[str, list[str]]:
+        """Of `maybe`, the streaming jobs at both refs not judged already, each with what
+        `hits(job, texts, modules)` finds in its code and the modules it reaches."""
         base, head = self.base, self.head
-        maybe = (base.importers(self.changed) | head.importers(self.changed)) - done
-        maybe = {p for p in maybe if p in base.exists and p in head.exists}
+        maybe = {p for p in maybe - done if p in base.exists and p in head.exists}
         base.load(maybe)
         head.load(maybe)
         jobs = {p for p in maybe
@@ -289,10 +401,11 @@ class Graph:
         affected: dict[str, list[str]] = {}
         for path in sorted(jobs):
             modules = {**reached_base[path], **reached_head[path]}
-            hit = sorted(set(modules) & self.changed)
-            texts = [base.texts[path], head.texts[path], *reached_base[path].values(),
-                     *reached_head[path].values()]
-            if hit and any(mentions_streaming(t) for t in texts if t is not None):
+            texts = [t for t in (base.texts[path], head.texts[path],
+                                 *reached_base[path].values(), *reached_head[path].values())
+                     if t is not None]
+            hit = hits(path, texts, set(modules))
+            if hit and any(mentions_streaming(t) for t in texts):
                 affected[path] = hit
         return affected
 

@@ -72,6 +72,8 @@ STATE_EVOLUTIONS = frozenset({
     "other",          # anything else, or not readable
 })
 Facts = dict[str, "frozenset[str] | None"]
+# Which restart-relevant fact a value from outside the code reaches (`model.Input.about`).
+INPUT_FACTS = frozenset({"checkpoint", "source", "window", "grouping", "dedup", "join"})
 _S: Facts = {"stateful": BOOL}
 _NAMED: Facts = {"named": BOOL}
 PIPELINE_FACTS: Facts = {"pipeline": frozenset({"sdp", "dlt"}), "pipeline_table": None}
@@ -88,6 +90,10 @@ FACTS: dict[str, Facts] = {
                                                     "query.volatile_checkpoint"})},
     "unresolved": {**_S, "about": None},  # a change kind, or "code"
     "unseen": {"about": None, "side": frozenset({"old", "new"})},
+    # A restart-relevant value from outside the code (diff/inputs.py).
+    "input.default": {**_S, "about": INPUT_FACTS}, "input.unread": {**_S, "about": INPUT_FACTS},
+    "input.moved": {**_S, "about": INPUT_FACTS,
+                    "direction": frozenset({"to", "from", "between"})},
     "source.added": {**_S, **_NAMED}, "source.removed": {**_S, **_NAMED},
     "source.reordered": {**_S, **_NAMED},
     "source.type": {**_S, **_NAMED, "old_format": None, "new_format": None},
@@ -135,8 +141,9 @@ FACTS: dict[str, Facts] = {
     "config.changed": {"stateful": frozenset({"true", "false", "unknown"}), "key": None},
     "pipeline.flow_renamed": _S,
     "pipeline.table_renamed": {**_S, "old_table": None},
-    "pipeline.flow_added": {**_S, "existing": BOOL},
-    "pipeline.flow_removed": {**_S, "table_kept": BOOL},
+    # `materialized`: the table is a materialized view in the other version (its type changes).
+    "pipeline.flow_added": {**_S, "existing": BOOL, "materialized": BOOL},
+    "pipeline.flow_removed": {**_S, "table_kept": BOOL, "materialized": BOOL},
     "pipeline.expectation": {"action": frozenset({"warn", "drop", "fail", "unknown"}),
                              "direction": frozenset({"added", "changed", "removed"})},
     "pipeline.cdc": {"about": None},

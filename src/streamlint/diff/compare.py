@@ -24,6 +24,7 @@ from streamlint.diff.changes import (
     unseen_changes,
 )
 from streamlint.diff.columns import changed_steps, same_names, same_names_text
+from streamlint.diff.inputs import input_changes, overridden
 from streamlint.diff.refused import newly_refused
 from streamlint.diff.render import (
     Code,
@@ -63,6 +64,7 @@ from streamlint.model.durations import normalized, same_duration
 from streamlint.model.expr import render
 from streamlint.model.paths import same_path
 from streamlint.options import classify
+from streamlint.records import replace
 from streamlint.rules import judged_without_values
 
 __all__ = ["CHANGE_KINDS", "Change", "Code", "changed_modules", "query_added", "query_removed",
@@ -110,6 +112,7 @@ class _Differ:
             self.add("query.refused", what, None, Code(what), self.old.sink.loc, self.new.sink.loc,
                      reason=reason)
         self.same_dataframe_branches()
+        self.inputs()
         if any(c.kind == "query.checkpoint" and c.facts.get("reset") == "explicit"
                for c in self.changes):
             # A fresh checkpoint carries no state, offsets or settings from the old one:
@@ -140,6 +143,21 @@ class _Differ:
         for text, loc in old_notes.items():
             if text not in new_notes:
                 self.add("unresolved", text, text, None, loc, None, about="code")
+
+    def inputs(self) -> None:
+        """Values from outside the code (diff/inputs.py). A change found where a default a
+        deployment may override changed or moved is never judged on the default alone: it
+        is asked about (UN02), beside the change naming the variable and both defaults."""
+        decided: set[tuple[Loc, str]] = set()
+        for found in input_changes(self.old, self.new):
+            kind, subject, old, new, old_loc, new_loc, facts = found
+            self.add(kind, subject, old, new, old_loc, new_loc, structural=True, **facts)
+            decided |= overridden(found)
+        for i, change in enumerate(self.changes):
+            if (change.old_loc, change.kind) in decided or (change.new_loc,
+                                                           change.kind) in decided:
+                self.changes[i] = replace(change, kind="unresolved", facts={
+                    "about": change.kind, "stateful": self.stateful})
 
     def same_dataframe_branches(self) -> None:
         """A note on a branch writing the same DataFrame with other settings, written the

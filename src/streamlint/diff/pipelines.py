@@ -81,10 +81,12 @@ def flow_changes(pairs: list[tuple[Query | None, Query | None]] | tuple, old: Jo
     for flow in added:
         change = _change("pipeline.flow_added", "a flow", None, flow)
         change.facts["existing"] = "true" if _table(flow) in old_tables else "false"
+        change.facts["materialized"] = "true" if _table(flow) in old.batch_datasets else "false"
         changes.append(_tagged(change, api, flow))
     for flow in removed:
         change = _change("pipeline.flow_removed", "a flow", flow, None)
         change.facts["table_kept"] = "true" if _table(flow) in new_tables else "false"
+        change.facts["materialized"] = "true" if _table(flow) in new.batch_datasets else "false"
         changes.append(_tagged(change, api, flow))
     return changes
 

@@ -8,8 +8,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from streamlint.errors import InputError
-from streamlint.model import JobFile, Loc, Query, Setting, Sink, Unknown, option
+from streamlint.extract.inputs import inputs_of
+from streamlint.model import JobFile, Loc, Query, Setting, Sink, Unknown, keep_origins, option
 from streamlint.model.secrets import mask_options
+from streamlint.records import replace
 
 if TYPE_CHECKING:
     import libcst as cst
@@ -188,6 +190,8 @@ def _run(module: cst.Module, text: str, path: str,
          limits: Limits) -> Interpreter:
     """The interpreter, after it followed the module within its budget."""
     # The libraries' knowledge is registered before the interpreter looks it up.
+    import streamlint.extract.arguments
+    import streamlint.extract.config_files
     import streamlint.extract.pyspark_api
     import streamlint.extract.python_api  # noqa: F401
     from streamlint.extract.budget import Budget
@@ -274,7 +278,7 @@ def _query(interp: Interpreter, writer: Writer, settings: tuple[Setting, ...],
         root = next((s.value for s in reversed(settings)
                      if s.key == "spark.sql.streaming.checkpointLocation"), None)
         if root is not None and writer.query_name is not None:
-            checkpoint = (f"{root}/{writer.query_name}"
+            checkpoint = (keep_origins(f"{root}/{writer.query_name}", [root, writer.query_name])
                           if isinstance(root, str) and isinstance(writer.query_name, str)
                           else Unknown(f"{root}/{writer.query_name}"))
     fmt = plain(writer.format)
@@ -307,7 +311,9 @@ def _query(interp: Interpreter, writer: Writer, settings: tuple[Setting, ...],
         conditions=writer.conditions,
     )
     plan = writer.plan
-    return Query(plan.sources, plan.operators, sink, settings, plan.unresolved, plan.columns)
+    query = Query(plan.sources, plan.operators, sink, settings, plan.unresolved, plan.columns)
+    found = inputs_of(query)
+    return replace(query, inputs=found) if found else query
 
 
 def preload(notebooks: bool = False) -> None:
@@ -315,6 +321,8 @@ def preload(notebooks: bool = False) -> None:
     interpreter, and nbformat when notebooks are to be read (about half a second)."""
     import libcst  # noqa: F401
 
+    import streamlint.extract.arguments
+    import streamlint.extract.config_files
     import streamlint.extract.interpreter
     import streamlint.extract.positions  # noqa: F401
     import streamlint.extract.pyspark_api

@@ -18,6 +18,8 @@ KNOWN_MODULES = {
     "pyspark.sql.functions", "pyspark.sql.types", "pyspark.sql.streaming", "pyspark.sql.connect",
     "pyspark.sql.connect.functions", "pyspark.sql.streaming.state", "datetime", "dataclasses",
     "functools", "dlt", "pyspark.pipelines", "shutil",
+    # Configuration a job reads (extract/config_files.py, extract/arguments.py).
+    "json", "yaml", "tomllib", "tomli", "pathlib", "configparser", "dotenv", "argparse",
 }
 ENV_LOOKUP_RE = re.compile(r"^(?:os\.)?(?:environ\.get|getenv)\(")
 FUNCTIONS_MODULES = {"pyspark.sql.functions", "pyspark.sql.connect.functions"}
@@ -55,6 +57,6 @@ def import_star(module: str, env: Env) -> None:
 
 def builtin_value(name: str) -> Any:
     if name in ("str", "int", "float", "dict", "list", "tuple", "len", "bool", "sorted", "set",
-                "enumerate", "zip", "range", "super", "getattr", "display", "sum"):
+                "enumerate", "zip", "range", "super", "getattr", "display", "sum", "open"):
         return FunctionRef("builtins", name)
     return Unknown(name)

@@ -312,8 +312,13 @@ class Calls:
         if isinstance(result, Unknown):
             target = func.target if isinstance(func, BoundMethod) else None
             escaped(self, (target, *args, *kwargs.values()), self.code(node.func))
-        if isinstance(result, Unknown) and result.text == self.code(node):
-            return self.opaque(node, env)  # an unknown callee: remember what it was given
+        if isinstance(result, Unknown) and result.text == self.code(node) and not result.unread:
+            # An unknown callee: remember what it was given, and a file not read it was given.
+            opaque = self.opaque(node, env)
+            given = next((v.unread for v in (*args, *kwargs.values())
+                          if isinstance(v, Unknown) and v.unread), "")
+            return registry.unfollowed_call(self, Unknown(opaque.text, opaque.unread or given),
+                                            args, kwargs)
         return result
 
     def decorate(self, stmt: cst.FunctionDef, function: Function, values: list[Any]) -> Any:

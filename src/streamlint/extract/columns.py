@@ -11,8 +11,16 @@ from __future__ import annotations
 from typing import Any
 
 from streamlint.extract.schema_text import normalize_type
-from streamlint.extract.values import BoundMethod, Col, Function, FunctionRef, Schema, column
-from streamlint.model import Template, Unknown
+from streamlint.extract.values import (
+    BoundMethod,
+    Col,
+    Function,
+    FunctionRef,
+    PathValue,
+    Schema,
+    column,
+)
+from streamlint.model import OverridableNumber, Template, Unknown, origins_of
 from streamlint.model.durations import duration_micros
 from streamlint.model.expr import (
     Alias,
@@ -119,6 +127,9 @@ def function_of(name: str, args: list[Any]) -> Col:
     for i, arg in enumerate(args):
         if i in durations and not isinstance(arg, Col):
             micros = duration_micros(arg)
+            if micros is not None and origins_of(arg):
+                # A deployment's default length: the same window, remembering where from.
+                micros = OverridableNumber(micros, origins_of(arg))
             parts.append(Interval(micros) if micros is not None else literal_expr(arg))
         elif i in literal_positions and not isinstance(arg, Col):
             parts.append(literal_expr(arg))
@@ -147,9 +158,10 @@ def literal_expr(value: Any) -> Expr:
         return Literal(value.text)
     value = plain(value)
     if isinstance(value, Unknown):
-        return Unresolved(value.text)
+        return Unresolved(value.text, value.unread)
     if isinstance(value, Template):
-        return Unresolved(str(value))
+        return Unresolved(str(value), next(
+            (p.unread for p in value.parts if isinstance(p, Unknown) and p.unread), ""))
     if isinstance(value, tuple):
         return call("array", *(literal_expr(v) for v in value))
     if value is None or isinstance(value, str | int | float | bool):
@@ -268,10 +280,13 @@ def plain(value: Any) -> Any:
         return Unknown(render(value.expr))
     if isinstance(value, FunctionRef):
         return Unknown(f"{value.module}.{value.name}")
+    if isinstance(value, PathValue):
+        return value.text()
     if isinstance(value, BoundMethod):
         owner = plain(value.target)
         owner_text = owner.text if isinstance(owner, Unknown) else str(owner)
-        return Unknown(f"{owner_text}.{value.name}")
+        return Unknown(f"{owner_text}.{value.name}",
+                       owner.unread if isinstance(owner, Unknown) else "")
     if isinstance(value, Function):
         return Unknown(value.node.name.value)
     if isinstance(value, dict):

@@ -80,7 +80,7 @@ class Expressions:
         if isinstance(node, cst.BinaryOperation):
             left, right = self.ev(node.left, env), self.ev(node.right, env)
             result = self.binary(type(node.operator).__name__, left, right, node)
-            if isinstance(result, Unknown) and result.text == self.code(node):
+            if isinstance(result, Unknown) and result.text == self.code(node) and not result.unread:
                 return self.opaque(node, env)  # `"/chk/" % stamp` names where stamp came from
             return result
         if isinstance(node, cst.UnaryOperation):
@@ -186,6 +186,7 @@ class Expressions:
             self.yielded(node, env)
             return Unknown("(yield)")  # what the caller sends back: nothing known
         inputs: dict[str, str] = {}
+        unread = ""  # what it reads from a file streamlint could not read (`Unknown.unread`)
         pending = [node]
         while pending and len(inputs) < 20:
             current = pending.pop()
@@ -195,6 +196,8 @@ class Expressions:
                     value = self.latest(env.lookup(current.value))
                 except KeyError:
                     continue
+                owner = value.target if isinstance(value, BoundMethod) else value
+                unread = unread or (owner.unread if isinstance(owner, Unknown) else "")
                 if is_data(value):
                     inputs[current.value] = repr(value)
                 elif isinstance(value, Unknown | Template) and text_of(value) != current.value:
@@ -210,7 +213,7 @@ class Expressions:
         text = self.code(node)
         if inputs:
             text += " where " + ", ".join(f"{k} = {v}" for k, v in sorted(inputs.items()))
-        return Unknown(text)
+        return Unknown(text, unread)
 
 
     def subscript(self, node: cst.Subscript, env: Env) -> Any:

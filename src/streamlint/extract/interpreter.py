@@ -27,7 +27,15 @@ from streamlint.extract.positions import ModuleIndex
 from streamlint.extract.reach import Reach, loader_module_text, reach_of
 from streamlint.extract.statements import Statements
 from streamlint.extract.symbolic import first_name
-from streamlint.extract.values import Class, Effects, Env, Function, Instance, ModuleContext
+from streamlint.extract.values import (
+    Class,
+    Effects,
+    Env,
+    Function,
+    Instance,
+    ModuleContext,
+    PathValue,
+)
 from streamlint.model import Loc, Unknown
 
 __all__ = ["MAX_DEPTH", "Interpreter"]
@@ -63,10 +71,16 @@ class Interpreter(Statements, Expressions, Calls, InPlace):
         self.changed_args: dict[int | str, Any] = {}
         self.views: dict[str, Any] = {}  # temp views of DataFrames, for spark.sql
         self.widgets: dict[str, Any] = {}  # a notebook's dbutils.widgets and their defaults
+        # What `load_dotenv()` read from a .env file: the environment's defaults (extract/
+        # config_files.py).
+        self.dotenv: dict[str, str] = {}
         # Other files whose code runs in this one (a notebook's %run targets), for locations.
         self.files: list[tuple[str, ModuleIndex]] = []
         self.pipeline: Any = None  # pipelines.State once the file uses a pipeline API
         self.globals.names["__name__"] = "__main__"
+        if loader is not None:
+            # The module's path in its repository: where its configuration files are.
+            self.globals.names["__file__"] = PathValue(loader.project.job, anchored=True)
         # The module whose code runs now (the job, or a module it imported: `modules.py`);
         # `loader` follows imports of the repository's own modules (None: none are followed).
         self.main = ModuleContext(path, "__main__", module, index, self.globals)

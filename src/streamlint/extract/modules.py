@@ -39,7 +39,7 @@ from streamlint.extract.imports import (
     reachable,
     search_roots,
 )
-from streamlint.extract.values import Env, ModuleContext, RepoModule
+from streamlint.extract.values import Env, ModuleContext, PathValue, RepoModule
 from streamlint.model import Loc, Unknown, Unseen
 
 if TYPE_CHECKING:
@@ -170,6 +170,7 @@ class Loader:
                        "; what it defines is unknown", loc)
             return None
         context.relpath = path
+        context.globals.names["__file__"] = PathValue(path, anchored=True)
         context.loading = True
         self.contexts[path] = context
         self.stack.append(path)

@@ -74,6 +74,9 @@ class Definition:
     cdc: dict[str, Any] = factory(dict)
     # What the runtime calls: the function under the job's own decorators, if any.
     wrapped: Any = None
+    # How a table lays out its files: `partition_cols`, `cluster_by` (a table's own flow).
+    partition_cols: Any = None
+    cluster_by: Any = None
 
 
 @record(frozen=False)
@@ -168,7 +171,9 @@ def _apply(interp: Interpreter, decorator: Decorator, function: Function,
     else:
         name = decorator.kwarg("name") or own
         kind = "view" if decorator.name in VIEWS else "table"
-        definition = Definition(kind, name, name, function, expectations, loc)
+        definition = Definition(kind, name, name, function, expectations, loc,
+                                partition_cols=decorator.kwarg("partition_cols"),
+                                cluster_by=decorator.kwarg("cluster_by"))
     interp.pipeline.definitions.append(definition)
 
 
@@ -283,11 +288,14 @@ def run(interp: Interpreter) -> None:
             plan = _call(interp, definition)
         label = f"`{definition.function.node.name.value}`" if definition.function else (
             f"the AUTO CDC flow into {show(plain(definition.name))}")
+        # What can reach the definition (its function, decorators included, and what they
+        # use): the same in both versions, it defines the same dataset.
+        reach = interp.reach(definition.function.node) if definition.function else ""
         if not isinstance(plan, Plan):
             pipeline.unseen.append(Unseen(
                 "pipeline", f"the DataFrame {label} returns (`{_text(plan)}`) is not one "
                 "streamlint can follow, so whether it is a streaming flow is not known",
-                definition.loc))
+                definition.loc, reach))
             continue
         if not _streaming(plan) and definition.kind == "table":
             # A materialized view: recomputed on every update, no checkpoint.
@@ -300,7 +308,7 @@ def run(interp: Interpreter) -> None:
             pipeline.unseen.append(Unseen(
                 "pipeline", f"{label} is a batch flow into {show(plain(definition.name))} (a "
                 "one-time backfill): streamlint does not model it; the pipeline knows it by "
-                "its flow name, and a renamed one runs again", definition.loc))
+                "its flow name, and a renamed one runs again", definition.loc, reach))
             continue
         if definition.kind != "cdc":
             plan = _expect(interp, plan, definition.expectations)
@@ -341,8 +349,15 @@ def _writer(definition: Definition, plan: Plan) -> Writer:
         checkpoint: Any = f"pipeline flow {table}/{flow}"
     else:
         checkpoint = Unknown(f"pipeline flow {_text(table)}/{_text(flow)}")
-    options = (("checkpointLocation", checkpoint), ("__table__", table))
-    return Writer(plan, definition.loc, format="pipeline", options=options, query_name=flow)
+    options: tuple[tuple[str, Any], ...] = (("checkpointLocation", checkpoint),
+                                            ("__table__", table))
+    if definition.cluster_by is not None:  # liquid clustering: new data, new layout
+        options += (("clusterBy", definition.cluster_by),)
+    partitions = definition.partition_cols
+    partition_by = (tuple(partitions) if isinstance(partitions, tuple | list)
+                    else () if partitions is None else (partitions,))
+    return Writer(plan, definition.loc, format="pipeline", options=options, query_name=flow,
+                  partition_by=partition_by)
 
 
 def _unreached_reads(interp: Interpreter, pipeline: State, reached: set[tuple[int, int]]) -> None:
@@ -356,7 +371,7 @@ def _unreached_reads(interp: Interpreter, pipeline: State, reached: set[tuple[in
                 function = definition.function.node.name.value
                 pipeline.unseen.append(Unseen(
                     "pipeline", f"a streaming DataFrame read in `{function}` reaches no flow "
-                    "streamlint found", loc))
+                    "streamlint found", loc, interp.reach(definition.function.node)))
 
 
 def _stream_reads(function: cst.FunctionDef) -> list[cst.CSTNode]:

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 import libcst as cst
 
 from streamlint.extract.values import EnvDefault, Plan, Writer
-from streamlint.model import Unknown
+from streamlint.model import Unknown, origins_of
 
 if TYPE_CHECKING:
     from streamlint.extract.interpreter import Interpreter
@@ -62,7 +62,7 @@ def widget_call(interp: Interpreter, name: str, args: list[Any], kwargs: dict[st
         key = args[0] if args else kwargs.get("name")
         default = interp.widgets.get(key) if isinstance(key, str) else None
         if isinstance(default, str):
-            return EnvDefault(default)
+            return EnvDefault(default, (*origins_of(default), (f"widget {key!r}", str(default))))
         if isinstance(key, str):
             # However a notebook reaches it (`dbutils.widgets`, `W = dbutils.widgets`), a
             # widget is one run-time value, named by its key.

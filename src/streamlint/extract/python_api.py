@@ -11,11 +11,11 @@ from typing import TYPE_CHECKING, Any
 
 import libcst as cst
 
-from streamlint.extract import registry, templates
+from streamlint.extract import config_files, registry, templates
 from streamlint.extract.budget import MAX_VALUE
 from streamlint.extract.symbolic import ABSENT, digest, length_unknown
-from streamlint.extract.values import EnvDefault, FunctionRef, Items, Native, Partial
-from streamlint.model import Unknown
+from streamlint.extract.values import EnvDefault, FunctionRef, Items, Native, Partial, PathValue
+from streamlint.model import OverridableNumber, Unknown, keep_origins, origins_of
 
 if TYPE_CHECKING:
     from streamlint.extract.interpreter import Interpreter
@@ -53,9 +53,15 @@ def call_builtins(interp: Interpreter, func: FunctionRef, args: list[Any],
 def call_os(interp: Interpreter, func: FunctionRef, args: list[Any], kwargs: dict[str, Any],
             node: cst.Call) -> Any:
     if func.name in ("getenv", "get"):
+        key = args[0] if args else kwargs.get("key")
         default = args[1] if len(args) > 1 else kwargs.get("default")
+        loaded = interp.dotenv.get(key) if isinstance(key, str) else None
+        if loaded is not None and not isinstance(default, str):
+            default = loaded  # python-dotenv's file: the environment's own value wins
         if isinstance(default, str):
-            return EnvDefault(default)
+            name = key if isinstance(key, str) else interp.code(node)
+            return EnvDefault(default, (*origins_of(default),
+                                        (f"environment variable {name}", str(default))))
         if default is not None:
             return default
         return Unknown(interp.code(node))
@@ -76,12 +82,28 @@ def call_shutil(interp: Interpreter, func: FunctionRef, args: list[Any],
 @registry.library("os.path", "posixpath")
 def call_path(interp: Interpreter, func: FunctionRef, args: list[Any], kwargs: dict[str, Any],
               node: cst.Call) -> Any:
+    if isinstance(args[0] if args else None, PathValue):
+        first = args[0].path
+        if func.name == "join" and all(isinstance(a, str) for a in args[1:]):
+            return args[0].moved(posixpath.join(first, *args[1:]))
+        if func.name == "dirname":
+            return args[0].moved(posixpath.dirname(first))
+        if func.name in ("abspath", "realpath", "normpath"):
+            return args[0]
     if func.name == "join" and args:
         if all(isinstance(a, str) for a in args):
-            return posixpath.join(*args)  # jobs run on POSIX clusters, whatever the laptop is
+            # Jobs run on POSIX clusters, whatever the laptop is.
+            return keep_origins(posixpath.join(*args), args)
         joined = templates.path_join(args)
         if joined is not None:
             return joined
+    if len(args) == 1 and isinstance(args[0], str) and (func.name in (
+            "dirname", "basename", "normpath") or args[0].startswith("/") and func.name in (
+            "abspath", "realpath")):
+        # A relative path's absolute form depends on the working directory: not known.
+        done = {"dirname": posixpath.dirname, "basename": posixpath.basename}.get(
+            func.name, posixpath.normpath)(args[0])
+        return keep_origins(done, args)
     return registry.NEXT
 
 
@@ -105,13 +127,19 @@ def call_builtin(
         from streamlint.extract.platform import display
 
         return display(interp, args, kwargs, node)
+    if name == "open":
+        return config_files.open_file(interp, args, kwargs, node)
     if name == "str" and isinstance(value, str | int | float | bool | tuple):
-        return str(value)
+        return keep_origins(str(value), [value])
+    if name == "str" and isinstance(value, PathValue):
+        return value.text()
     if name == "int" and isinstance(value, str | int | float):
         try:
-            return int(value)
+            number = int(value)
         except ValueError:
             pass
+        else:  # `int(os.getenv("MINUTES", "10"))`: still the deployment's default
+            return OverridableNumber(number, origins_of(value)) if origins_of(value) else number
     if name == "dict":
         if isinstance(value, tuple) and all(
                 isinstance(pair, tuple) and len(pair) == 2 and isinstance(pair[0], str | int)

@@ -228,3 +228,21 @@ def hook(event: str) -> Callable[[Handler], Handler]:
 def fire(event: str, *args: Any) -> None:
     for handler in _hooks.get(event, ()):
         handler(*args)
+
+
+_handed: list[Handler] = []
+
+
+def handed(handler: Handler) -> Handler:
+    """`handler(interp, result, args, kwargs)` for a call of code streamlint cannot follow:
+    what it makes of the unknown result given what the code was handed (a file named in its
+    arguments, say); the result unchanged when it has nothing to add."""
+    _handed.append(handler)
+    return handler
+
+
+def unfollowed_call(interp: Interpreter, result: Unknown, args: list[Any],
+                    kwargs: dict[str, Any]) -> Unknown:
+    for handler in _handed:
+        result = handler(interp, result, args, kwargs)
+    return result

@@ -15,7 +15,7 @@ from typing import Any
 
 from streamlint.extract.budget import MAX_VALUE
 from streamlint.extract.values import EnvDefault
-from streamlint.model import Template, Unknown
+from streamlint.model import Template, Unknown, origins_of
 from streamlint.model.values import STARRED
 
 Piece = str | Unknown | Template
@@ -36,7 +36,7 @@ def build(pieces: Iterable[Piece]) -> str | Unknown | Template:
     pieces = list(pieces)
     built = _build(pieces)
     if isinstance(built, str) and any(isinstance(p, EnvDefault) for p in pieces):
-        return EnvDefault(built)
+        return EnvDefault(built, tuple(dict.fromkeys(o for p in pieces for o in origins_of(p))))
     return built
 
 
@@ -72,6 +72,8 @@ def formatted(value: Any, plain: bool, code: Callable[[], str]) -> Piece:
     a conversion, the part as written (`{n:03d}` is not `{n:04d}`)."""
     if plain and isinstance(value, EnvDefault):
         return value  # still a deployment's default: `build` keeps it one
+    if plain and origins_of(value):
+        return EnvDefault(str(value), origins_of(value))  # a number from one
     if plain and isinstance(value, str | int | float):
         return str(value)
     if plain and is_piece(value):
@@ -84,7 +86,7 @@ def formatted(value: Any, plain: bool, code: Callable[[], str]) -> Piece:
 def starred(value: Any) -> Any:
     """`*xs` with xs unresolved: any number of values, marked so (`model.values`)."""
     if isinstance(value, Unknown) and not value.text.startswith(STARRED):
-        return Unknown(STARRED + value.text)
+        return Unknown(STARRED + value.text, value.unread)
     return value
 
 

@@ -10,7 +10,16 @@ from typing import TYPE_CHECKING, Any
 
 import libcst as cst
 
-from streamlint.model import Condition, Loc, Operator, Setting, Source, StateVariable, Unknown
+from streamlint.model import (
+    Condition,
+    Loc,
+    Operator,
+    Overridable,
+    Setting,
+    Source,
+    StateVariable,
+    Unknown,
+)
 from streamlint.model.expr import Alias, Column, Definition, Expr, Star, refs, render, unaliased
 from streamlint.records import factory, record, replace
 
@@ -229,6 +238,24 @@ class ModuleRef:
 
 
 @record
+class PathValue:
+    """A `pathlib.Path(p)`, or `__file__`, and what `os.path.dirname` / `join` and `/` make
+    of them. Opened, it is a file of the job's repository (extract/config_files.py).
+    `anchored`: the path is relative to the repository root (made from `__file__`), so where
+    it lies on the cluster, its text as a value, is not known."""
+
+    path: str
+    anchored: bool = False
+
+    def moved(self, path: str) -> PathValue:
+        return PathValue(path, self.anchored)
+
+    def text(self) -> Any:
+        """What `str(path)` is."""
+        return Unknown(f"the path of {self.path} on the cluster") if self.anchored else self.path
+
+
+@record
 class FunctionRef:
     """A function of a known module, e.g. `pyspark.sql.functions.window`."""
 
@@ -236,12 +263,10 @@ class FunctionRef:
     name: str
 
 
-class EnvDefault(str):
-    """The default of an environment lookup: the value unless the deployment says otherwise.
-
-    It reads as its text everywhere, but a condition on it (`if ENV == "prod"`) is only known
-    at run time, so both branches are read.
-    """
+# The default of an environment lookup, a widget or an argument: the value unless the
+# deployment says otherwise. It reads as its text everywhere, but a condition on it
+# (`if ENV == "prod"`) is only known at run time, so both branches are read.
+EnvDefault = Overridable
 
 
 class Items(tuple):  # type: ignore[type-arg]

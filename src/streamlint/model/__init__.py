@@ -31,9 +31,75 @@ class Unknown:
     """
 
     text: str
+    # A value read from a file streamlint could not read (its path unknown, or absent from the
+    # repository): what was to be read. Two such values are the same code, never the same
+    # value: the file may differ between the versions (`Input`, kind "unread").
+    unread: str = ""
 
     def __str__(self) -> str:
         return f"<unresolved: {self.text}>"
+
+
+class Overridable(str):
+    """A default a deployment may override: `os.environ.get("X", "d")`, a widget's default,
+    an argparse argument's default. It reads as its text everywhere (the value when nothing
+    overrides it); `origins` names where it comes from, each with its default, for the diff
+    (`Input`). String methods return plain text: only building a string keeps it one."""
+
+    origins: tuple[tuple[str, str], ...]
+
+    def __new__(cls, text: str, origins: tuple[tuple[str, str], ...] = ()) -> Overridable:
+        made = super().__new__(cls, text)
+        made.origins = tuple(origins)
+        return made
+
+    def __reduce__(self) -> tuple[type, tuple[str, tuple[tuple[str, str], ...]]]:
+        return (Overridable, (str(self), self.origins))
+
+
+class OverridableNumber(int):
+    """A number computed from an `Overridable` (a window's length from its default text)."""
+
+    origins: tuple[tuple[str, str], ...]
+
+    def __new__(cls, value: int, origins: tuple[tuple[str, str], ...] = ()
+                ) -> OverridableNumber:
+        made = super().__new__(cls, value)
+        made.origins = tuple(origins)
+        return made
+
+    def __reduce__(self) -> tuple[type, tuple[int, tuple[tuple[str, str], ...]]]:
+        return (OverridableNumber, (int(self), self.origins))
+
+
+def origins_of(value: object) -> tuple[tuple[str, str], ...]:
+    """Where a deployment may override a value (none for a value of the code itself)."""
+    found = getattr(value, "origins", ())
+    return found if isinstance(value, Overridable | OverridableNumber) else ()
+
+
+def keep_origins(text: str, pieces: list[object]) -> str:
+    """Text made from deployment defaults (joined, normalised) is itself one."""
+    found = tuple(dict.fromkeys(o for p in pieces for o in origins_of(p)))
+    return Overridable(text, found) if found else text
+
+
+@record
+class Input:
+    """A restart-relevant fact of a query (its checkpoint, a topic or path it reads, a grouping
+    key, a window) that takes its value from outside the job's code.
+
+    kind "override": `origin` (an environment variable, a widget, an argument) gives the value
+    unless the deployment sets another; `default` is the one the code gives. kind "unread": a
+    file streamlint could not read gives it (`origin` names the file); its value is unknown."""
+
+    kind: str
+    origin: str
+    default: str | None
+    fact: str  # in words: "the kafka source option `subscribe`", "checkpointLocation"
+    loc: Loc
+    # Which fact, for the diff: "checkpoint", "source", "window", "grouping", "dedup", "join".
+    about: str = ""
 
 
 @record
@@ -377,6 +443,7 @@ class Query:
     config: tuple[Setting, ...]
     unresolved: tuple[tuple[str, Loc], ...] = ()  # what could not be followed, and where
     output_columns: tuple[str, ...] | None = None  # column names reaching the sink
+    inputs: tuple[Input, ...] = ()  # restart-relevant values from outside the code
 
     @property
     def stateful(self) -> tuple[Operator, ...]:

@@ -122,6 +122,7 @@ class Unresolved:
     with the same code compare equal: the same code in both versions is the same value."""
 
     code: str
+    unread: str = ""  # as `Unknown.unread`: a file streamlint could not read gave it
 
 
 Expr = (Column | Star | Literal | Interval | Call | Cast | Alias | Binary | Unary | Field

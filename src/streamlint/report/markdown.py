@@ -18,7 +18,8 @@ HEADLINE = {
     "compatible": "the changed jobs can restart from their checkpoints",
 }
 STATUS = {"added": "new job", "deleted": "deleted job", "renamed": "renamed",
-          "helper-changed": "unchanged, but a module it imports changed"}
+          "helper-changed": "unchanged, but a module it imports changed",
+          "config-changed": "unchanged, but a configuration file it reads changed"}
 
 
 def _cell(text: str) -> str:

@@ -48,7 +48,8 @@ def _text_at(report: Report, loc: Loc, job: JobFile) -> str | None:
 
 ORDER = {verdict: n for n, verdict in enumerate(reversed(VERDICTS))}  # most severe first
 STATUS = {"added": "new job", "deleted": "deleted job", "renamed": "renamed",
-          "modified": "changed", "helper-changed": "unchanged, but a module it imports changed"}
+          "modified": "changed", "helper-changed": "unchanged, but a module it imports changed",
+          "config-changed": "unchanged, but a configuration file it reads changed"}
 
 
 def changed_helpers(report: Report) -> list[str]:
@@ -137,10 +138,10 @@ def render_all(reports: list[Report], errors: tuple[FileError, ...] = ()) -> str
             out.append(f"{report.new.path}: {what} ({len(queries)} streaming "
                        f"{'query' if len(queries) == 1 else 'queries'})")
             out.append("")
-        elif report.status == "helper-changed":
+        elif report.status in ("helper-changed", "config-changed"):
             out.append(f"{report.new.path}: {STATUS[report.status]} "
-                       f"({', '.join(changed_helpers(report)) or 'no longer imported'}); "
-                       "judged again with each version's modules")
+                       f"({', '.join(changed_helpers(report)) or 'no longer read'}); "
+                       "judged again with each version's files")
             out.append("")
         out.extend(_findings(report))
     suppressed = sum(len(r.suppressed) for r in reports)

@@ -48,6 +48,9 @@ PASS_THROUGH = {
     "sortWithinPartitions", "localCheckpoint", "checkpoint", "observe", "unpersist",
     "dropna", "fillna", "replace", "sample", "fill",
     "alias",  # DataFrame.alias only names the plan for qualified column references
+    # A sort (allowed on a stream only after an aggregation, in complete mode) keeps no state
+    # and no columns of its own: each batch's result table is sorted again.
+    "orderBy", "sort",
 }
 
 

@@ -12,7 +12,7 @@ from streamlint.extract import pipelines, registry
 from streamlint.extract.columns import last_wins, option_key, option_value, plain
 from streamlint.extract.schemas import FIXED_COLUMNS, schema_columns, schema_of
 from streamlint.extract.values import Plan, Reader
-from streamlint.model import Loc, Source, Unknown, option
+from streamlint.model import Loc, Source, Unknown, keep_origins, option
 from streamlint.model.secrets import is_credential, mask_line, masked
 from streamlint.options import option_class
 from streamlint.records import replace
@@ -118,7 +118,8 @@ def make_source(reader: Reader, fmt: Any, options: list[tuple[Any, Any]]) -> Sou
         value = option_value(value)
         if lowered == "subscribe" and isinstance(value, str):
             # Kafka keeps offsets per topic: "a,b" and "b, a" subscribe to the same thing.
-            value = ",".join(sorted(t.strip() for t in value.split(",") if t.strip()))
+            value = keep_origins(",".join(sorted(t.strip() for t in value.split(",")
+                                                 if t.strip())), [value])
         if lowered == "eventhubs.connectionstring" and isinstance(value, str):
             hub, rest = _hub(value)
             if hub:  # the hub it names is what is read; the key is a credential

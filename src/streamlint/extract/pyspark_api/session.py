@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 import libcst as cst
 
-from streamlint.extract import pipelines, pyspark_names, registry
+from streamlint.extract import config_files, pipelines, pyspark_names, registry
 from streamlint.extract.columns import col_sql, function_of, is_unknown, literal, option_value
 from streamlint.extract.frames import unresolved_plan
 from streamlint.extract.pyspark_api.dataframe import (
@@ -21,6 +21,7 @@ from streamlint.extract.pyspark_api.dataframe import (
 )
 from streamlint.extract.pyspark_api.reader import static_source
 from streamlint.extract.pyspark_api.writer import new_writer
+from streamlint.extract.python_api import call_os
 from streamlint.extract.removals import FS_UTILITIES, record
 from streamlint.extract.schema_text import TYPE_CLASSES
 from streamlint.extract.schemas import schema_add, schema_type
@@ -29,6 +30,7 @@ from streamlint.extract.values import (
     BoundMethod,
     Builder,
     Conf,
+    EnvDefault,
     FunctionRef,
     Plan,
     Reader,
@@ -36,7 +38,7 @@ from streamlint.extract.values import (
     Spark,
     column,
 )
-from streamlint.model import Loc, Setting, Unknown
+from streamlint.model import Loc, Setting, Unknown, origins_of
 from streamlint.model.secrets import masked
 
 if TYPE_CHECKING:
@@ -181,6 +183,8 @@ def unknown_attribute(interp: Interpreter, target: Unknown, name: str,
         return Conf()
     if name == "writeStream":
         return new_writer(interp, unresolved_plan(target, interp.loc(node)), node)
+    if target.unread:
+        return config_files.unread_attribute(target, name)
     return registry.NEXT
 
 
@@ -196,6 +200,8 @@ def builder_attribute(interp: Interpreter, target: Builder, name: str,
 @registry.method(BoundMethod)
 def unknown_member_method(interp: Interpreter, target: BoundMethod, name: str, args: list[Any],
                           kwargs: dict[str, Any], node: cst.Call) -> Any:
+    if isinstance(target.target, Unknown) and target.target.unread:
+        return config_files.unread_method(interp, target.target, node)
     if isinstance(target.target, Unknown):
         # `dbutils.widgets.get(...)` or `W = dbutils.widgets; W.get(...)`: one unknown object.
         return registry.call_method(interp, Unknown(f"{target.target.text}.{target.name}"),
@@ -226,8 +232,10 @@ def unknown_method(interp: Interpreter, target: Unknown, name: str, args: list[A
         loc = interp.loc(node)
         return dataframe_call(interp, unresolved_plan(target, loc), name, args, kwargs,
                               node, loc)
+    if target.unread:
+        return config_files.unread_method(interp, target, node)
     if name in ("get", "getenv") and target.text in ("os.environ", "environ") and len(args) > 1:
-        return args[1]
+        return call_os(interp, FunctionRef("os", "get"), args, kwargs, node)
     if name in ("get", "getArgument") and target.text.endswith("widgets") and args and (
             isinstance(args[0], str)):
         # However a notebook reaches it (`dbutils.widgets`, `W = dbutils.widgets`), a
@@ -299,7 +307,12 @@ def conf_method(interp: Interpreter, target: Conf, name: str, args: list[Any],
     if name == "set":
         record_settings(interp, args, kwargs, interp.loc(node))
     if name == "get":  # a run-time value (pipeline parameters are read this way)
-        return args[1] if len(args) > 1 else Unknown(interp.code(node))
+        default = args[1] if len(args) > 1 else kwargs.get("defaultValue")
+        if isinstance(default, str) and args and isinstance(args[0], str):
+            # The job's or the pipeline's configuration may set it: a deployment's default.
+            return EnvDefault(default, (*origins_of(default),
+                                        (f"Spark configuration {args[0]}", str(default))))
+        return default if default is not None else Unknown(interp.code(node))
     return None
 
 
