@@ -750,3 +750,22 @@ def test_only_the_fact_whose_default_changed_is_asked_about() -> None:
         'PAGE).count()', 'PAGE, "region").count()')
     report = diff({JOB: env}, {JOB: new})
     assert report.verdict == "incompatible", messages(report)
+
+
+def test_an_absolute_path_into_a_checkout_of_the_repository_reads_its_file() -> None:
+    """`/Users/me/projects/repo/src/config.json` names the repository's `src/config.json`
+    (a real job hard-codes its checkout): a topic renamed there is SO04, the same file at
+    another checkout is no change."""
+    job = '''\
+import json
+with open("/Users/me/projects/repo/src/config.json") as f:
+    config = json.load(f)
+df = spark.readStream.format("kafka").option("subscribe", config["topic"]).load()
+df.writeStream.format("delta").option("checkpointLocation", "/chk/o").start("/t/o")
+'''
+    old = {JOB: job, "src/config.json": '{"topic": "orders"}'}
+    moved = {JOB: job.replace("/Users/me/projects/repo", "/home/ci/checkout"),
+             "src/config.json": '{"topic": "orders"}'}
+    renamed = {JOB: job, "src/config.json": '{"topic": "orders_v2"}'}
+    assert codes(diff(old, moved)) == []
+    assert "SO04" in codes(diff(old, renamed))

@@ -152,10 +152,16 @@ def _read_tables(root: Path) -> list[tuple[str, dict[str, Any]]]:
 
     Parsing the TOML costs about 10 ms a run, a tenth of the time the whole check may take;
     the cache is keyed by the files' paths, sizes and modification times, and any failure
-    to read or write it just means parsing again.
+    to read or write it just means parsing again. Within a run the files are read once (the
+    rules, options.toml and the own rules share the read) while they stay unchanged.
     """
     paths = sorted(root.glob("*.toml"))
     stamp = repr([(str(p), p.stat().st_size, p.stat().st_mtime_ns) for p in paths])
+    return _tables(tuple(paths), stamp)
+
+
+@cache
+def _tables(paths: tuple[Path, ...], stamp: str) -> list[tuple[str, dict[str, Any]]]:
     cache = _cache_dir() / f"rules-{binascii.crc32(stamp.encode()):08x}.json"
     if os.environ.get("STREAMLINT_NO_CACHE") is None:
         try:

@@ -15,7 +15,6 @@ every restart-relevant fact it reaches (`model.Input`, kind "unread").
 from __future__ import annotations
 
 import configparser
-import hashlib
 import json
 import posixpath
 from typing import TYPE_CHECKING, Any
@@ -83,9 +82,18 @@ def read_file(interp: Interpreter, path: Any, code: str) -> RepoFile:
 
 
 def _read(interp: Interpreter, path: str) -> RepoFile:
-    if path.startswith(CLUSTER_PATHS):
-        return RepoFile(path, None, None, f"{path} (a path on the cluster)")
     loader = interp.loader
+    if path.startswith(CLUSTER_PATHS):
+        # An absolute path into a checkout of this very repository (a developer's
+        # `/Users/me/projects/repo/src/config.json`, `/Workspace/Repos/me/repo/conf/x.yaml`):
+        # the repository's file at the longest tail of it that the repository has.
+        checkout = _in_checkout(loader, path) if loader is not None else None
+        if checkout is None:
+            return RepoFile(path, None, None, f"{path} (a path on the cluster)")
+        text = loader.read(checkout) if loader is not None else None
+        if text is not None and len(text) <= MAX_CONFIG_BYTES:
+            loader.followed[checkout] = _digest(text)  # type: ignore[union-attr]
+            return RepoFile(path, checkout, text)
     if loader is None:
         return RepoFile(path, None, None, f"{path} (no repository to read it from)")
     for candidate in _candidates(interp, path):
@@ -101,6 +109,27 @@ def _read(interp: Interpreter, path: str) -> RepoFile:
 CLUSTER_PATHS = ("/", "dbfs:", "s3:", "s3a:", "abfss:", "gs:", "file:", "wasbs:")
 
 
+# Absolute paths that name storage, never a checkout of the repository.
+_STORAGE = ("/dbfs/", "/Volumes/", "/mnt/", "/tmp/", "/data/")
+
+
+def _in_checkout(loader: Any, path: str) -> str | None:
+    """The repository file an absolute local path names, by the longest tail of at least two
+    components that is a file of the repository; None for storage or no such file."""
+    if not path.startswith("/") or path.startswith(_STORAGE):
+        return None
+    parts = [p for p in path.split("/") if p and p != "."]
+    if ".." in parts:
+        return None
+    for start in range(len(parts) - 1):
+        if len(parts) - start < 2:
+            break
+        tail = "/".join(parts[start:])
+        if loader.read(tail) is not None:
+            return tail
+    return None
+
+
 def _candidates(interp: Interpreter, path: str) -> list[str]:
     here = interp.context.relpath or interp.loader.project.job
     found = []
@@ -112,6 +141,8 @@ def _candidates(interp: Interpreter, path: str) -> list[str]:
 
 
 def _digest(text: str) -> str:
+    import hashlib  # lazily: it loads OpenSSL, 2.5 ms of a run that reads no file
+
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
