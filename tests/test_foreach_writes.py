@@ -141,6 +141,8 @@ df.writeStream.foreachBatch(save).option("checkpointLocation", "/chk/q").start()
 '''
     saved = helper.replace('option("topic", topic)', 'option("topic", topic).save()')
     assert writes(helper) == ()
+    # A value known only at run time is shown as its code, as an f-string's hole is.
+    assert writes(saved) == (BatchWrite("kafka", "{topic}", None, None),)
     assert findings(helper, saved) == [("SK12", "review")]
     # An edit of the helper that writes the same is still the function's code.
     commented = helper.replace("def write_out(df, topic):\n",

@@ -178,13 +178,17 @@ def _arg(call: cst.Call | None, position: int, keyword: str) -> cst.BaseExpressi
 
 def _value(expr: cst.BaseExpression | None, assigned: Assigned, depth: int = 0) -> str | None:
     """A value as the code gives it: a string's text (an f-string's holes as `{code}`), a name
-    assigned once followed, anything else its code."""
+    assigned once followed, a number or constant as written, anything else `{code}`."""
     if expr is None:
         return None
     parts = _parts(expr, assigned, depth)
     if parts is not None:
         return "".join("{" + p + "}" if isinstance(p, Hole) else p for p in parts)
-    return code_text(expr)
+    if isinstance(expr, cst.Integer | cst.Float) or (
+            isinstance(expr, cst.Name) and expr.value in ("True", "False", "None")):
+        return code_text(expr)
+    # Known only at run time: shown as code, as an f-string's hole is (`{topic}`).
+    return "{" + code_text(expr) + "}"
 
 
 def _parts(expr: cst.BaseExpression, assigned: Assigned, depth: int = 0
