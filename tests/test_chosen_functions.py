@@ -90,7 +90,9 @@ def test_a_batch_function_chosen_at_run_time_counts_with_its_code() -> None:
     assert query.sink.foreach is not None
     assert query.sink.foreach.function == "upsert or overwrite"
     new = BATCH.replace('mode("overwrite")', 'mode("append")')
-    assert codes(BATCH, new) == ["SK07"]
+    assert codes(BATCH, new) == ["SK12"]  # what the second one writes changed
+    logged = BATCH.replace('mode("overwrite")', 'mode("overwrite").option("x", "y")')
+    assert codes(BATCH, logged) == ["SK07"]
 
 
 def test_queries_started_by_each_chosen_function_are_one_query() -> None:

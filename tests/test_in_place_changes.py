@@ -171,6 +171,8 @@ df = spark.readStream.format("kafka").option("subscribe", "a").load()
 
 def test_a_partial_batch_functions_code_counts() -> None:
     new = PARTIAL.replace('mode("append")', 'mode("overwrite")')
+    assert verdict(PARTIAL, new) == ("review", ["SK12"])
+    new = PARTIAL.replace("batch.write", 'batch.filter("ok").write')
     assert verdict(PARTIAL, new) == ("compatible", ["SK07"])
 
 

@@ -131,6 +131,7 @@ FACTS: dict[str, Facts] = {
     "sink.format": {**_S, "old_kind": SINK_KINDS, "new_kind": SINK_KINDS, "known": BOOL},
     "sink.path": {**_S, "sink": SINK_KINDS}, "sink.topic": {**_S, "sink": SINK_KINDS},
     "sink.table": {**_S, "sink": SINK_KINDS}, "sink.foreach_code": {**_S, "sink": SINK_KINDS},
+    "sink.foreach_writes": _S,
     "sink.option": _S, "sink.partition_by": {**_S, "sink": SINK_KINDS},
     # `watermark`: the query has one (its state is evicted as the watermark passes).
     "output_mode": {**_S, "old_mode": OUTPUT_MODES, "new_mode": OUTPUT_MODES,
@@ -176,7 +177,8 @@ VALUE_FREE_SINK_OPTIONS = frozenset({"mergeschema"})
 # the sink the new query writes into is the same table, topic or folder as before.
 STILL_MATTERS_AFTER_RESET = frozenset({
     "query.checkpoint", "unresolved", "sink.format", "sink.path", "sink.topic", "sink.table",
-    "sink.foreach_code", "sink.option", "sink.partition_by", "output_mode",
+    "sink.foreach_code", "sink.foreach_writes", "sink.option", "sink.partition_by",
+    "output_mode",
     "projection.columns", "query.refused",
 })
 # The note the extractor leaves for a DataFrame built by code in another module.

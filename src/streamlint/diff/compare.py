@@ -52,6 +52,7 @@ from streamlint.model import (
     Aggregation,
     ArbitraryState,
     Deduplication,
+    ForeachCode,
     Loc,
     Operator,
     Query,
@@ -382,6 +383,21 @@ class _Differ:
                      new_sink=sink_kind(self.new.sink.format))
         return bool(retyped)
 
+    def foreach(self, old: ForeachCode, new: ForeachCode) -> None:
+        """What a foreach/foreachBatch function writes, where both versions' were read; else,
+        or when only code around the writes changed, that its code changed (SK07)."""
+        if old.writes is not None and new.writes is not None and old.writes != new.writes:
+            removed = [str(w) for w in old.writes if w not in new.writes]
+            added = [str(w) for w in new.writes if w not in old.writes]
+            if not removed and not added:  # the same writes, in another order or number
+                removed, added = [str(w) for w in old.writes], [str(w) for w in new.writes]
+            self.add("sink.foreach_writes", f"what {new.function} writes",
+                     "; ".join(removed) or "nothing", "; ".join(added) or "nothing",
+                     old.loc, new.loc)
+        elif old.fingerprint != new.fingerprint and old.function == new.function:
+            self.add("sink.foreach_code", f"the code of {new.function}", old.function,
+                     new.function, old.loc, new.loc)
+
     def sink(self) -> None:
         old, new = self.old.sink, self.new.sink
         old_kind, new_kind = sink_kind(old.format), sink_kind(new.format)
@@ -394,11 +410,8 @@ class _Differ:
                     }.get(new_kind, "sink.table")
             self.add(kind, f"where the {new.format} sink writes", old.target, new.target,
                      old.loc, new.loc, sink=new_kind)
-        if (old.foreach and new.foreach and old.foreach.fingerprint != new.foreach.fingerprint
-                and old.foreach.function == new.foreach.function):
-            self.add("sink.foreach_code", f"the code of {new.foreach.function}",
-                     old.foreach.function, new.foreach.function, old.foreach.loc,
-                     new.foreach.loc)
+        if old.foreach and new.foreach:
+            self.foreach(old.foreach, new.foreach)
         if old.format == new.format:
             for key in _keys_of(old.options, new.options):
                 target = key.lower() in ("path", "topic", "table")

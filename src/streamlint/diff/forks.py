@@ -18,7 +18,7 @@ from streamlint.core import Change, same_dataframe_settings
 # otherwise (or, for options, compared at all).
 _BY_SINK_KIND = frozenset({
     "sink.format", "sink.path", "sink.topic", "sink.table", "sink.foreach_code",
-    "sink.partition_by", "projection.columns", "query.volatile_checkpoint",
+    "sink.foreach_writes", "sink.partition_by", "projection.columns", "query.volatile_checkpoint",
 })
 # Never judged for the other branch from the branch read: what could not be read, and a
 # checkpoint change (a deliberate reset drops the branch read's other changes, which the

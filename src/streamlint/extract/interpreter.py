@@ -24,7 +24,7 @@ from streamlint.extract.coverage import escaped
 from streamlint.extract.expressions import Expressions
 from streamlint.extract.in_place import InPlace
 from streamlint.extract.positions import ModuleIndex
-from streamlint.extract.reach import reach_fingerprint, repository_module_text
+from streamlint.extract.reach import Reach, loader_module_text, reach_of
 from streamlint.extract.statements import Statements
 from streamlint.extract.symbolic import first_name
 from streamlint.extract.values import (
@@ -119,18 +119,22 @@ class Interpreter(Statements, Expressions, Calls, InPlace):
     def reach(self, node: cst.CSTNode) -> str:
         """A fingerprint of the code that can reach `node` (extract/reach.py): the same in
         two versions when no edit can have changed what it does; "" when not known."""
-        indexes = [self.context.index, *(c.index for c in self.contexts),
-                   *(index for _, index in self.files)]
+        found = self.reach_of(node)
+        return found.fingerprint() if found is not None else ""
+
+    def reach_of(self, node: cst.CSTNode, alone: bool = False) -> Reach | None:
+        """What can reach `node` in the module that holds it (extract/reach.py), relative
+        imports read from that module's folder; None when no module read holds it."""
+        contexts = [self.context, *self.contexts]
+        indexes = [*((c.index, c.relpath) for c in contexts),
+                   *((index, None) for _, index in self.files)]
         name = first_name(node)
-        index = next((i for i in indexes if id(node) in i.tops
+        found = next(((i, relpath) for i, relpath in indexes if id(node) in i.tops
                       or (name is not None and id(name) in i.starts)), None)
-        if index is None:
-            return ""
-        loader = self.loader
-        if loader is None:
-            return reach_fingerprint(index, node, lambda dotted, level: None)
-        return reach_fingerprint(index, node, repository_module_text(
-            loader.find, loader.read, loader.project.job))
+        if found is None:
+            return None
+        index, relpath = found
+        return reach_of(index, node, loader_module_text(self.loader, relpath), alone)
 
     def code(self, node: cst.CSTNode) -> str:
         # Memoized: a helper called N times asks for the same node's code N times, and

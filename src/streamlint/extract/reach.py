@@ -15,6 +15,7 @@ from __future__ import annotations
 import ast
 import posixpath
 from collections.abc import Callable
+from typing import Any, NamedTuple
 
 import libcst as cst
 
@@ -44,7 +45,7 @@ def _bound(tree: ast.AST) -> set[str]:
     return names
 
 
-def _facts(statement: cst.BaseStatement) -> tuple[str, set[str], set[str], list[tuple[str, int]]]:
+def _facts(statement: cst.CSTNode) -> tuple[str, set[str], set[str], list[tuple[str, int]]]:
     """(code, names bound, names used, imports as (dotted, level)) of one statement."""
     code = code_text(statement)
     try:
@@ -118,10 +119,11 @@ def _self_uses(code: str) -> tuple[set[str], set[str], set[str]]:
     return read, written, called
 
 
-def _method_reach(cls: cst.ClassDef, method: cst.FunctionDef) -> tuple[list[str], set[str]]:
+def _method_reach(cls: cst.ClassDef, method: cst.FunctionDef
+                  ) -> tuple[list[str], set[str], list[cst.FunctionDef]]:
     """The code of the methods of `cls` that can reach `method`'s behaviour (those it calls
     through self, those that set an attribute it reads, transitively) and of the class's own
-    statements (attributes, decorators, bases), with the names they use."""
+    statements (attributes, decorators, bases), with the names they use, and those methods."""
     methods = {m.name.value: m for m in cls.body.body if isinstance(m, cst.FunctionDef)}
     uses = {name: _self_uses(code_text(m)) for name, m in methods.items()}
     taken = {method.name.value}
@@ -141,8 +143,23 @@ def _method_reach(cls: cst.ClassDef, method: cst.FunctionDef) -> tuple[list[str]
         try:
             used |= {n.id for n in ast.walk(ast.parse(code)) if isinstance(n, ast.Name)}
         except (SyntaxError, ValueError, RecursionError):
-            return [], set()
-    return codes, used
+            return [], set(), []
+    return codes, used, [methods[n] for n in sorted(taken)]
+
+
+class Reach(NamedTuple):
+    """What can reach a piece of code: the code it starts from (`nodes`: its top-level
+    statement, the methods of its class that can reach it, or itself), the module-level
+    statements defining the names used, transitively, and the repository modules those import
+    with their code ("" when not the repository's)."""
+
+    codes: tuple[str, ...]
+    nodes: tuple[cst.CSTNode, ...]
+    statements: tuple[cst.BaseStatement, ...]
+    modules: tuple[tuple[str, int, str], ...]
+
+    def fingerprint(self) -> str:
+        return digest((self.codes, self.modules))
 
 
 def reach_fingerprint(index: ModuleIndex, node: cst.CSTNode, module_text: ModuleText) -> str:
@@ -152,24 +169,38 @@ def reach_fingerprint(index: ModuleIndex, node: cst.CSTNode, module_text: Module
     a framework's class holds many methods, and an edit of one that neither sets what the
     method reads nor is called by it cannot change it); elsewhere, its top-level statement.
     Then the module-level statements defining the names used, transitively."""
+    found = reach_of(index, node, module_text)
+    return found.fingerprint() if found is not None else ""
+
+
+def reach_of(index: ModuleIndex, node: cst.CSTNode, module_text: ModuleText,
+             alone: bool = False) -> Reach | None:
+    """What can reach `node` (see `reach_fingerprint`); with `alone`, code nested in a
+    top-level function (a function defined in one) starts from its own code rather than the
+    whole enclosing function. None when `node` is in no statement of the module."""
     top = index.tops.get(id(node)) or next(
         (statement for statement in index.body if _contains(statement, node)), None)
     facts = [_facts(statement) for statement in index.body]
     start = next((i for i, statement in enumerate(index.body) if statement is top), None)
-    if start is None:
-        return ""
+    if start is None or top is None:
+        return None
     codes: list[str] = []
     used: set[str] = set()
+    nodes: list[cst.CSTNode] = [top]
     method = None
     if isinstance(top, cst.ClassDef):
         method = next((m for m in top.body.body
                        if isinstance(m, cst.FunctionDef) and _contains(m, node)), None)
+    taken: set[int] = set()
     if method is not None:
-        codes, used = _method_reach(top, method)
+        codes, used, methods = _method_reach(top, method)
         if not codes:
-            return ""
+            return None
         used.discard(top.name.value)
-        taken: set[int] = set()
+        nodes = list(methods)
+    elif alone and top is not node:
+        code, _, used, _ = _facts(node)
+        codes, nodes = [code], [node]
     else:
         taken = {start}
         used = set(facts[start][2])
@@ -195,7 +226,8 @@ def reach_fingerprint(index: ModuleIndex, node: cst.CSTNode, module_text: Module
     codes += [facts[i][0] for i in sorted(taken)]
     modules = sorted({(dotted, level, _code(module_text(dotted, level) or ""))
                       for dotted, level in imports})
-    return digest((tuple(codes), tuple(modules)))
+    return Reach(tuple(codes), tuple(nodes),
+                 tuple(index.body[i] for i in sorted(taken) if i != start), tuple(modules))
 
 
 def repository_module_text(find: Callable[[str, str | None], tuple[str, str] | None],
@@ -215,3 +247,11 @@ def repository_module_text(find: Callable[[str, str | None], tuple[str, str] | N
         return read(found[0]) if found else None
 
     return text
+
+
+def loader_module_text(loader: Any, relpath: str | None = None) -> ModuleText:
+    """A `ModuleText` over the interpreter's module loader (None: no repository), relative
+    imports taken from `relpath` (a helper module's) or else the job's folder."""
+    if loader is None:
+        return lambda dotted, level: None
+    return repository_module_text(loader.find, loader.read, relpath or loader.project.job)

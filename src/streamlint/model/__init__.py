@@ -331,13 +331,49 @@ STATEFUL_KINDS = frozenset({"aggregation", "deduplication", "join", "arbitrary_s
 
 
 @record
+class BatchWrite:
+    """One write a foreach/foreachBatch function makes, as read from its code (and the
+    helpers it reaches): where it writes, how, and on which condition. What is written (the
+    batch filtered, joined, projected) is not part of it, as a stream's own projection is not
+    part of its sink.
+
+    `kind`: the writer's format (`delta`, `kafka`, `jdbc`, ...) for a DataFrameWriter, `merge`
+    for a DeltaTable merge, the SQL statement (`merge`, `insert`, `insert overwrite`, `update`,
+    `delete`, `create`, `sql`: one streamlint could not read) for SQL text, `call` for a
+    client's write method (`producer.send(...)`), known by its code text (in `columns`).
+    Values are as written in the code: a literal's value, a name or an f-string's `{expr}` as
+    its code."""
+
+    kind: str
+    target: str | None  # table, path or topic; the receiver's code for a client's call
+    mode: str | None  # append / overwrite / ...; INSERT's OVERWRITE or REPLACE USING
+    condition: str | None  # a MERGE's ON, an UPDATE's or DELETE's WHERE
+    columns: tuple[str, ...] = ()  # MERGE clauses with their column lists, INSERT columns,
+    # partitionBy; a client's call as its code
+
+    def __str__(self) -> str:
+        parts = [self.kind, *([self.target] if self.target else [])]
+        if self.mode:
+            parts.append(f"mode {self.mode}")
+        if self.condition:
+            parts.append(f"{'ON' if self.kind == 'merge' else 'WHERE'} {self.condition}")
+        if self.columns:
+            parts.append(f"({'; '.join(self.columns)})")
+        return " ".join(parts)
+
+
+@record
 class ForeachCode:
-    """The function a foreach/foreachBatch sink calls, and a fingerprint of its code."""
+    """The function a foreach/foreachBatch sink calls, a fingerprint of its code and of what
+    it can reach (helpers, constants, repository modules), and the writes it makes."""
 
     method: str  # foreach or foreachBatch
     function: str
     fingerprint: str  # the function's code with formatting and comments normalised away
     loc: Loc
+    # What it writes, in the order written; None: streamlint could not read its code (a
+    # function from a package, a value known only at run time), so it cannot tell.
+    writes: tuple[BatchWrite, ...] | None = None
 
 
 @record

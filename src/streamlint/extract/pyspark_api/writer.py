@@ -12,6 +12,7 @@ from streamlint.core import same_dataframe_settings
 from streamlint.extract import registry
 from streamlint.extract.columns import option_key
 from streamlint.extract.frames import flatten
+from streamlint.extract.pyspark_api.batch_writes import batch_writes, imported_writes
 from streamlint.extract.pyspark_api.grouped import function_label
 from streamlint.extract.symbolic import code_text, digest
 from streamlint.extract.values import (
@@ -225,24 +226,45 @@ def start(
 def foreach_code(interp: Interpreter, foreach: tuple[str, Any, Loc]) -> ForeachCode:
     method, function, loc = foreach
     if isinstance(function, Alternatives):
-        # A batch function chosen at run time: each one's code counts.
+        # A batch function chosen at run time: each one's code counts, and each one's writes.
         each = [foreach_code(interp, (method, option, loc)) for option in function.options]
+        writes = [c.writes for c in each]
         return ForeachCode(method, " or ".join(c.function for c in each),
-                           " | ".join(c.fingerprint for c in each), loc)
+                           " | ".join(c.fingerprint for c in each), loc,
+                           None if any(w is None for w in writes)
+                           else tuple(w for ws in writes for w in ws or ()))
     if isinstance(function, Partial):
         # functools.partial(upsert, table="t"): the function's code, and what it is bound to.
         inner = foreach_code(interp, (method, function.func, loc))
         bound = ", ".join([*(digest(a) for a in function.args),
                            *(f"{k}={digest(v)}" for k, v in sorted(function.kwargs.items()))])
         return ForeachCode(method, f"partial({inner.function})",
-                           f"{inner.fingerprint} with ({bound})", loc)
+                           f"{inner.fingerprint} with ({bound})", loc, inner.writes)
     if isinstance(function, Function):
-        code = code_text(function.node)
-        return ForeachCode(method, function.node.name.value, code, loc)
+        return _read_code(interp, method, function.node.name.value, function.node, loc)
     if isinstance(function, Instance):
-        return ForeachCode(method, function.cls.node.name.value,
-                           code_text(function.cls.node), loc)
+        return _read_code(interp, method, function.cls.node.name.value, function.cls.node,
+                          loc)
     if isinstance(function, Lambda):
-        return ForeachCode(method, "lambda", code_text(function.node), loc)
+        return _read_code(interp, method, "lambda", function.node, loc)
+    # Code streamlint cannot read (a package's function, a value known at run time): its
+    # writes are unknown, never "none".
     label = function_label(interp, function)
-    return ForeachCode(method, label, label, loc)
+    return ForeachCode(method, label, label, loc, None)
+
+
+def _read_code(interp: Interpreter, method: str, name: str, node: cst.CSTNode, loc: Loc
+               ) -> ForeachCode:
+    """The function's fingerprint, over its code and what it can reach (extract/reach.py:
+    for a method, the methods of its class that can reach it; for a function nested in
+    another, its own code, so that an edit of the enclosing function elsewhere, the query it
+    starts, is not one of its own), and the writes read from that code and the module-level
+    helpers it reaches."""
+    reach = interp.reach_of(node, alone=True)
+    if reach is None:  # in no module read: its own code is all there is
+        return ForeachCode(method, name, code_text(node), loc, batch_writes([node]))
+    helpers = [s for s in reach.statements if isinstance(s, cst.FunctionDef | cst.ClassDef)]
+    others = [s for s in reach.statements if s not in helpers]
+    scanned = [*reach.nodes, *helpers]
+    return ForeachCode(method, name, reach.fingerprint(), loc,
+                       batch_writes(scanned, others) + imported_writes(scanned, reach.modules))
