@@ -20,7 +20,7 @@ from typing import Any, NamedTuple
 import libcst as cst
 
 from streamlint.extract.positions import ModuleIndex
-from streamlint.extract.symbolic import code_text, digest
+from streamlint.extract.symbolic import code_text, digest, first_name
 
 # Reads a module of the repository by its import (dotted name, relative level); None when it
 # is not one of the repository's.
@@ -45,8 +45,25 @@ def _bound(tree: ast.AST) -> set[str]:
     return names
 
 
-def _facts(statement: cst.CSTNode) -> tuple[str, set[str], set[str], list[tuple[str, int]]]:
+Facts = tuple[str, set[str], set[str], list[tuple[str, int]]]
+# Per statement node (kept, so an id is never reused for another node): its facts. A module's
+# statements are read once a run however many unread streams and batch functions ask.
+_FACTS: dict[int, tuple[cst.CSTNode, Facts]] = {}
+
+
+def _facts(statement: cst.CSTNode) -> Facts:
     """(code, names bound, names used, imports as (dotted, level)) of one statement."""
+    cached = _FACTS.get(id(statement))
+    if cached is not None and cached[0] is statement:
+        return cached[1]
+    if len(_FACTS) > 20_000:
+        _FACTS.clear()
+    found = _read_facts(statement)
+    _FACTS[id(statement)] = (statement, found)
+    return found
+
+
+def _read_facts(statement: cst.CSTNode) -> Facts:
     code = code_text(statement)
     try:
         tree = ast.parse(code)
@@ -88,6 +105,76 @@ def _code(text: str) -> str:
         return ast.unparse(tree)
     except (ValueError, RecursionError):
         return text
+
+
+class _Facts:
+    """The facts of a module's statements, read as they are asked for: the names each binds
+    for all of them (cheap, from the syntax tree), the rest only for those taken."""
+
+    def __init__(self, body: tuple[cst.BaseStatement, ...]) -> None:
+        self.body = body
+        self.bound = [_bound_cst(statement) for statement in body]
+
+    def __getitem__(self, i: int) -> Facts:
+        return _facts(self.body[i])
+
+
+def _bound_cst(statement: cst.CSTNode) -> set[str]:
+    """The names a top-level statement binds, from its syntax tree; a compound statement
+    other than a def or class is read whole (`_facts`)."""
+    if isinstance(statement, cst.FunctionDef | cst.ClassDef):
+        return {statement.name.value}
+    if not isinstance(statement, cst.SimpleStatementLine):
+        return _facts(statement)[1]
+    names: set[str] = set()
+    for small in statement.body:
+        if isinstance(small, cst.Assign):
+            for target in small.targets:
+                names |= _target_names(target.target)
+        elif isinstance(small, cst.AnnAssign | cst.AugAssign):
+            names |= _target_names(small.target)
+        elif isinstance(small, cst.Import):
+            names |= {(cst.Module([]).code_for_node(a.asname.name) if a.asname else
+                       cst.Module([]).code_for_node(a.name).split(".")[0]) for a in small.names}
+        elif isinstance(small, cst.ImportFrom):
+            if isinstance(small.names, cst.ImportStar):
+                names.add("*")
+            else:
+                names |= {cst.Module([]).code_for_node(a.asname.name if a.asname else a.name)
+                          for a in small.names}
+    return names
+
+
+def _target_names(target: cst.BaseExpression) -> set[str]:
+    if isinstance(target, cst.Name):
+        return {target.value}
+    if isinstance(target, cst.Tuple | cst.List):
+        return {n for element in target.elements for n in _target_names(element.value)}
+    if isinstance(target, cst.StarredElement):
+        return _target_names(target.value)
+    return set()  # `a.b = ...`, `a[k] = ...` bind no name
+
+
+def _top_of(index: ModuleIndex, node: cst.CSTNode) -> cst.CSTNode | None:
+    """The top-level statement holding `node`; None when it is in none. The statement is
+    found by lines (the last one starting at or before the node's first name), then checked."""
+    if any(statement is node for statement in index.body):
+        return node
+    name = first_name(node)
+    where = index.starts.get(id(name)) if name is not None else None
+    if where is None:
+        return next((s for s in index.body if _contains(s, node)), None)
+    candidate = None
+    for statement in index.body:
+        first = first_name(statement)
+        start = index.starts.get(id(first)) if first is not None else None
+        if start is not None and start <= where:
+            candidate = statement
+        elif start is not None:
+            break
+    if candidate is not None and _contains(candidate, node):
+        return candidate
+    return next((s for s in index.body if _contains(s, node)), None)
 
 
 def _contains(root: cst.CSTNode, target: cst.CSTNode) -> bool:
@@ -178,9 +265,8 @@ def reach_of(index: ModuleIndex, node: cst.CSTNode, module_text: ModuleText,
     """What can reach `node` (see `reach_fingerprint`); with `alone`, code nested in a
     top-level function (a function defined in one) starts from its own code rather than the
     whole enclosing function. None when `node` is in no statement of the module."""
-    top = index.tops.get(id(node)) or next(
-        (statement for statement in index.body if _contains(statement, node)), None)
-    facts = [_facts(statement) for statement in index.body]
+    top = index.tops.get(id(node)) or _top_of(index, node)
+    facts = _Facts(index.body)
     start = next((i for i, statement in enumerate(index.body) if statement is top), None)
     if start is None or top is None:
         return None
@@ -207,7 +293,7 @@ def reach_of(index: ModuleIndex, node: cst.CSTNode, module_text: ModuleText,
     todo = list(taken)
     pending = set(used)
     while True:
-        for i, (_, bound, _, _) in enumerate(facts):
+        for i, bound in enumerate(facts.bound):
             if i not in taken and i != start and bound & pending:
                 taken.add(i)
                 todo.append(i)
