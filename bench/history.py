@@ -91,9 +91,8 @@ def summarize(rows: list[dict]) -> dict:
         "under_rated": [r["id"] for r in rows if r["expected"] == "incompatible"
                         and r["got"] == "review"
                         or r["expected"] == "review" and r["got"] == "compatible"],
-        "errors": [f"{r['id']}: {r['error']}" for r in rows if r["error"]],
-        "self_diff_above_note": [f"{r['id']}: {r['self_above_note']}" for r in rows
-                                 if r.get("self_above_note")],
+        "errors": [r["id"] for r in rows if r["error"]],
+        "self_diff_above_note": [r["id"] for r in rows if r.get("self_above_note")],
         "seconds_per_pair": {"median": round(statistics.median(times), 2) if times else None,
                              "max": round(max(times), 2) if times else None,
                              "total": round(sum(times), 1)},
@@ -121,8 +120,9 @@ def print_summary(s: dict, rows: list[dict]) -> None:
         print("  " + pid)
     print(f"under-rated: {len(s['under_rated'])}")
     print(f"errors: {len(s['errors'])}")
-    for line in s["errors"]:
-        print("  " + line)
+    for r in rows:
+        if r["error"]:
+            print(f"  {r['id']}: {r['error']}")
     print(f"self-diff with a finding above note: {len(s['self_diff_above_note'])}")
     t = s["seconds_per_pair"]
     print(f"seconds per pair (one `streamlint diff` process): median {t['median']}, "
@@ -160,7 +160,12 @@ def main(argv: list[str] | None = None) -> int:
     summary = summarize(rows)
     print_summary(summary, rows)
     if args.json:
-        Path(args.json).write_text(json.dumps({"summary": summary, "rows": rows}, indent=1,
+        # Codes, not messages: a message may quote the job's code, which is not ours to keep.
+        kept = [{"id": r["id"], "expected": r["expected"], "got": r["got"],
+                 "codes": sorted({f.split(": ")[0] for f in r["findings"]}),
+                 "self_codes": sorted({f.split(": ")[0] for f in r.get("self_above_note", [])}),
+                 "seconds": r["seconds"], "error": bool(r["error"])} for r in rows]
+        Path(args.json).write_text(json.dumps({"summary": summary, "rows": kept}, indent=1,
                                               ensure_ascii=False) + "\n", encoding="utf-8")
     return 0
 

@@ -87,7 +87,8 @@ FACTS: dict[str, Facts] = {
     # A problem of the new version that the old version already had (diff/already.py):
     # `problem` is the change kind it would have been.
     "query.already_present": {"problem": frozenset({"query.shared_checkpoint",
-                                                    "query.volatile_checkpoint"})},
+                                                    "query.volatile_checkpoint",
+                                                    "input.unread"})},
     "unresolved": {**_S, "about": None},  # a change kind, or "code"
     "unseen": {"about": None, "side": frozenset({"old", "new"})},
     # A restart-relevant value from outside the code (diff/inputs.py).

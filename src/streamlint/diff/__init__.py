@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from streamlint.core import DEFAULT_SPARK_VERSION
 from streamlint.diff import pipelines
-from streamlint.diff.already import already_present
+from streamlint.diff.already import already_present, unchanged_reads
 from streamlint.diff.compare import (
     Change,
     Code,
@@ -77,6 +77,8 @@ def diff_pairs(old: JobFile, new: JobFile, pairs: tuple[tuple[Query | None, Quer
     changes.extend(already_present(standing, [*shared_in_file(old.queries, version),
                                               *volatile_changes(old.queries)],
                                    lambda c: judge(c, version).verdict == "compatible"))
+    if old.text == new.text and old.modules == new.modules:
+        changes = unchanged_reads(changes)
     changes = _relabel(changes, pairs, labels)
     findings = _merge_repeats([judge(change, version) for change in changes])
     return Report(old, new, pairs, findings, worst([f.verdict for f in findings]), spark_version,

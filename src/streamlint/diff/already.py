@@ -28,8 +28,19 @@ def _signature(change: Change) -> tuple:
     return (change.kind, show(change.new), facts)
 
 
+def unchanged_reads(changes: list[Change]) -> list[Change]:
+    """For two versions that are the same code (the job and every module it follows): a
+    value read from a file streamlint cannot read (UN06) is as it was; whether that file
+    changed is no part of this change, so it is noted, not asked about."""
+    return [Change("query.already_present", _describe(c), c.old, c.new, c.old_loc, c.new_loc,
+                   c.query, {"problem": c.kind}) if c.kind == "input.unread" else c
+            for c in changes]
+
+
 def _describe(change: Change) -> str:
     """The problem in words, as the finding it replaces would have put it."""
+    if change.kind == "input.unread":
+        return f"{change.subject}, which streamlint could not read"
     if change.kind == "query.volatile_checkpoint":
         return f"the checkpointLocation {change.new} is built from {change.subject}"
     return f"{change.new} is also the checkpoint of {change.old}"
