@@ -85,3 +85,27 @@ def test_in_a_class_only_the_methods_that_can_reach_the_unread_one_count() -> No
     assert codes(CLASS, CLASS.replace("print(self.level, message)", "pass")) == ["UN03"]
     assert codes(CLASS, CLASS.replace("self.topic = topic", 'self.topic = topic + "_v2"')) \
         == ["UN03"]
+
+
+def test_an_edit_of_another_function_of_an_imported_module_is_no_finding(
+        tmp_path: Path) -> None:
+    """`from jobs.utils import get_topic` takes `get_topic` and what it uses there: an edit of
+    another function of jobs/utils.py cannot reach the unread stream."""
+    job = JOB.replace('TOPIC = "orders"', "from jobs.utils import get_topic\nTOPIC = get_topic()")
+    utils = 'PREFIX = "o"\n\ndef get_topic():\n    return PREFIX + "rders"\n\n' \
+            'def other():\n    return {value}\n'
+    paths = []
+    for side, value in (("old", "1"), ("new", "2")):
+        root = tmp_path / side
+        (root / "jobs").mkdir(parents=True)
+        (root / ".git").mkdir()
+        (root / "jobs" / "__init__.py").write_text("")
+        (root / "jobs" / "utils.py").write_text(utils.format(value=value))
+        (root / "jobs" / "job.py").write_text(job)
+        paths.append(str(root / "jobs" / "job.py"))
+    report = diff_files(*paths)
+    assert [f.code for f in report.findings if f.verdict != "compatible"] == []
+    (tmp_path / "new" / "jobs" / "utils.py").write_text(
+        utils.format(value="2").replace('PREFIX = "o"', 'PREFIX = "x"'))
+    report = diff_files(*paths)
+    assert "UN03" in [f.code for f in report.findings]

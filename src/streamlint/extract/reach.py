@@ -45,14 +45,14 @@ def _bound(tree: ast.AST) -> set[str]:
     return names
 
 
-Facts = tuple[str, set[str], set[str], list[tuple[str, int]]]
+Facts = tuple[str, set[str], set[str], "list[Imported]"]
 # Per statement node (kept, so an id is never reused for another node): its facts. A module's
 # statements are read once a run however many unread streams and batch functions ask.
 _FACTS: dict[int, tuple[cst.CSTNode, Facts]] = {}
 
 
 def _facts(statement: cst.CSTNode) -> Facts:
-    """(code, names bound, names used, imports as (dotted, level)) of one statement."""
+    """(code, names bound, names used, imports as (dotted, level, names)) of one statement."""
     cached = _FACTS.get(id(statement))
     if cached is not None and cached[0] is statement:
         return cached[1]
@@ -73,18 +73,47 @@ def _read_facts(statement: cst.CSTNode) -> Facts:
     return code, _bound(tree), used, _imports(tree)
 
 
-def _imports(tree: ast.AST) -> list[tuple[str, int]]:
-    """Every import in the code, as (dotted, relative level); `from a import b` also as
-    `a.b`, which may be a module of its own."""
-    imports: list[tuple[str, int]] = []
+Imported = tuple[str, int, "tuple[str, ...] | None"]
+
+
+def _imports(tree: ast.AST) -> list[Imported]:
+    """Every import in the code, as (dotted, relative level, the names taken from it, or
+    None for the whole module); `from a import b` also as the module `a.b`, which `b` may be."""
+    imports: list[Imported] = []
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
-            imports.extend((a.name, 0) for a in node.names)
+            imports.extend((a.name, 0, None) for a in node.names)
         elif isinstance(node, ast.ImportFrom):
             base = node.module or ""
-            imports.append((base, node.level))
-            imports.extend((f"{base}.{a.name}".lstrip("."), node.level) for a in node.names)
+            names = tuple(a.name for a in node.names)
+            imports.append((base, node.level, None if "*" in names else names))
+            imports.extend((f"{base}.{a.name}".lstrip("."), node.level, None)
+                           for a in node.names)
     return imports
+
+
+def _part(text: str, names: tuple[str, ...] | None) -> str:
+    """What an import takes from a module's code: the statements defining `names` and,
+    transitively, what they use there (an edit of another function of that module cannot
+    change them); the whole module, without docstrings, for `import m` or a name it does not
+    define itself."""
+    if names is None:
+        return _code(text)
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError, RecursionError):
+        return text
+    body = tree.body
+    bound = [_bound(statement) for statement in body]
+    if any(not any(name in b for b in bound) for name in names):
+        return _code(text)
+    taken: set[int] = set()
+    pending = set(names)
+    while pending:
+        new = {i for i, b in enumerate(bound) if i not in taken and b & pending}
+        taken |= new
+        pending = {n.id for i in new for n in ast.walk(body[i]) if isinstance(n, ast.Name)}
+    return _code(ast.unparse(ast.Module([body[i] for i in sorted(taken)], [])))
 
 
 def _code(text: str) -> str:
@@ -310,8 +339,9 @@ def reach_of(index: ModuleIndex, node: cst.CSTNode, module_text: ModuleText,
             continue
         imports += _imports(tree)
     codes += [facts[i][0] for i in sorted(taken)]
-    modules = sorted({(dotted, level, _code(module_text(dotted, level) or ""))
-                      for dotted, level in imports})
+    modules = sorted({(dotted, level, _part(text, names) if text else "")
+                      for dotted, level, names in imports
+                      for text in [module_text(dotted, level)]})
     return Reach(tuple(codes), tuple(nodes),
                  tuple(index.body[i] for i in sorted(taken) if i != start), tuple(modules))
 
