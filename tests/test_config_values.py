@@ -784,3 +784,19 @@ def test_an_unread_file_with_the_job_unchanged_is_a_note() -> None:
     assert report.verdict == "compatible"
     assert {f.code for f in report.findings} == {"QY18"}
     assert "as in the old version" in messages(report)
+
+
+def test_the_environment_lookup_written_as_a_conditional_is_a_default() -> None:
+    """`os.environ["K"] if "K" in os.environ else "d"` is `os.environ.get("K", "d")` (a real
+    job moved its broker there): the same default is no change, another one is UN04."""
+    job = ('import os\n'
+           'TOPIC = {topic}\n'
+           'df = spark.readStream.format("kafka").option("subscribe", TOPIC).load()\n'
+           'df.writeStream.format("delta").option("checkpointLocation", "/chk/o").start("/t/o")\n')
+    env = 'os.environ["TOPIC"] if "TOPIC" in os.environ else "{default}"'
+    same = diff({JOB: job.format(topic=env.format(default="orders"))},
+                {JOB: job.format(topic=env.format(default="orders")) + "# edited\n"})
+    assert codes(same) == []
+    changed = diff({JOB: job.format(topic=env.format(default="orders"))},
+                   {JOB: job.format(topic=env.format(default="orders_v2"))})
+    assert "UN04" in codes(changed)

@@ -15,13 +15,43 @@ from streamlint.extract import registry, templates
 from streamlint.extract.bindings import ENV_LOOKUP_RE, builtin_value
 from streamlint.extract.budget import power_too_big, too_big
 from streamlint.extract.symbolic import choose, digest, is_data, is_plain, text_of
-from streamlint.extract.values import BoundMethod, Env, EnvDefault, Items, Lambda
+from streamlint.extract.values import BoundMethod, Env, EnvDefault, FunctionRef, Items, Lambda
 from streamlint.model import Template, Unknown
 
 
 class Expressions:
     # One long function on purpose (tests/test_architecture.py, LONG_FUNCTIONS): a handler a
     # node type costs a Python frame a nesting level, and deep helpers hit the recursion limit.
+    def if_expression(self, node: cst.IfExp, env: Env) -> Any:
+        env_value = self.env_lookup(node, env)
+        if env_value is not None:
+            return env_value
+        test = self.ev(node.test, env)
+        if is_plain(test) and not isinstance(test, EnvDefault):
+            return self.ev(node.body if test else node.orelse, env)
+        return choose(self.ev(node.body, env), self.ev(node.orelse, env),
+                      self.condition(node.test), self.loc(node))
+
+    def env_lookup(self, node: cst.IfExp, env: Env) -> Any:
+        """`os.environ["K"] if "K" in os.environ else "d"` is `os.environ.get("K", "d")`: the
+        environment variable K with its default (a deployment may set it); None for any other
+        conditional expression."""
+        test, body = node.test, node.body
+        if not (isinstance(test, cst.Comparison) and len(test.comparisons) == 1
+                and isinstance(test.comparisons[0].operator, cst.In)
+                and isinstance(body, cst.Subscript) and len(body.slice) == 1
+                and isinstance(body.slice[0].slice, cst.Index)):
+            return None
+        environ = {" ".join(self.code(test.comparisons[0].comparator).split()),
+                   " ".join(self.code(body.value).split())}
+        if environ != {"os.environ"}:
+            return None
+        key, item = self.ev(test.left, env), self.ev(body.slice[0].slice.value, env)
+        if not isinstance(key, str) or key != item:
+            return None
+        return registry.call_library(self, FunctionRef("os.environ", "get"),
+                                     [key, self.ev(node.orelse, env)], {}, node)
+
     def ev(self, node: cst.CSTNode, env: Env) -> Any:  # noqa: C901 - one dispatch table
         self.budget.step(self, node)
         if isinstance(node, cst.SimpleString | cst.Integer | cst.Float):
@@ -115,11 +145,7 @@ class Expressions:
                 return Unknown(self.code(node))
             return Unknown(self.code(node))
         if isinstance(node, cst.IfExp):
-            test = self.ev(node.test, env)
-            if is_plain(test) and not isinstance(test, EnvDefault):
-                return self.ev(node.body if test else node.orelse, env)
-            return choose(self.ev(node.body, env), self.ev(node.orelse, env),
-                           self.condition(node.test), self.loc(node))
+            return self.if_expression(node, env)
         if isinstance(node, cst.Lambda):
             return Lambda(node, env, self.defaults(node.params, env))
         if isinstance(node, cst.Await):
