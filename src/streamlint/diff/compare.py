@@ -56,6 +56,7 @@ from streamlint.model import (
     Loc,
     Operator,
     Query,
+    Sink,
     Source,
     StreamJoin,
     Watermark,
@@ -70,6 +71,26 @@ from streamlint.rules import judged_without_values
 
 __all__ = ["CHANGE_KINDS", "Change", "Code", "changed_modules", "query_added", "query_removed",
            "unseen_changes"]
+
+
+# What a foreach/foreachBatch function may write without a table's schema to match: a Kafka
+# topic, a client's call (a document store, a queue), a console; updates and deletes name
+# their columns. A batch written as it is to a table, a path or by JDBC carries its columns.
+_SCHEMA_FREE_WRITES = frozenset({"call", "kafka", "console", "noop", "memory", "update",
+                                 "delete"})
+
+
+def columns_sink(sink: Sink) -> str:
+    """The sink's kind as new output columns meet it: a foreach/foreachBatch sink whose
+    function writes the batch somewhere that checks a schema (or whose writes could not be
+    read) is such a sink ("other"), not one without a schema."""
+    kind = sink_kind(sink.format)
+    if kind != "foreach" or sink.foreach is None:
+        return kind
+    writes = sink.foreach.writes
+    if writes is None or any(w.kind not in _SCHEMA_FREE_WRITES for w in writes):
+        return "other"
+    return kind
 
 
 class _Differ:
@@ -359,8 +380,8 @@ class _Differ:
                 self.add("projection.columns", "the output columns",
                          column_list(old_cols), column_list(new_cols),
                          loc_a, loc_b,
-                         old_sink=sink_kind(self.old.sink.format),
-                         new_sink=sink_kind(self.new.sink.format))
+                         old_sink=columns_sink(self.old.sink),
+                         new_sink=columns_sink(self.new.sink))
         if static_changed:
             self.add("static_join.changed", "a stream-static join",
                      _static(old_static), _static(new_static),
@@ -379,8 +400,8 @@ class _Differ:
             self.add("projection.columns", "the output columns",
                      tuple(Code(f"{name}: {a}") for name, a, _ in retyped),
                      tuple(Code(f"{name}: {b}") for name, _, b in retyped), loc_a, loc_b,
-                     old_sink=sink_kind(self.old.sink.format),
-                     new_sink=sink_kind(self.new.sink.format))
+                     old_sink=columns_sink(self.old.sink),
+                     new_sink=columns_sink(self.new.sink))
         return bool(retyped)
 
     def foreach(self, old: ForeachCode, new: ForeachCode) -> None:

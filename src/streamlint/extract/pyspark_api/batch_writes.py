@@ -187,6 +187,10 @@ def _value(expr: cst.BaseExpression | None, assigned: Assigned, depth: int = 0) 
     if isinstance(expr, cst.Integer | cst.Float) or (
             isinstance(expr, cst.Name) and expr.value in ("True", "False", "None")):
         return code_text(expr)
+    if isinstance(expr, cst.Name) and expr.value in assigned and depth < _DEPTH:
+        # A name assigned once is what it was assigned (`OUTPUT = os.environ.get(...)`):
+        # renaming the name changes nothing written.
+        return _value(assigned[expr.value], assigned, depth + 1)
     # Known only at run time: shown as code, as an f-string's hole is (`{topic}`).
     return "{" + code_text(expr) + "}"
 
