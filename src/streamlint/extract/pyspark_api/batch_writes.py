@@ -124,8 +124,30 @@ def _walk(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
         stack.extend(reversed(current.children))
 
 
+# Per node (kept, so an id is never reused): its calls and its assignments, one walk each
+# (libcst builds a node's children anew on every access).
+_SCANS: dict[int, tuple[cst.CSTNode, list[cst.Call], list[cst.CSTNode]]] = {}
+
+
+def _scan(node: cst.CSTNode) -> tuple[list[cst.Call], list[cst.CSTNode]]:
+    cached = _SCANS.get(id(node))
+    if cached is not None and cached[0] is node:
+        return cached[1], cached[2]
+    if len(_SCANS) > 5_000:
+        _SCANS.clear()
+    calls: list[cst.Call] = []
+    assigns: list[cst.CSTNode] = []
+    for n in _walk(node):
+        if isinstance(n, cst.Call):
+            calls.append(n)
+        elif isinstance(n, cst.Assign | cst.AnnAssign):
+            assigns.append(n)
+    _SCANS[id(node)] = (node, calls, assigns)
+    return calls, assigns
+
+
 def _calls(node: cst.CSTNode) -> Iterator[cst.Call]:
-    return (n for n in _walk(node) if isinstance(n, cst.Call))
+    return iter(_scan(node)[0])
 
 
 def _assignments(nodes: Iterable[cst.CSTNode]) -> Assigned:
@@ -133,7 +155,7 @@ def _assignments(nodes: Iterable[cst.CSTNode]) -> Assigned:
     left as its code."""
     seen: dict[str, cst.BaseExpression | None] = {}
     for node in nodes:
-        for n in _walk(node):
+        for n in _scan(node)[1]:
             if isinstance(n, cst.Assign) and len(n.targets) == 1 and isinstance(
                     n.targets[0].target, cst.Name):
                 name = n.targets[0].target.value
