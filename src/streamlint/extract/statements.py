@@ -12,6 +12,7 @@ import libcst as cst
 
 from streamlint.extract import heap, registry
 from streamlint.extract.bindings import import_star, member, module_ref
+from streamlint.extract.conditions import compared_with_literal
 from streamlint.extract.symbolic import (
     ABSENT,
     Return,
@@ -170,7 +171,7 @@ class Statements:
             elif isinstance(orelse, cst.Else):
                 self.run_block(orelse.body.body, scope)
 
-        compared = self.compared(stmt.test, env)
+        compared = compared_with_literal(self, stmt.test, env)
 
         def when(holds: bool, run: Any) -> Any:
             if compared is None:
@@ -188,19 +189,6 @@ class Statements:
                                                                             scope)),
                                     when(False, otherwise)],
                               self.condition(stmt.test), self.loc(stmt))
-
-    def compared(self, test: cst.BaseExpression, env: Env) -> tuple[str, str] | None:
-        """(subject, value) of a run-time condition that compares a value known only at run
-        time with a literal (`mode == "A"`, `args.sink == 'duckdb'`); None for any other."""
-        if not (isinstance(test, cst.Comparison) and len(test.comparisons) == 1
-                and isinstance(test.comparisons[0].operator, cst.Equal)):
-            return None
-        sides = [self.ev(test.left, env), self.ev(test.comparisons[0].comparator, env)]
-        known = [side for side in sides if is_plain(side) and isinstance(side, str | int)]
-        unknown = [side for side in sides if isinstance(side, Unknown)]
-        if len(known) != 1 or len(unknown) != 1 or isinstance(known[0], bool):
-            return None
-        return unknown[0].text, repr(known[0])
 
     def run_alternatives(self, env: Env, branches: list[Any], condition: str, loc: Loc) -> None:
         """Run each branch from the same state; a name they leave different is a choice."""
@@ -388,3 +376,4 @@ class Statements:
         return cls
 
     # -- calls --------------------------------------------------------------------------
+
