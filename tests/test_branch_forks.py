@@ -110,16 +110,19 @@ def test_a_change_by_sink_kind_is_asked_through_a_nested_choice() -> None:
     assert "UN01" in codes(NESTED, new)
 
 
-def test_a_dataframe_chosen_at_run_time_keeps_its_whole_digest() -> None:
-    # Not a writer of the same DataFrame: a change upstream may act differently on the other
-    # DataFrame (a column added, deduplicated there), so it is still asked.
+def test_a_dataframe_chosen_at_run_time_is_compared_on_each_branch() -> None:
+    # Not a writer of the same DataFrame: the branch not read is compared with its old self.
+    # A rate limit upstream is compatible on both branches; a new deduplication key on the
+    # branch not read is that branch's DD01.
     job = """
 import sys
 df = spark.readStream.format("kafka").option("subscribe", "events").load()
 if sys.argv[1] == "all":
     out = df.selectExpr("CAST(value AS STRING) AS v")
 else:
-    out = df.selectExpr("CAST(value AS STRING) AS v").dropDuplicates()
+    out = df.selectExpr("CAST(value AS STRING) AS v", "key").dropDuplicates(["v"])
 out.writeStream.format("delta").option("checkpointLocation", "/chk/e").start("/t/e")
 """
-    assert "UN01" in codes(job, rate_limited(job))
+    assert codes(job, rate_limited(job)) == ["SO05"]
+    assert codes(job, job.replace('dropDuplicates(["v"])', 'dropDuplicates(["v", "key"])')) \
+        == ["DD01"]

@@ -120,13 +120,23 @@ def test_a_stream_read_and_never_used_starts_no_query() -> None:
     assert extract_text(text, "job.py").unseen == ()
 
 
-def test_a_writer_never_started_is_unseen() -> None:
+def test_a_writer_handed_to_unfollowed_code_is_unseen() -> None:
     text = (f'df = {KAFKA}\nwriter = df.writeStream.option("checkpointLocation", "/c")\n'
             "run_later(writer)\n")
     job = extract_text(text, "job.py")
     assert job.queries == ()
     assert [u.about for u in job.unseen] == ["no-sink", "no-sink"]  # the source, the writer
     assert sorted(u.loc.line for u in job.unseen) == [1, 2]
+
+
+def test_a_writer_never_started_nor_handed_over_is_a_note() -> None:
+    # It starts no query: a note (UN07) when it changes, never a question.
+    text = f'df = {KAFKA}\nwriter = df.writeStream.option("checkpointLocation", "/c")\n'
+    job = extract_text(text, "job.py")
+    assert job.queries == ()
+    assert [u.about for u in job.unseen] == ["never-started"]
+    new = text.replace('"/c"', '"/d"')
+    assert codes(text, new) == [("UN07", "compatible")]
 
 
 def test_streaming_code_in_a_lambda_handed_to_a_framework_is_unseen() -> None:

@@ -27,7 +27,7 @@ EXPECTED = {
     "g7": ("the function a guard may return", "incompatible", {"DD01"}),
     "g11": ("the reader a guard may return", "incompatible", {"SO03"}),
     # Written before the guard, overwritten after it: the early path leaves the first value.
-    "g3": ("the DataFrame the early path leaves in self.df", "review", {"UN01"}),
+    "g3": ("the DataFrame the early path leaves in self.df", "incompatible", {"DD01"}),
     # A helper filling the caller's dict (dict.update) changes that dict.
     "g8": ("the DataFrame a helper puts in the caller's dict", "incompatible", {"DD01"}),
     # A reader chosen at run time: the other one's source is noted.
@@ -44,7 +44,8 @@ EXPECTED = {
                 {"AG01"}),
     "dictalias": ("the topic in a dict one branch updates in place", "review", {"UN02"}),
     "dictalias2": ("the topic in a dict one branch sets an item of", "review", {"UN02"}),
-    "attrbr": ("the DataFrame the first branch sets as an attribute", "review", {"UN01"}),
+    "attrbr": ("the DataFrame the first branch sets as an attribute", "incompatible",
+               {"AG01"}),
     # A transformWithState processor chosen at run time: each one's state counts.
     "tws": ("the state the second processor declares", "review", {"UN02"}),
     "tws2": ("the state the first processor declares", "review", {"UN02"}),
@@ -165,9 +166,9 @@ EXPECTED = {
     # Eighth review: a list an `if` may have extended has a length known only at run time
     # (`if extra:`, `len(keys) > 1`); a function is named by its code and what it reads
     # where it was defined, a class or instance by its own and its bases' code.
-    "truthy_cond_list": ("the key of the branch `if extra:` reads", "review", {"UN01"}),
-    "len_of_cond_list": ("the key of the branch `if len(keys) > 1:` reads", "review",
-                         {"UN01"}),
+    "truthy_cond_list": ("the key of the branch `if extra:` reads", "incompatible", {"AG01"}),
+    "len_of_cond_list": ("the key of the branch `if len(keys) > 1:` reads", "incompatible",
+                         {"AG01"}),
     "cond_factory_closure": ("the key a factory's closure holds", "review", {"UN01"}),
     "cond_function_global_key": ("the module KEY a function reads", "review", {"UN01"}),
     "cond_class_appended": ("the key in an appended class's method", "review", {"UN01"}),

@@ -269,6 +269,8 @@ def judge(change: Change, version: tuple[int, ...]) -> Finding:
         subject=change.subject, old=_render(change.old), new=_render(change.new),
         query=change.query, **change.facts,
     )
+    if "branch" in change.facts:  # found on the branch of a run-time fork not read
+        message += f" (in the other branch of the run-time condition `{change.facts['branch']}`)"
     # Code streamlint shows as written (an unfollowed call's arguments) may hold a credential
     # as a literal (`password="..."`): the message and the values are masked like source lines.
     message = mask_text(_NOTHING.sub("", message))

@@ -53,6 +53,7 @@ from streamlint.model import (
     ArbitraryState,
     Deduplication,
     ForeachCode,
+    Fork,
     Loc,
     Operator,
     Query,
@@ -158,13 +159,37 @@ class _Differ:
         repository whose text changed is still asked about."""
         old_notes = {text: loc for text, loc in self.old.unresolved}
         new_notes = {text: loc for text, loc in self.new.unresolved}
+        matched = self._matched_forks(old_notes, new_notes)
         for text, loc in new_notes.items():
+            if text in matched:
+                continue
             if text not in old_notes or (EXTERNAL_NOTE in text and self._in_changed_module(
                     loc, old_notes[text])):
                 self.add("unresolved", text, None, text, old_notes.get(text), loc, about="code")
         for text, loc in old_notes.items():
-            if text not in new_notes:
+            if text not in new_notes and text not in matched:
                 self.add("unresolved", text, text, None, loc, None, about="code")
+
+    def _matched_forks(self, old_notes: dict[str, Loc], new_notes: dict[str, Loc]) -> set[str]:
+        """Notes on a run-time fork whose branch not read could be compared with its old self
+        (diff/forks.py), old and new: that branch's changes are judged, not asked about."""
+        matched: set[str] = set()
+        olds = [t for t in old_notes if isinstance(t, Fork) and t not in new_notes]
+        for text in new_notes:
+            if not isinstance(text, Fork) or text in old_notes:
+                continue
+            for before in olds:
+                if before in matched:
+                    continue
+                found = forks.other_branch_changes(
+                    self.old, self.new, before, text,
+                    lambda a, b: _Differ(a, b, self.changed_modules).run())
+                if found is not None:
+                    # Judged on that branch as on the one read: only what may matter remains.
+                    self.changes.extend(found)
+                    matched |= {before, text}
+                    break
+        return matched
 
     def inputs(self) -> None:
         """Values from outside the code (diff/inputs.py). A change found where a default a

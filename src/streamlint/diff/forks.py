@@ -12,7 +12,12 @@ asked about (UN01), naming the change.
 
 from __future__ import annotations
 
-from streamlint.core import Change, same_dataframe_settings
+from collections.abc import Callable
+
+from streamlint.core import DEFAULT_SPARK_VERSION, Change, same_dataframe_settings
+from streamlint.model import Fork, Query
+from streamlint.records import replace
+from streamlint.rules import judge, parse_version
 
 # Changes judged by the sink's kind: on a branch writing another format they may be judged
 # otherwise (or, for options, compared at all).
@@ -50,3 +55,26 @@ def may_differ(change: Change, settings: frozenset[str]) -> bool:
     if change.kind == "query.name":  # compared only where the checkpoint stays
         return bool({"format", "option `checkpointlocation`"} & settings)
     return False
+
+
+def other_branch_changes(old_query: Query, new_query: Query, old: Fork, new: Fork,
+                         compare: Callable[[Query, Query], list[Change]]
+                         ) -> list[Change] | None:
+    """The changes on a run-time fork's branch not read, or None where they cannot be told.
+
+    The note on such a fork names a digest of the other branch, so any edit there makes the
+    note differ. Where both versions carry the branch as data (`Fork.other`) under the same
+    condition, it is compared with its old self as a query of its own (the read branch's
+    sink, its own DataFrame). What a writer on that branch sets besides must be the same."""
+    if (old.other is None or new.other is None or old.condition != new.condition
+            or old.which != new.which or old.other[4] != new.other[4]):
+        return None
+    before, after = (replace(query, sources=shape[0], operators=shape[1],
+                             output_columns=shape[2], unresolved=shape[3])
+                     for query, shape in ((old_query, old.other), (new_query, new.other)))
+    return [replace(change, facts={**change.facts, "branch": new.condition})
+            for change in compare(before, after)
+            if judge(change, _VERSION).verdict != "compatible"]
+
+
+_VERSION = parse_version(DEFAULT_SPARK_VERSION)

@@ -45,10 +45,12 @@ def unseen(interp: Interpreter, queries: tuple[Query, ...]) -> tuple[Unseen, ...
                 "no-sink", f"`{_snippet(code)}` builds a stream writer that goes into "
                 f"`{_snippet(into)}`, which streamlint cannot follow", loc, fingerprint)
         else:
+            # Never handed to code streamlint cannot follow, never started: a writer without
+            # start()/toTable() starts no query (a lab's TODO, a writer built and dropped).
             items[("no-writer", loc)] = Unseen(
-                "no-sink", f"`{_snippet(code)}` builds a stream writer that is never started "
-                "by a call streamlint recognises (start, toTable, table)", loc,
-                _reach_at(interp, loc))
+                "never-started", f"`{_snippet(code)}` builds a stream writer that is never "
+                "started (no start, toTable or table call, and it is handed to no other code)",
+                loc, _reach_at(interp, loc))
     # The job's own code, and the code of the files it runs (a notebook's %run targets).
     streaming = [*interp.index.streaming,
                  *(node for _, index in interp.files for node in index.streaming)]

@@ -291,13 +291,14 @@ def _jupyter(text: str, path: str) -> Converted:
 
 def _broken_cell(number: int, python: list[str], loc: Loc) -> Unseen | None:
     """A code cell that is not valid Python: when a notebook runs, that cell fails and the
-    others run, so it is left out of what is read and reported (UN03), its text its
-    fingerprint (the same broken cell in both versions is no change). None for a valid cell."""
+    others run, so it is left out of what is read and reported (UN03; UN08 when only the old
+    version had it), its text its fingerprint (the same broken cell in both versions is no
+    change). None for a valid cell."""
     text = "\n".join(python)
     try:
         ast.parse(text)
     except SyntaxError as err:
-        return Unseen("notebook", f"cell {number} is not valid Python ({err.msg}, line "
+        return Unseen("broken-cell", f"cell {number} is not valid Python ({err.msg}, line "
                       f"{err.lineno} of the cell): it fails when the notebook runs, and "
                       "streamlint did not read it", loc,
                       "cell#" + hashlib.sha256(" ".join(text.split()).encode()).hexdigest()[:16])

@@ -34,6 +34,7 @@ _builders: set[type] = set()
 _kept: set[type] = set()
 _followed: dict[type, tuple[Handler, Handler]] = {}
 _differences: dict[type, Handler] = {}
+_shapes: dict[type, Handler] = {}
 
 
 def _walk(value: Any) -> tuple[type, ...]:
@@ -95,14 +96,18 @@ def kept(*receivers: type) -> None:
 
 
 def followed(receiver: type, note: Handler, digest: Handler,
-             differences: Handler | None = None) -> None:
+             differences: Handler | None = None, shape: Handler | None = None) -> None:
     """Objects followed through one branch of a run-time choice, with `note(value, note)`
     recording that the other may run instead, and `digest(value)` their shape's parts.
     `differences(chosen, other)`, where given, names what the other does differently to the
-    same DataFrame (a writer's settings), or None when it is not the same DataFrame."""
+    same DataFrame (a writer's settings), or None when it is not the same DataFrame.
+    `shape(value)`, where given, is the branch as the diff can compare it: (sources,
+    operators, output columns, notes, what else it sets), or None."""
     _followed[receiver] = (note, digest)
     if differences is not None:
         _differences[receiver] = differences
+    if shape is not None:
+        _shapes[receiver] = shape
 
 
 # -- dispatching ----------------------------------------------------------------------------
@@ -189,6 +194,14 @@ def differences(chosen: Any, other: Any) -> tuple[tuple[str, Any], ...] | None:
         handler = _differences.get(cls)
         if handler is not None and type(other) is type(chosen):
             return handler(chosen, other)
+    return None
+
+
+def shape_of(value: Any) -> tuple[Any, ...] | None:
+    """A followed object as the diff can compare it (see `followed`), or None."""
+    for cls in _walk(value):
+        if cls in _shapes:
+            return _shapes[cls](value)
     return None
 
 

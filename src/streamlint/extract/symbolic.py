@@ -26,7 +26,7 @@ from streamlint.extract.values import (
     Lambda,
     Partial,
 )
-from streamlint.model import Loc, Template, Unknown
+from streamlint.model import Fork, Loc, Template, Unknown
 
 
 class Return(Exception):
@@ -202,9 +202,15 @@ def choose(first: Any, second: Any, condition: str, loc: Loc) -> Any:
         # so a change there makes the note differ between versions (and the diff ask). A
         # branch writing the same DataFrame with other settings names only those settings:
         # the diff judges a change to the DataFrame on the branch read (diff/forks.py).
-        return registry.note(chosen, f"the DataFrame depends on the run-time condition "
-                             f"`{condition}` (streamlint read the {which} branch; the other "
-                             f"{'writes ' + same if same else f'is #{digest(other)}'})", loc)
+        text = (f"the DataFrame depends on the run-time condition `{condition}` (streamlint "
+                f"read the {which} branch; the other "
+                f"{'writes ' + same if same else f'is #{digest(other)}'})")
+        shape = registry.shape_of(other)
+        if shape is not None:
+            # The branch not read, as data (its settings as a digest): the diff compares it
+            # with its old self (model.Fork).
+            shape = (*shape[:4], digest(shape[4]))
+        return registry.note(chosen, Fork(text, condition, which, shape), loc)
     if _choosable(first) and _choosable(second) and first is not second:
         options = _options(first) + tuple(o for o in _options(second)
                                           if not any(o is mine for mine in _options(first)))
@@ -214,6 +220,8 @@ def choose(first: Any, second: Any, condition: str, loc: Loc) -> Any:
         return Alternatives(options, condition, loc)
     if registry.is_kept(first) or isinstance(first, Function | Instance):
         return first
+    if first is None and registry.is_kept(second):
+        return second  # `x = None`, then `if c: x = Model.load(p)`: only the object is usable
     if first == second:
         return first
     return Unknown(f"{text_of(first)} if {condition} else {text_of(second)}")

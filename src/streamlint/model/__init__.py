@@ -6,6 +6,8 @@ front ends (SQL strings, notebooks, several modules) only have to produce the sa
 
 from __future__ import annotations
 
+from typing import Any
+
 from streamlint.model.expr import Definition, Expr
 from streamlint.records import record
 
@@ -38,6 +40,31 @@ class Unknown:
 
     def __str__(self) -> str:
         return f"<unresolved: {self.text}>"
+
+
+class Fork(str):
+    """A note that a run-time condition chooses the DataFrame and streamlint read one branch.
+
+    It reads as its text everywhere (the text names the condition and a digest of the branch
+    not read, so a change there makes the note differ). It also carries that branch as data
+    (`other`: its sources, operators, output columns, notes, and a digest of what a writer
+    sets besides), so the diff compares the branch not read with its old self rather than
+    asking about every edit there: a filter changed on a branch of a stateless query is no
+    question. `other` is None when the branch is not a DataFrame streamlint can compare.
+    """
+
+    condition: str
+    which: str
+    other: tuple[Any, ...] | None
+
+    def __new__(cls, text: str, condition: str, which: str,
+                other: tuple[Any, ...] | None) -> Fork:
+        made = super().__new__(cls, text)
+        made.condition, made.which, made.other = condition, which, other
+        return made
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (Fork, (str(self), self.condition, self.which, self.other))
 
 
 class Overridable(str):
@@ -466,7 +493,9 @@ class Unseen:
     missed can never read as "compatible". `about` says what kind of thing it is (a rule's
     `when`): "no-sink" (a streaming DataFrame that reaches no sink streamlint recognises),
     "not-run" (streaming code the interpreter never reached), "sql" (SQL it does not analyse),
-    "pipeline", "module", "notebook", ...; `what` says it in words, naming the code.
+    "pipeline", "module", "notebook", "broken-cell" (a notebook cell that is not valid
+    Python), "never-started" (a stream writer built, never started and handed to no other
+    code); `what` says it in words, naming the code.
     """
 
     about: str

@@ -81,7 +81,9 @@ ACTIONS = {"count", "first", "head", "take", "collect", "show", "toPandas", "isE
 
 # A DataFrame is followed through one branch of a run-time choice, noting the other.
 registry.followed(Plan, lambda plan, note: replace(plan, unresolved=(*plan.unresolved, note)),
-                  lambda value: (value.sources, value.operators))
+                  lambda value: (value.sources, value.operators),
+                  shape=lambda value: (value.sources, value.operators, value.columns,
+                                       value.unresolved, ()))
 # A column's operators build expressions: `col("a") + 1`, `~df.flag`, `df.x == 1`.
 registry.operators(Col, col_binary, col_unary)
 
@@ -216,6 +218,11 @@ def dataframe_call(  # noqa: C901 - one branch per DataFrame method family
     if name in ("printSchema", "explain"):
         return None
     if name in ACTIONS:
+        if plan.streaming:
+            # Spark refuses a batch action on a streaming DataFrame ("Queries with streaming
+            # sources must be executed with writeStream.start()"): it starts no query, so the
+            # stream is consumed here, not handed to code streamlint cannot follow.
+            interp.effects.consumed.update(s.loc for s in plan.sources if s.streaming)
         return Unknown(interp.code(node))
     # A DataFrame method streamlint does not model: keep the query, and say what was not read.
     note = (f"the DataFrame method `{name}(...)` is not modelled by streamlint", loc)

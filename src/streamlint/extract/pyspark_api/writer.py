@@ -103,7 +103,9 @@ def _options(writer: Writer) -> list[tuple[Any, Any]]:
 
 registry.followed(Writer, _note, lambda value: (
     value.plan.sources, value.plan.operators, value.format, value.options, value.output_mode,
-    value.trigger), _differences)
+    value.trigger), _differences, lambda value: (
+    value.plan.sources, value.plan.operators, value.plan.columns, value.plan.unresolved,
+    (value.format, value.options, value.output_mode, value.trigger)))
 
 
 def new_writer(interp: Interpreter, plan: Plan, node: cst.CSTNode) -> Writer:

@@ -1,0 +1,92 @@
+"""pyspark.ml stages scoring a stream (extract/pyspark_api/ml.py): a Transformer's
+`transform(df)` is a stateless projection, so the query is read through it."""
+
+from __future__ import annotations
+
+import pickle
+
+from streamlint.diff import diff_jobs
+from streamlint.extract import extract_text
+from streamlint.model import Fork, Projection
+
+SCORING = """
+import os
+from pyspark.sql import SparkSession
+from pyspark.ml import PipelineModel
+from pyspark.ml.feature import VectorAssembler
+
+class Scorer:
+    def __init__(self):
+        self.model = None
+
+    def load(self):
+        if os.path.exists(os.environ["MODEL"]):
+            self.model = PipelineModel.load(os.environ["MODEL"])
+
+    def run(self):
+        spark = SparkSession.builder.getOrCreate()
+        self.load()
+        df = spark.readStream.format("kafka").option("subscribe", "reviews").load()
+        df = VectorAssembler(inputCols=["a", "b"], outputCol="features").transform(df)
+        if self.model:
+            df = self.model.transform(df)
+        (df.select("value", "prediction").writeStream.format("console")
+           .option("checkpointLocation", "/chk/score").start())
+
+Scorer().run()
+"""
+
+
+def codes(old: str, new: str) -> list[str]:
+    report = diff_jobs(extract_text(old, "old.py"), extract_text(new, "new.py"))
+    return sorted(f.code for f in report.findings)
+
+
+def test_a_stream_scored_by_a_model_is_one_query_read_whole() -> None:
+    job = extract_text(SCORING, "job.py")
+    (query,) = job.queries
+    assert not job.unseen
+    assert query.sink.checkpoint == "/chk/score"
+    methods = [op.method for op in query.operators if isinstance(op, Projection)]
+    assert methods[:2] == ["VectorAssembler.transform", "PipelineModel.transform"]
+    assert not query.stateful
+
+
+def test_an_edit_near_the_model_is_no_question() -> None:
+    edited = SCORING.replace('outputCol="features"', 'outputCol="features", handleInvalid="skip"')
+    assert codes(SCORING, edited) == []
+
+
+def test_a_change_after_the_model_is_still_judged() -> None:
+    grouped = SCORING.replace('df.select("value", "prediction")',
+                              'df.groupBy("prediction").count()')
+    assert "QY03" not in codes(SCORING, grouped)
+    assert codes(SCORING, grouped)  # an aggregation added after scoring: a finding
+
+
+def test_a_model_method_streamlint_does_not_know_stays_unknown() -> None:
+    # Not a transform: the branch that calls it is noted (never read as the plain stream).
+    job = SCORING.replace("df = self.model.transform(df)", "df = self.model.explainParams(df)")
+    (query,) = extract_text(job, "job.py").queries
+    assert query.unresolved
+    assert "PipelineModel.transform" not in [getattr(op, "method", "") for op in query.operators]
+
+
+def test_a_fork_note_keeps_its_branch_through_pickling() -> None:
+    note = Fork("the DataFrame depends on ...", "mode == 'a'", "first", ((), (), None, (), "#0"))
+    again = pickle.loads(pickle.dumps(note))
+    assert again == note and again.condition == "mode == 'a'" and again.other == note.other
+
+
+BATCH_ACTION = """
+from pyspark.sql import SparkSession
+spark = SparkSession.builder.getOrCreate()
+df = spark.readStream.format("kafka").option("subscribe", "positions").load()
+df.select("value").show()
+"""
+
+
+def test_a_batch_action_on_a_stream_starts_no_query_and_is_no_unread_code() -> None:
+    # Spark refuses it (tests/test_spark_batch_action.py): nothing starts, nothing escapes.
+    job = extract_text(BATCH_ACTION, "job.py")
+    assert job.queries == () and job.unseen == ()
