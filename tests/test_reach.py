@@ -81,8 +81,11 @@ class Pipeline:
 def test_in_a_class_only_the_methods_that_can_reach_the_unread_one_count() -> None:
     assert codes(CLASS, CLASS.replace('print("rows", self.level)', 'print("n", self.level)')) \
         == []
-    # `load` calls `log`, and `__init__` sets the topic it reads: edits there are asked.
-    assert codes(CLASS, CLASS.replace("print(self.level, message)", "pass")) == ["UN03"]
+    # `load` calls `log`, and `__init__` sets the topic it reads: edits there are asked,
+    # unless they only print or log (a print removed cannot reach what a query reads).
+    assert codes(CLASS, CLASS.replace("print(self.level, message)", "pass")) == []
+    assert codes(CLASS, CLASS.replace("print(self.level, message)",
+                                      "self.topic = message")) == ["UN03"]
     assert codes(CLASS, CLASS.replace("self.topic = topic", 'self.topic = topic + "_v2"')) \
         == ["UN03"]
 
@@ -109,3 +112,14 @@ def test_an_edit_of_another_function_of_an_imported_module_is_no_finding(
         utils.format(value="2").replace('PREFIX = "o"', 'PREFIX = "x"'))
     report = diff_files(*paths)
     assert "UN03" in [f.code for f in report.findings]
+
+
+def test_annotations_docstrings_and_log_lines_are_not_what_can_reach() -> None:
+    annotated = CLASS.replace("def __init__(self, topic, level):",
+                              'def __init__(self, topic: str, level: int) -> None:\n'
+                              '        """Where to read from."""\n'
+                              '        import logging\n'
+                              '        logging.getLogger(__name__).info("init %s", topic)')
+    assert codes(CLASS, annotated) == []
+    assert codes(CLASS, annotated.replace("self.topic = topic", "self.topic = level")) \
+        == ["UN03"]

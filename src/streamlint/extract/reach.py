@@ -69,8 +69,60 @@ def _read_facts(statement: cst.CSTNode) -> Facts:
         tree = ast.parse(code)
     except (SyntaxError, ValueError, RecursionError):
         return code, set(), set(), []
-    used = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}
-    return code, _bound(tree), used, _imports(tree)
+    imports = _imports(tree)
+    bound = _bound(tree)
+    if all(isinstance(s, ast.Import | ast.ImportFrom) for s in tree.body):
+        return "", bound, set(), imports  # counted as the modules it takes (`Reach.modules`)
+    essential = _essential(tree)
+    used = {n.id for n in ast.walk(essential) if isinstance(n, ast.Name)}
+    return _unparsed(essential, code), bound, used, imports
+
+
+# Calls made for their output only: a log line, a print, a DataFrame shown. An edit of them
+# cannot reach what a query reads, keeps or writes.
+_OUTPUT_ONLY = frozenset({"print", "display", "debug", "info", "warning", "warn", "error",
+                          "exception", "critical", "log", "show", "printSchema", "explain"})
+
+
+def _essential(tree: ast.AST) -> ast.AST:
+    """The code that can reach a query: without type annotations (they run nothing a query
+    depends on), docstrings, statements that only print or log, and imports inside functions
+    (what they import is part of the fingerprint as a module, wherever the import is)."""
+    for node in ast.walk(tree):
+        if isinstance(node, ast.arg):
+            node.annotation = None
+        elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            node.returns = None
+        body = getattr(node, "body", None)
+        if isinstance(body, list) and not isinstance(node, ast.Module):
+            kept = [s for s in body if not _output_only(s)
+                    and not isinstance(s, ast.Import | ast.ImportFrom)]
+            node.body = kept or [ast.Pass()]
+        for field in ("orelse", "finalbody"):
+            block = getattr(node, field, None)
+            if isinstance(block, list) and block:
+                kept = [s for s in block if not _output_only(s)]
+                setattr(node, field, kept or ([ast.Pass()] if field == "orelse"
+                                              and isinstance(node, ast.If) else kept))
+    return tree
+
+
+def _output_only(statement: ast.stmt) -> bool:
+    if isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Constant):
+        return isinstance(statement.value.value, str)  # a docstring, a bare string
+    if not (isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Call)):
+        return False
+    func = statement.value.func
+    name = func.id if isinstance(func, ast.Name) else (
+        func.attr if isinstance(func, ast.Attribute) else "")
+    return name in _OUTPUT_ONLY
+
+
+def _unparsed(tree: ast.AST, fallback: str) -> str:
+    try:
+        return ast.unparse(tree)
+    except (ValueError, RecursionError):
+        return fallback
 
 
 Imported = tuple[str, int, "tuple[str, ...] | None"]
@@ -103,7 +155,7 @@ def _part(text: str, names: tuple[str, ...] | None) -> str:
         tree = ast.parse(text)
     except (SyntaxError, ValueError, RecursionError):
         return text
-    body = tree.body
+    body = _essential(tree).body  # an annotation's or a log line's names take nothing
     bound = [_bound(statement) for statement in body]
     if any(not any(name in b for b in bound) for name in names):
         return _code(text)
@@ -117,23 +169,13 @@ def _part(text: str, names: tuple[str, ...] | None) -> str:
 
 
 def _code(text: str) -> str:
-    """A module's code without comments, docstrings or formatting (its docs links, say, are
-    no edit of what it defines)."""
+    """A module's code without comments, docstrings, annotations, log lines or formatting
+    (`_essential`: its docs links, say, are no edit of what it defines)."""
     try:
         tree = ast.parse(text)
     except (SyntaxError, ValueError, RecursionError):
         return text
-    for node in ast.walk(tree):
-        body = getattr(node, "body", None)
-        if (isinstance(node, ast.Module | ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef)
-                and body and isinstance(body[0], ast.Expr)
-                and isinstance(body[0].value, ast.Constant)
-                and isinstance(body[0].value.value, str)):
-            node.body = body[1:] or [ast.Pass()]
-    try:
-        return ast.unparse(tree)
-    except (ValueError, RecursionError):
-        return text
+    return _unparsed(_essential(tree), text)
 
 
 class _Facts:
@@ -236,7 +278,7 @@ def _self_uses(code: str) -> tuple[set[str], set[str], set[str]]:
 
 
 def _method_reach(cls: cst.ClassDef, method: cst.FunctionDef
-                  ) -> tuple[list[str], set[str], list[cst.FunctionDef]]:
+                  ) -> tuple[list[str], set[str], list[cst.FunctionDef], list[Imported]]:
     """The code of the methods of `cls` that can reach `method`'s behaviour (those it calls
     through self, those that set an attribute it reads, transitively) and of the class's own
     statements (attributes, decorators, bases), with the names they use, and those methods."""
@@ -253,14 +295,19 @@ def _method_reach(cls: cst.ClassDef, method: cst.FunctionDef
     others = [s for s in cls.body.body if not isinstance(s, cst.FunctionDef)]
     header = cls.with_changes(body=cst.IndentedBlock(body=[*others, cst.SimpleStatementLine(
         [cst.Pass()])]))
-    codes = [code_text(header), *(code_text(methods[n]) for n in sorted(taken))]
+    codes: list[str] = []
     used: set[str] = set()
-    for code in codes:
+    imports: list[Imported] = []
+    for code in [code_text(header), *(code_text(methods[n]) for n in sorted(taken))]:
         try:
-            used |= {n.id for n in ast.walk(ast.parse(code)) if isinstance(n, ast.Name)}
+            tree = ast.parse(code)
         except (SyntaxError, ValueError, RecursionError):
-            return [], set(), []
-    return codes, used, [methods[n] for n in sorted(taken)]
+            return [], set(), [], []
+        imports += _imports(tree)
+        tree = _essential(tree)
+        used |= {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}
+        codes.append(_unparsed(tree, code))
+    return codes, used, [methods[n] for n in sorted(taken)], imports
 
 
 class Reach(NamedTuple):
@@ -275,7 +322,9 @@ class Reach(NamedTuple):
     modules: tuple[tuple[str, int, str], ...]
 
     def fingerprint(self) -> str:
-        return digest((self.codes, self.modules))
+        # A module from outside the repository counts by the code that uses it: importing
+        # `logging` for a log line is no edit of what a query reads.
+        return digest((self.codes, tuple(m for m in self.modules if m[2])))
 
 
 def reach_fingerprint(index: ModuleIndex, node: cst.CSTNode, module_text: ModuleText) -> str:
@@ -307,14 +356,15 @@ def reach_of(index: ModuleIndex, node: cst.CSTNode, module_text: ModuleText,
         method = next((m for m in top.body.body
                        if isinstance(m, cst.FunctionDef) and _contains(m, node)), None)
     taken: set[int] = set()
+    own_imports: list[Imported] = []
     if method is not None:
-        codes, used, methods = _method_reach(top, method)
+        codes, used, methods, own_imports = _method_reach(top, method)
         if not codes:
             return None
         used.discard(top.name.value)
         nodes = list(methods)
     elif alone and top is not node:
-        code, _, used, _ = _facts(node)
+        code, _, used, own_imports = _facts(node)
         codes, nodes = [code], [node]
     else:
         taken = {start}
@@ -331,14 +381,9 @@ def reach_of(index: ModuleIndex, node: cst.CSTNode, module_text: ModuleText,
         pending = set()
         while todo:
             pending |= facts[todo.pop()][2]
-    imports = [imported for i in taken for imported in facts[i][3]]
-    for code in codes:  # a method's own imports
-        try:
-            tree = ast.parse(code)
-        except (SyntaxError, ValueError, RecursionError):
-            continue
-        imports += _imports(tree)
-    codes += [facts[i][0] for i in sorted(taken)]
+    imports = [imported for i in taken for imported in facts[i][3]] + own_imports
+    # An import is in the fingerprint as the module it takes, wherever it is written.
+    codes += [facts[i][0] for i in sorted(taken) if facts[i][0]]
     modules = sorted({(dotted, level, _part(text, names) if text else "")
                       for dotted, level, names in imports
                       for text in [module_text(dotted, level)]})

@@ -218,12 +218,17 @@ def dataframe_call(  # noqa: C901 - one branch per DataFrame method family
     if name in ("printSchema", "explain"):
         return None
     if name in ACTIONS:
-        if plan.streaming:
-            # Spark refuses a batch action on a streaming DataFrame ("Queries with streaming
-            # sources must be executed with writeStream.start()"): it starts no query, so the
-            # stream is consumed here, not handed to code streamlint cannot follow.
-            interp.effects.consumed.update(s.loc for s in plan.sources if s.streaming)
-        return Unknown(interp.code(node))
+        return batch_action(interp, plan, node)
     # A DataFrame method streamlint does not model: keep the query, and say what was not read.
     note = (f"the DataFrame method `{name}(...)` is not modelled by streamlint", loc)
     return replace(plan, columns=None, unresolved=(*plan.unresolved, note))
+
+
+def batch_action(interp: Interpreter, plan: Plan, node: cst.Call) -> Unknown:
+    """`df.show()`, `df.count()`, ...: its result is not known here. Spark refuses a batch
+    action on a streaming DataFrame ("Queries with streaming sources must be executed with
+    writeStream.start()", tests/test_spark_batch_action.py): it starts no query, so the stream
+    is consumed here, not handed to code streamlint cannot follow."""
+    if plan.streaming:
+        interp.effects.consumed.update(s.loc for s in plan.sources if s.streaming)
+    return Unknown(interp.code(node))
