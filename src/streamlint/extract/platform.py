@@ -15,8 +15,9 @@ from typing import TYPE_CHECKING, Any
 
 import libcst as cst
 
-from streamlint.extract.values import EnvDefault, Plan, Writer
-from streamlint.model import Unknown, origins_of
+from streamlint.extract import bundles
+from streamlint.extract.values import Plan, Writer
+from streamlint.model import Unknown
 
 if TYPE_CHECKING:
     from streamlint.extract.interpreter import Interpreter
@@ -61,10 +62,13 @@ def widget_call(interp: Interpreter, name: str, args: list[Any], kwargs: dict[st
     if name in ("get", "getArgument"):
         key = args[0] if args else kwargs.get("name")
         default = interp.widgets.get(key) if isinstance(key, str) else None
-        if isinstance(default, str):
-            return EnvDefault(default, (*origins_of(default), (f"widget {key!r}", str(default))))
-        if isinstance(key, str):
-            # However a notebook reaches it (`dbutils.widgets`, `W = dbutils.widgets`), a
-            # widget is one run-time value, named by its key.
-            return Unknown(f"dbutils.widgets.get({key!r})")
+        if not isinstance(key, str):
+            return Unknown(interp.code(node))
+        given = bundles.setting(bundles.of_loader(interp.loader), "widget", key, default)
+        return bundles.parameter(given,
+                        default, f"widget {key!r}",
+                        # However a notebook reaches it (`dbutils.widgets`, `W =
+                        # dbutils.widgets`), a widget is one run-time value, named by its key.
+                        Unknown(f"dbutils.widgets.get({key!r})"))
     return Unknown(interp.code(node))
+
