@@ -111,7 +111,7 @@ def of_loader(loader: Loader | None) -> Deployment | None:
     return loader.deployment or None
 
 
-def bundle_files(read: Any, bundle: str, text: str, matching: Any) -> list[str]:
+def bundle_files(bundle: str, text: str, matching: Any) -> list[str]:
     """The root-relative paths of a bundle's files: itself and what `include:` names."""
     data = _parse(bundle, text)
     if not isinstance(data, dict):
@@ -127,27 +127,58 @@ def bundle_files(read: Any, bundle: str, text: str, matching: Any) -> list[str]:
 
 
 def _deployment(files: Files, bundle: str, text: str, job: str) -> Deployment | None:
-    documents: list[tuple[str, dict[str, Any]]] = []
+    found = _merged(files, bundle, text)
+    if found is None:
+        return None
+    merged, read = found
+    return Deployment(bundle, read, tuple(_runs(merged, posixpath.dirname(bundle), job)))
+
+
+def files_run(files: Files, bundle: str, text: str) -> list[tuple[str, bool]]:
+    """Every file a bundle runs, under any target, as (root-relative path, is a glob); a
+    notebook's path may lack its extension."""
+    found = _merged(files, bundle, text)
+    if found is None:
+        return []
+    merged, _ = found
+    run: list[tuple[str, bool]] = []
+    for scope, resources in _targets(merged, posixpath.dirname(bundle)):
+        jobs = resources.get("jobs") if isinstance(resources, dict) else None
+        for spec in jobs.values() if isinstance(jobs, dict) else ():
+            for task in _tasks(spec):
+                run += [(p, False) for p in map(lambda place: _resolved(place, scope),
+                                                _task_places(task)) if p is not None]
+        pipelines = resources.get("pipelines") if isinstance(resources, dict) else None
+        for spec in pipelines.values() if isinstance(pipelines, dict) else ():
+            for library in _list(spec, "libraries"):
+                for kind, place in _library_places(library):
+                    path = _resolved(place, scope)
+                    if path is not None:
+                        run.append((path, kind == "glob"))
+    return sorted(set(run))
+
+
+def _merged(files: Files, bundle: str, text: str
+            ) -> tuple[dict[str, Any], tuple[tuple[str, str], ...]] | None:
+    """The bundle's settings, its included files merged in, and the files read (digests)."""
+    documents: list[dict[str, Any]] = []
     read: list[tuple[str, str]] = []
     matching = getattr(files, "matching", lambda pattern: [])
-    for path in bundle_files(files.read, bundle, text, matching):
+    for path in bundle_files(bundle, text, matching):
         body = text if path == bundle else files.read(path)
         if body is None:
             continue
         data = _parse(path, body)
         read.append((path, _digest(body)))
         if isinstance(data, dict):
-            documents.append((path, _placed(data, posixpath.dirname(path))))
+            documents.append(_placed(data, posixpath.dirname(path)))
         elif path == bundle:
             return None
-    if not documents:
-        return None
     merged: dict[str, Any] = {}
-    for _, data in documents:
+    for data in documents:
         merged = _merge(merged, {k: data.get(k) for k in ("bundle", "variables", "resources",
                                                            "targets") if k in data})
-    runs = tuple(_runs(merged, posixpath.dirname(bundle), job))
-    return Deployment(bundle, tuple(read), runs)
+    return (merged, tuple(read)) if documents else None
 
 
 _CACHE: dict[tuple[str, str], Any] = {}
@@ -186,15 +217,14 @@ def _placed(data: dict[str, Any], folder: str) -> dict[str, Any]:
         jobs = found.get("jobs")
         for job in jobs.values() if isinstance(jobs, dict) else ():
             for task in _tasks(job):
-                for kind, key in (("notebook_task", "notebook_path"),
-                                  ("spark_python_task", "python_file")):
+                for kind, key in _TASK_PATHS:
                     spec = task.get(kind)
                     if isinstance(spec, dict) and isinstance(spec.get(key), str):
                         spec[key] = Place(folder, spec[key])
         pipelines = found.get("pipelines")
         for pipeline in pipelines.values() if isinstance(pipelines, dict) else ():
             for library in _list(pipeline, "libraries"):
-                for kind, key in (("notebook", "path"), ("file", "path"), ("glob", "include")):
+                for kind, key in _LIBRARY_PATHS:
                     spec = library.get(kind) if isinstance(library, dict) else None
                     if isinstance(spec, dict) and isinstance(spec.get(key), str):
                         spec[key] = Place(folder, spec[key])
@@ -207,6 +237,25 @@ def _placed(data: dict[str, Any], folder: str) -> dict[str, Any]:
         if isinstance(target, dict):
             target["resources"] = resources(target.get("resources"))
     return data
+
+
+_TASK_PATHS = (("notebook_task", "notebook_path"), ("spark_python_task", "python_file"))
+_LIBRARY_PATHS = (("notebook", "path"), ("file", "path"), ("glob", "include"))
+
+
+def _task_places(task: dict[str, Any]) -> list[Place]:
+    found = [task.get(kind) for kind, _ in _TASK_PATHS]
+    return [spec.get(key) for spec, (_, key) in zip(found, _TASK_PATHS, strict=True)
+            if isinstance(spec, dict) and isinstance(spec.get(key), Place)]
+
+
+def _library_places(library: Any) -> list[tuple[str, Place]]:
+    found = []
+    for kind, key in _LIBRARY_PATHS:
+        spec = library.get(kind) if isinstance(library, dict) else None
+        if isinstance(spec, dict) and isinstance(spec.get(key), Place):
+            found.append((kind, spec[key]))
+    return found
 
 
 def _merge(base: Any, over: Any) -> Any:
@@ -256,7 +305,8 @@ class _Scope:
     folder: str  # the bundle's folder (`${workspace.file_path}`)
 
 
-def _runs(merged: dict[str, Any], folder: str, job: str) -> Iterator[Run]:
+def _targets(merged: dict[str, Any], folder: str) -> Iterator[tuple[_Scope, Any]]:
+    """Each target's scope and resources (the top-level ones when there is no target)."""
     targets = merged.get("targets") if isinstance(merged.get("targets"), dict) else {}
     bundle = merged.get("bundle") if isinstance(merged.get("bundle"), dict) else {}
     for target in list(targets) or [None]:
@@ -264,14 +314,20 @@ def _runs(merged: dict[str, Any], folder: str, job: str) -> Iterator[Run]:
         chosen = chosen if isinstance(chosen, dict) else {}
         scope = _Scope(_variables(merged.get("variables"), chosen.get("variables")), target,
                        bundle.get("name"), folder)
-        resources = _merge(merged.get("resources"), chosen.get("resources")) or {}
-        suffix = f" (target {target})" if target is not None else ""
+        yield scope, _merge(merged.get("resources"), chosen.get("resources")) or {}
+
+
+def _runs(merged: dict[str, Any], folder: str, job: str) -> Iterator[Run]:
+    for scope, resources in _targets(merged, folder):
+        suffix = f" (target {scope.target})" if scope.target is not None else ""
         jobs = resources.get("jobs") if isinstance(resources, dict) else None
         for key, spec in jobs.items() if isinstance(jobs, dict) else ():
             yield from _job_runs(spec, f"job {key!r}", suffix, scope, job)
         pipelines = resources.get("pipelines") if isinstance(resources, dict) else None
         for key, spec in pipelines.items() if isinstance(pipelines, dict) else ():
-            if any(_runs_file(library, scope, job) for library in _list(spec, "libraries")):
+            if any(_matches(place, scope, job, glob=kind == "glob")
+                   for library in _list(spec, "libraries")
+                   for kind, place in _library_places(library)):
                 conf = spec.get("configuration") if isinstance(spec, dict) else None
                 yield Run(f"pipeline {key!r}{suffix}", None, _pairs(conf, scope, {}), None,
                           None)
@@ -302,9 +358,7 @@ def _job_runs(spec: Any, name: str, suffix: str, scope: _Scope, job: str) -> Ite
     resolved = {k: _text(v, scope, {}) for k, v in params.items()}
     for task in _tasks(spec):
         notebook, python = task.get("notebook_task"), task.get("spark_python_task")
-        place = (notebook.get("notebook_path") if isinstance(notebook, dict) else
-                 python.get("python_file") if isinstance(python, dict) else None)
-        if not (isinstance(place, Place) and _matches(place, scope, job)):
+        if not any(_matches(place, scope, job) for place in _task_places(task)):
             continue
         cluster = task.get("new_cluster") or clusters.get(task.get("job_cluster_key"))
         cluster = cluster if isinstance(cluster, dict) else {}
@@ -366,16 +420,8 @@ def _text(value: Any, scope: _Scope, params: dict[str, str | None], depth: int =
     return None if unresolved else text
 
 
-def _runs_file(library: Any, scope: _Scope, job: str) -> bool:
-    for kind, key in (("notebook", "path"), ("file", "path"), ("glob", "include")):
-        spec = library.get(kind) if isinstance(library, dict) else None
-        place = spec.get(key) if isinstance(spec, dict) else None
-        if isinstance(place, Place) and _matches(place, scope, job, glob=kind == "glob"):
-            return True
-    return False
-
-
-def _matches(place: Place, scope: _Scope, job: str, glob: bool = False) -> bool:
+def _resolved(place: Place, scope: _Scope) -> str | None:
+    """The root-relative path a bundle's path names; None outside the repository."""
     written = place.path
     for prefix in ("${workspace.file_path}", "/Workspace${workspace.file_path}"):
         if written.startswith(prefix):
@@ -383,12 +429,21 @@ def _matches(place: Place, scope: _Scope, job: str, glob: bool = False) -> bool:
             break
     else:
         if written.startswith("/"):
-            return False  # a workspace path: not a file of this repository
+            return None  # a workspace path: not a file of this repository
         written = posixpath.join(place.folder, written)
     text = _text(written, scope, {})
-    if text is None:
+    path = posixpath.normpath(text) if text is not None else None
+    return path if path is not None and not path.startswith("..") else None
+
+
+def _matches(place: Place, scope: _Scope, job: str, glob: bool = False) -> bool:
+    return runs(_resolved(place, scope), glob, job)
+
+
+def runs(path: str | None, glob: bool, job: str) -> bool:
+    """Whether a path a bundle runs (a glob of a pipeline's) is the file `job`."""
+    if path is None:
         return False
-    path = posixpath.normpath(text)
     if glob:
         return glob_match(path, job) or glob_match(path.rstrip("/") + "/**", job)
     return path == job or (job.lower().endswith(_EXTENSIONS) and
