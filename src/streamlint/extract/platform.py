@@ -51,8 +51,8 @@ def widget_call(interp: Interpreter, name: str, args: list[Any], kwargs: dict[st
                 node: cst.Call) -> Any:
     """`dbutils.widgets.text("chk", "/mnt/chk")` declares a parameter and its default, and
     `dbutils.widgets.get("chk")` reads it: the default unless the job is given a value, like
-    `os.environ.get(key, default)` (an `EnvDefault`). A widget with no default it can see
-    stays unknown."""
+    `os.environ.get(key, default)` (an `EnvDefault`), unless the job's Databricks bundle
+    sets it (extract/bundles.py). A widget with no default it can see stays unknown."""
     if name in WIDGET_DECLARATIONS:
         key = args[0] if args else kwargs.get("name")
         default = args[1] if len(args) > 1 else kwargs.get("defaultValue")
