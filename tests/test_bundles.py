@@ -397,3 +397,23 @@ def test_check_lists_nothing_for_a_bundle_change_that_changes_no_value(repo: Rep
     assert status == 0
     assert [(f["path"], f["verdict"]) for f in data["files"]] in (
         [], [(NOTEBOOK, "compatible")])
+
+
+def test_two_tasks_that_run_the_notebook_with_different_values_make_it_a_run_time_value() -> None:
+    yml = JOB_YML + '''\
+        - task_key: backfill
+          job_cluster_key: job_cluster
+          notebook_task:
+            notebook_path: ../src/ingest_orders
+            base_parameters:
+              checkpoint: /Volumes/main/orders/checkpoints/backfill
+'''
+    value = str(checkpoint(repository(yml)))
+    assert "task 'ingest'" in value and "task 'backfill'" in value, value
+
+
+@pytest.mark.parametrize("broken", [": not yaml [", "- a list\n- not a mapping\n",
+                                    "!!python/object/apply:os.system ['true']\n"])
+def test_a_bundle_that_cannot_be_read_leaves_the_widgets_default(broken: str) -> None:
+    files = repository(bundle=broken, job_yml=broken)
+    assert str(checkpoint(files)) == "/Volumes/dev/orders/checkpoints/ingest"

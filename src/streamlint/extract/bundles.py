@@ -21,7 +21,6 @@ run time (an `Unknown` naming each). Nothing here runs or imports the code; YAML
 from __future__ import annotations
 
 import copy
-import hashlib
 import posixpath
 import re
 from collections.abc import Iterator
@@ -92,7 +91,10 @@ def deployment(files: Files, job: str) -> Deployment | None:
             path = posixpath.join(folder, name)
             text = files.read(path)
             if text is not None:
-                return _deployment(files, path, text, job)
+                try:
+                    return _deployment(files, path, text, job)
+                except RecursionError:  # YAML anchors can make a list hold itself
+                    return None
         if not folder:
             return None
         folder = posixpath.dirname(folder)
@@ -118,7 +120,8 @@ def bundle_files(bundle: str, text: str, matching: Any) -> list[str]:
         return [bundle]
     folder = posixpath.dirname(bundle)
     found = [bundle]
-    for pattern in data.get("include") or ():
+    patterns = data.get("include")
+    for pattern in [patterns] if isinstance(patterns, str) else _as_list(patterns):
         if isinstance(pattern, str):
             joined = posixpath.normpath(posixpath.join(folder, pattern))
             if not joined.startswith(".."):
@@ -137,7 +140,10 @@ def _deployment(files: Files, bundle: str, text: str, job: str) -> Deployment | 
 def files_run(files: Files, bundle: str, text: str) -> list[tuple[str, bool]]:
     """Every file a bundle runs, under any target, as (root-relative path, is a glob); a
     notebook's path may lack its extension."""
-    found = _merged(files, bundle, text)
+    try:
+        found = _merged(files, bundle, text)
+    except RecursionError:
+        return []
     if found is None:
         return []
     merged, _ = found
@@ -205,6 +211,8 @@ def _parse(path: str, text: str) -> Any:
 
 
 def _digest(text: str) -> str:
+    import hashlib  # OpenSSL's: a few MB, only for a repository with a bundle
+
     return hashlib.sha1(text.encode("utf-8", "surrogatepass")).hexdigest()[:16]
 
 
@@ -270,7 +278,7 @@ def _merge(base: Any, over: Any) -> Any:
         return merged
     if isinstance(base, list) and isinstance(over, list):
         for key in _KEYED:
-            if all(isinstance(i, dict) and key in i for i in (*base, *over)):
+            if all(isinstance(i, dict) and isinstance(i.get(key), str) for i in (*base, *over)):
                 merged_items = {i[key]: i for i in base}
                 for item in over:
                     merged_items[item[key]] = _merge(merged_items.get(item[key]), item)
@@ -279,7 +287,10 @@ def _merge(base: Any, over: Any) -> Any:
 
 
 def _list(spec: Any, key: str) -> list[Any]:
-    found = spec.get(key) if isinstance(spec, dict) else None
+    return _as_list(spec.get(key) if isinstance(spec, dict) else None)
+
+
+def _as_list(found: Any) -> list[Any]:
     return found if isinstance(found, list) else []
 
 
@@ -353,14 +364,15 @@ def _job_runs(spec: Any, name: str, suffix: str, scope: _Scope, job: str) -> Ite
         return
     params = {p["name"]: p.get("default") for p in _list(spec, "parameters")
               if isinstance(p, dict) and isinstance(p.get("name"), str)}
-    clusters = {c.get("job_cluster_key"): c.get("new_cluster")
-                for c in _list(spec, "job_clusters") if isinstance(c, dict)}
+    clusters = {c["job_cluster_key"]: c.get("new_cluster") for c in _list(spec, "job_clusters")
+                if isinstance(c, dict) and isinstance(c.get("job_cluster_key"), str)}
     resolved = {k: _text(v, scope, {}) for k, v in params.items()}
     for task in _tasks(spec):
         notebook, python = task.get("notebook_task"), task.get("spark_python_task")
         if not any(_matches(place, scope, job) for place in _task_places(task)):
             continue
-        cluster = task.get("new_cluster") or clusters.get(task.get("job_cluster_key"))
+        key = task.get("job_cluster_key")
+        cluster = task.get("new_cluster") or (clusters.get(key) if isinstance(key, str) else None)
         cluster = cluster if isinstance(cluster, dict) else {}
         where = f"{name} task {task.get('task_key')!r}{suffix}"
         # Job parameters reach a notebook's widgets, and win over the task's own.
