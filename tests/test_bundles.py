@@ -160,6 +160,15 @@ def test_a_widgets_default_the_bundle_does_not_set_is_still_a_default() -> None:
     assert "widget 'checkpoint'" in messages(report)
 
 
+def test_a_widgets_default_changed_under_the_bundles_value_is_never_incompatible() -> None:
+    # The bundle sets the checkpoint on both sides: the notebook's own default changed only
+    # (a run without the bundle's value would take it), so it is asked about, never judged.
+    new = repository(notebook=WIDGET_NOTEBOOK.replace("checkpoints/ingest\"",
+                                                      "checkpoints/ingest_v2\""))
+    report = diff(repository(), new)
+    assert codes(report) == ["UN04"], messages(report)
+
+
 def test_a_variable_the_bundle_resolves_is_its_value() -> None:
     files = repository()
     (query,) = extract_text(files[NOTEBOOK], NOTEBOOK,
