@@ -148,7 +148,9 @@ def collect(root: Path, base: str, head: str | None, paths: list[str] | None,
         elif texts is not None:
             path_config = config.for_path(_relative(root, config, change.new_path
                                                     or change.old_path or ""))
-            version = spark_version or path_config.spark_version or DEFAULT_SPARK_VERSION
+            version = spark_version or path_config.spark_version or \
+                graph.spark_version(change.new_path or change.old_path or "") or \
+                DEFAULT_SPARK_VERSION
             parse_version(version)
             pairs.append(Pair(
                 status=change.status, path=change.new_path or change.old_path or "",
@@ -215,7 +217,8 @@ def _rejudged(status: str, affected: dict[str, list[str]], root: Path, base: str
                 not config.wants_file(_relative(root, config, path)):
             continue
         path_config = config.for_path(_relative(root, config, path))
-        version = spark_version or path_config.spark_version or DEFAULT_SPARK_VERSION
+        version = spark_version or path_config.spark_version or \
+            graph.spark_version(path) or DEFAULT_SPARK_VERSION
         again.append(Pair(
             status=status, path=path, old_path=f"{base}:{path}", new_path=path,
             old_text=graph.base.texts[path], new_text=graph.head.texts[path],

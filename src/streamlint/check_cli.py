@@ -85,13 +85,25 @@ def diff_report(old: str, new: str, spark_version: str | None) -> Report:
     config = load_config(Path(new).parent)
     if config.root is not None:
         config = config.for_path(os.path.relpath(os.path.abspath(new), config.root))
-    version = spark_version or config.spark_version or DEFAULT_SPARK_VERSION
+    version = spark_version or config.spark_version or bundle_version(new) or \
+        DEFAULT_SPARK_VERSION
     parse_version(version)
     from streamlint.accept import load
 
     return settle(diff_files(old, new, version, config.source_roots,
                              str(config.root) if config.root else None), config,
                   load(Path(new).parent))
+
+
+def bundle_version(job: str) -> str | None:
+    """The Spark of the clusters the job's Databricks bundle runs it on (`spark_version`
+    15.4.x-scala2.12 is Databricks runtime 15.4, Spark 3.5), when nothing else gives one."""
+    from streamlint.extract.bundles import deployment, spark_version
+    from streamlint.extract.project import on_disk
+
+    project = on_disk(job)
+    found = spark_version(deployment(project.files, project.job))
+    return found[0] if found else None
 
 
 def render_report(fmt: str, report: Report, new: str) -> str:

@@ -22,7 +22,16 @@ from pathlib import Path
 
 from streamlint.errors import InputError, UsageError
 from streamlint.extract import decode_source, mentions_streaming
+from streamlint.extract.bundles import (
+    BUNDLE_FILES,
+    bundle_files,
+    deployment,
+    files_run,
+    runs,
+    spark_version,
+)
 from streamlint.extract.config_files import CONFIG_SUFFIXES
+from streamlint.extract.globs import glob_match
 from streamlint.extract.imports import (
     MAX_MODULES,
     candidates,
@@ -90,6 +99,7 @@ class Side:
             if is_config(path):
                 self.configs.setdefault(posixpath.basename(path), []).append(path)
         self.texts: dict[str, str | None] = {}
+        self._bundles: dict[str, dict[str, str]] = {}
         self._imports: dict[str, Imports] = {}
         self._index: dict[str, set[str]] | None = None
 
@@ -130,6 +140,49 @@ class Side:
         self.load(wanted)
         return {p: self.texts[p] for p in sorted(wanted)  # type: ignore[misc]
                 if self.texts.get(p) is not None}
+
+    def bundle(self, job: str) -> dict[str, str]:
+        """The files of the Databricks bundle in the job's folder or above (its
+        `databricks.yml` and the resource files it includes), path -> text."""
+        folder = posixpath.dirname(job)
+        while True:
+            for name in BUNDLE_FILES:
+                path = posixpath.join(folder, name)
+                if path in self.configs.get(name, ()):
+                    return self.bundle_at(path)
+            if not folder:
+                return {}
+            folder = posixpath.dirname(folder)
+
+    def bundle_at(self, path: str) -> dict[str, str]:
+        if path not in self._bundles:
+            self.load({path})
+            text = self.texts.get(path)
+            listed = [p for paths in self.configs.values() for p in paths]
+            paths = bundle_files(path, text, lambda pattern: [
+                p for p in listed if glob_match(pattern, p)]) if text is not None else []
+            self.load(set(paths))
+            self._bundles[path] = {p: self.texts[p] for p in paths  # type: ignore[misc]
+                                   if self.texts.get(p) is not None}
+        return self._bundles[path]
+
+    def bundled(self, changed: set[str]) -> dict[str, list[str]]:
+        """Jobs and notebooks a bundle runs whose files changed: path -> those files."""
+        found: dict[str, list[str]] = {}
+        for name in BUNDLE_FILES:
+            for bundle in self.configs.get(name, ()):
+                texts = self.bundle_at(bundle)
+                hit = sorted(set(texts) & changed)
+                if not hit:
+                    continue
+                run = files_run(MappingFiles(texts), bundle, texts[bundle])
+                exact = {p for p, glob in run if not glob}
+                globs = [(p, True) for p, glob in run if glob]
+                for path in self.exists:
+                    if path in exact or posixpath.splitext(path)[0] in exact or any(
+                            runs(p, glob, path) for p, glob in globs):
+                        found.setdefault(path, []).extend(hit)
+        return found
 
     def readers(self, configs: set[str]) -> set[str]:
         """Python files and notebooks that may read one of `configs`: naming it, or writing a
@@ -359,7 +412,14 @@ class Graph:
     @staticmethod
     def _with_configs(side: Side, job: str, job_text: str, found: dict[str, str]
                       ) -> MappingFiles:
-        return MappingFiles({**side.configs_for(job, [job_text, *found.values()]), **found})
+        return MappingFiles({**side.bundle(job), **side.configs_for(
+            job, [job_text, *found.values()]), **found})
+
+    def spark_version(self, job: str) -> str | None:
+        """The Spark of the clusters the head's Databricks bundle runs the job on."""
+        texts = self.head.bundle(job)
+        found = spark_version(deployment(MappingFiles(texts), job)) if texts else None
+        return found[0] if found else None
 
     def config_affected(self, done: set[str]) -> dict[str, list[str]]:
         """Jobs (at both refs, not changed themselves) that may read a changed configuration
@@ -369,12 +429,16 @@ class Graph:
         readers = self.base.readers(self.changed_configs) | self.head.readers(
             self.changed_configs)
         configs = sorted(self.changed_configs)
+        # A notebook a bundle runs takes its parameters from the bundle's files.
+        bundled = self.base.bundled(self.changed_configs)
+        for job, files in self.head.bundled(self.changed_configs).items():
+            bundled.setdefault(job, []).extend(files)
 
         def hits(job: str, texts: list[str], modules: set[str]) -> list[str]:
-            return [c for c in configs if _reads(c, job, texts)]
+            return [c for c in configs if _reads(c, job, texts) or c in bundled.get(job, ())]
 
         return self._rejudged(readers | self.base.importers(readers) |
-                              self.head.importers(readers), done, hits)
+                              self.head.importers(readers) | set(bundled), done, hits)
 
     def affected(self, done: set[str]) -> dict[str, list[str]]:
         """Jobs (at both refs, not changed themselves) that import a changed module at

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 import libcst as cst
 
-from streamlint.extract import registry
+from streamlint.extract import bundles, registry
 from streamlint.extract.values import EnvDefault, FunctionRef
 from streamlint.model import Unknown, origins_of
 from streamlint.records import factory, record
@@ -76,7 +76,14 @@ def parser_method(interp: Interpreter, target: ArgumentParser, name: str, args: 
 @registry.attribute(Arguments)
 def argument(interp: Interpreter, target: Arguments, name: str, node: cst.CSTNode) -> Any:
     value = target.parser.defaults.get(name)
+    flag = target.parser.flags.get(name, name)
+    # A Python file task of the job's bundle passes `--flag value`: its value wins.
+    given = bundles.argument(bundles.of_loader(interp.loader), flag, value) \
+        if flag.startswith("--") else None
+    if isinstance(given, str) and origins_of(value):
+        return EnvDefault(given, origins_of(value))
+    if given is not None:
+        return given
     if value is None:
-        flag = target.parser.flags.get(name, name)
         return Unknown(f"the argument {flag}")
     return value

@@ -115,6 +115,9 @@ class Loader:
         self.unseen: list[Unseen] = []
         self.texts: dict[str, str | None] = {}
         self.stack: list[str] = []
+        # The Databricks bundle that runs the job (extract/bundles.py): None until the code
+        # reads a parameter, False when there is none.
+        self.deployment: Any = None
 
     # -- what extraction records ------------------------------------------------------------
 

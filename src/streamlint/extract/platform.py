@@ -15,8 +15,9 @@ from typing import TYPE_CHECKING, Any
 
 import libcst as cst
 
-from streamlint.extract.values import EnvDefault, Plan, Writer
-from streamlint.model import Unknown, origins_of
+from streamlint.extract import bundles
+from streamlint.extract.values import Plan, Writer
+from streamlint.model import Unknown
 
 if TYPE_CHECKING:
     from streamlint.extract.interpreter import Interpreter
@@ -50,8 +51,8 @@ def widget_call(interp: Interpreter, name: str, args: list[Any], kwargs: dict[st
                 node: cst.Call) -> Any:
     """`dbutils.widgets.text("chk", "/mnt/chk")` declares a parameter and its default, and
     `dbutils.widgets.get("chk")` reads it: the default unless the job is given a value, like
-    `os.environ.get(key, default)` (an `EnvDefault`). A widget with no default it can see
-    stays unknown."""
+    `os.environ.get(key, default)` (an `EnvDefault`), unless the job's Databricks bundle
+    sets it (extract/bundles.py). A widget with no default it can see stays unknown."""
     if name in WIDGET_DECLARATIONS:
         key = args[0] if args else kwargs.get("name")
         default = args[1] if len(args) > 1 else kwargs.get("defaultValue")
@@ -61,10 +62,13 @@ def widget_call(interp: Interpreter, name: str, args: list[Any], kwargs: dict[st
     if name in ("get", "getArgument"):
         key = args[0] if args else kwargs.get("name")
         default = interp.widgets.get(key) if isinstance(key, str) else None
-        if isinstance(default, str):
-            return EnvDefault(default, (*origins_of(default), (f"widget {key!r}", str(default))))
-        if isinstance(key, str):
-            # However a notebook reaches it (`dbutils.widgets`, `W = dbutils.widgets`), a
-            # widget is one run-time value, named by its key.
-            return Unknown(f"dbutils.widgets.get({key!r})")
+        if not isinstance(key, str):
+            return Unknown(interp.code(node))
+        given = bundles.setting(bundles.of_loader(interp.loader), "widget", key, default)
+        return bundles.parameter(given,
+                        default, f"widget {key!r}",
+                        # However a notebook reaches it (`dbutils.widgets`, `W =
+                        # dbutils.widgets`), a widget is one run-time value, named by its key.
+                        Unknown(f"dbutils.widgets.get({key!r})"))
     return Unknown(interp.code(node))
+

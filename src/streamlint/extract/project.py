@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Protocol
 
+from streamlint.extract.globs import glob_match
 from streamlint.records import record
 
 # Where packages live below a repository root, besides the root itself.
@@ -23,6 +24,10 @@ class Files(Protocol):
     """Reads a file of the project by its root-relative POSIX path; None when it is absent."""
 
     def read(self, path: str) -> str | None: ...
+
+    def matching(self, pattern: str) -> list[str]:
+        """Root-relative paths of the files a glob names (`resources/*.yml`, `**`), sorted."""
+        ...
 
 
 @record
@@ -43,6 +48,23 @@ class DiskFiles:
         except InputError:
             return None
 
+    def matching(self, pattern: str) -> list[str]:
+        # Walked from the pattern's fixed folder only: `resources/*.yml` lists one folder.
+        fixed = []
+        for part in pattern.split("/")[:-1]:
+            if any(c in part for c in "*?["):
+                break
+            fixed.append(part)
+        start = Path(self.root, *fixed)
+        if not start.is_dir():
+            return []
+        found = []
+        for folder, folders, names in os.walk(start):
+            folders[:] = [f for f in folders if not f.startswith(".")]  # .git, .venv
+            found += [Path(os.path.relpath(Path(folder, name), self.root)).as_posix()
+                      for name in names]
+        return sorted(p for p in found if glob_match(pattern, p))
+
 
 @record
 class MappingFiles:
@@ -52,6 +74,9 @@ class MappingFiles:
 
     def read(self, path: str) -> str | None:
         return self.texts.get(path)
+
+    def matching(self, pattern: str) -> list[str]:
+        return sorted(p for p in self.texts if glob_match(pattern, p))
 
 
 @record
@@ -65,10 +90,14 @@ class Project:
 
 def project_root(path: str) -> Path:
     """The repository a job file on disk belongs to: the nearest folder upwards holding
-    `.git`, `pyproject.toml` or `setup.py`, else the file's own folder."""
+    `.git`, `pyproject.toml` or `setup.py`, else the nearest holding a Databricks bundle
+    (`databricks.yml`, whose paths reach the files beside it), else the file's own folder."""
     start = Path(path).resolve().parent
     for folder in (start, *start.parents):
         if any((folder / marker).exists() for marker in (".git", "pyproject.toml", "setup.py")):
+            return folder
+    for folder in (start, *start.parents):
+        if any((folder / name).is_file() for name in ("databricks.yml", "databricks.yaml")):
             return folder
     return start
 

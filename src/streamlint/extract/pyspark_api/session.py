@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 import libcst as cst
 
-from streamlint.extract import config_files, pipelines, pyspark_names, registry
+from streamlint.extract import bundles, config_files, pipelines, pyspark_names, registry
 from streamlint.extract.columns import col_sql, function_of, is_unknown, literal, option_value
 from streamlint.extract.frames import unresolved_plan
 from streamlint.extract.pyspark_api.dataframe import (
@@ -30,7 +30,6 @@ from streamlint.extract.values import (
     BoundMethod,
     Builder,
     Conf,
-    EnvDefault,
     FunctionRef,
     Plan,
     Reader,
@@ -38,7 +37,7 @@ from streamlint.extract.values import (
     Spark,
     column,
 )
-from streamlint.model import Loc, Setting, Unknown, origins_of
+from streamlint.model import Loc, Setting, Unknown
 from streamlint.model.secrets import masked
 
 if TYPE_CHECKING:
@@ -239,8 +238,10 @@ def unknown_method(interp: Interpreter, target: Unknown, name: str, args: list[A
     if name in ("get", "getArgument") and target.text.endswith("widgets") and args and (
             isinstance(args[0], str)):
         # However a notebook reaches it (`dbutils.widgets`, `W = dbutils.widgets`), a
-        # widget is one run-time value, named by its key.
-        return Unknown(f"dbutils.widgets.get({args[0]!r})")
+        # widget is one run-time value, named by its key (or the bundle's value).
+        from streamlint.extract.platform import widget_call
+
+        return widget_call(interp, name, args, kwargs, node)
     return registry.NEXT
 
 
@@ -308,11 +309,15 @@ def conf_method(interp: Interpreter, target: Conf, name: str, args: list[Any],
         record_settings(interp, args, kwargs, interp.loc(node))
     if name == "get":  # a run-time value (pipeline parameters are read this way)
         default = args[1] if len(args) > 1 else kwargs.get("defaultValue")
-        if isinstance(default, str) and args and isinstance(args[0], str):
-            # The job's or the pipeline's configuration may set it: a deployment's default.
-            return EnvDefault(default, (*origins_of(default),
-                                        (f"Spark configuration {args[0]}", str(default))))
-        return default if default is not None else Unknown(interp.code(node))
+        key = args[0] if args else kwargs.get("key")
+        if not isinstance(key, str):
+            return default if default is not None else Unknown(interp.code(node))
+        # The job's or the pipeline's configuration may set it: a deployment's default,
+        # unless the job's bundle sets it (a cluster's spark_conf, a pipeline's
+        # configuration).
+        given = bundles.setting(bundles.of_loader(interp.loader), "conf", key, default)
+        return bundles.parameter(given, default, f"Spark configuration {key}",
+                        default if default is not None else Unknown(interp.code(node)))
     return None
 
 
