@@ -13,7 +13,10 @@ Three checks, each cheap because the run already recorded what it met:
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING, Any
+
+import libcst as cst
 
 from streamlint.extract.symbolic import digest
 from streamlint.model import Loc, Query, Source, Unseen, is_known, show
@@ -44,13 +47,18 @@ def unseen(interp: Interpreter, queries: tuple[Query, ...]) -> tuple[Unseen, ...
             items[("no-writer", loc)] = Unseen(
                 "no-sink", f"`{_snippet(code)}` builds a stream writer that goes into "
                 f"`{_snippet(into)}`, which streamlint cannot follow", loc, fingerprint)
-        else:
-            # Never handed to code streamlint cannot follow, never started: a writer without
-            # start()/toTable() starts no query (a lab's TODO, a writer built and dropped).
+        elif _dropped(interp, loc):
+            # Built and dropped (a lab's `# TODO: writeStream ...`): a writer without
+            # start()/toTable() starts no query.
             items[("no-writer", loc)] = Unseen(
                 "never-started", f"`{_snippet(code)}` builds a stream writer that is never "
-                "started (no start, toTable or table call, and it is handed to no other code)",
+                "started (no start, toTable or table call, and nothing else uses it)",
                 loc, _reach_at(interp, loc))
+        else:
+            items[("no-writer", loc)] = Unseen(
+                "no-sink", f"`{_snippet(code)}` builds a stream writer that is never started "
+                "by a call streamlint recognises (start, toTable, table)", loc,
+                _reach_at(interp, loc))
     # The job's own code, and the code of the files it runs (a notebook's %run targets).
     streaming = [*interp.index.streaming,
                  *(node for _, index in interp.files for node in index.streaming)]
@@ -68,6 +76,37 @@ def unseen(interp: Interpreter, queries: tuple[Query, ...]) -> tuple[Unseen, ...
         if silent is not None:
             items[("no-query", silent.loc)] = silent
     return tuple(items.values())
+
+
+def _dropped(interp: Interpreter, loc: Loc) -> bool:
+    """Whether the `.writeStream` at `loc` is written in a top-level statement that only
+    evaluates it (`df.writeStream.format("x")`) or binds it to a name nothing else in the file
+    names: then no code can start it. A writer put in a list, handed on or used later may be
+    started where streamlint did not follow (UN03)."""
+    node = next((n for n in interp.index.streaming if interp.loc(n) == loc), None)
+    top = None if node is None else interp.index.tops.get(id(node))
+    if top is None:
+        top = next((s for s in interp.index.body if _holds(s, node)), None)
+    if not isinstance(top, cst.SimpleStatementLine) or len(top.body) != 1:
+        return False
+    small = top.body[0]
+    if isinstance(small, cst.Expr):
+        return True
+    if isinstance(small, cst.Assign) and len(small.targets) == 1 \
+            and isinstance(small.targets[0].target, cst.Name):
+        name = small.targets[0].target.value
+        return len(re.findall(rf"\b{re.escape(name)}\b", interp.module.code)) == 1
+    return False
+
+
+def _holds(root: cst.CSTNode, target: cst.CSTNode | None) -> bool:
+    stack = [root]
+    while stack:
+        current = stack.pop()
+        if current is target:
+            return True
+        stack.extend(current.children)
+    return False
 
 
 def _reach_at(interp: Interpreter, loc: Loc) -> str:
