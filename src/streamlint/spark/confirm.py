@@ -37,6 +37,8 @@ from streamlint.spark.state_schema import StoreSchema
 OUTCOME_VERDICT = {
     "restart-fails": "incompatible",
     "results-differ": "incompatible",
+    # Rows differ, as a change the static diff found intends (streamlint.spark.intent).
+    "differs-as-intended": "compatible",
     "same-results": "compatible",
     "added": "compatible",
     "starts-over": "incompatible",
@@ -50,7 +52,8 @@ class QueryConfirmation:
 
     key: str  # how the query was recognised in both files: checkpoint, name or position
     label: str
-    outcome: str  # restart-fails | results-differ | same-results | no-output | added |
+    outcome: str  # restart-fails | results-differ | differs-as-intended | same-results |
+    #               no-output | added |
     #               removed | starts-over | timed-out | cannot-confirm | fails-from-scratch
     error_class: str | None = None
     message: str | None = None
