@@ -217,10 +217,12 @@ def as_result(report: Report, confirmation: Confirmation, reproduce: Sequence[st
     notes: list[tuple[str, str]] = []
     for (old, new), confirmed in zip(report.pairs, pair_confirmations(report, confirmation),
                                      strict=True):
-        entry = _confirmation_json(confirmed)
+        entry = _confirmation_json(confirmed, confirmation.problem)
         entry["static_verdict"] = static_verdict(report, old, new)
         queries.append(entry)
         label = (new or old).label  # type: ignore[union-attr]
+        if confirmed is None and confirmation.problem:
+            continue  # the problem, noted once below, says why no query ran
         if confirmed is None or confirmed.verdict is None:
             # No outcome is no good news: the static verdict stands, and the note says so.
             what = NOT_RUN if confirmed is None else OUTCOME_TEXT[confirmed.outcome]
@@ -273,7 +275,8 @@ def _lines(report: Report, confirmation: Confirmation, reproduce: Sequence[str])
                                      strict=True):
         label = (new or old).label  # type: ignore[union-attr]
         if confirmed is None:
-            out.append(f"  query {label}: not run: {NOT_RUN}")
+            if not confirmation.problem:  # else the problem said why nothing ran, once
+                out.append(f"  query {label}: not run: {NOT_RUN}")
             continue
         what = OUTCOME_TEXT[confirmed.outcome]
         if confirmed.message:
@@ -302,9 +305,10 @@ def _lines(report: Report, confirmation: Confirmation, reproduce: Sequence[str])
     return out
 
 
-def _confirmation_json(confirmed: QueryConfirmation | None) -> dict[str, Any]:
+def _confirmation_json(confirmed: QueryConfirmation | None, problem: str | None = None
+                       ) -> dict[str, Any]:
     if confirmed is None:
-        return {"outcome": "not-run", "verdict": None, "reason": NOT_RUN}
+        return {"outcome": "not-run", "verdict": None, "reason": problem or NOT_RUN}
 
     def schemas(items: Sequence[Any]) -> list[dict[str, Any]]:
         return [{"operator": s.operator, "store": s.store, "key": s.key, "value": s.value}
