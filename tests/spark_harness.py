@@ -106,7 +106,7 @@ def start_session() -> SparkSession:
     """The one session every case runs in: local[2], 2 shuffle partitions, no UI, UTC."""
     from pyspark.sql import SparkSession
 
-    from streamlint.spark.runtime import DRIVER_JAVA_OPTIONS
+    from streamlint.spark.runtime import DRIVER_JAVA_OPTIONS, LOAD_TOLERANT_CONFS
 
     # pandas UDF workers (applyInPandasWithState) must run the interpreter that has pandas.
     os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
@@ -120,6 +120,8 @@ def start_session() -> SparkSession:
         .config("spark.sql.session.timeZone", "UTC")
         .config("spark.driver.extraJavaOptions", DRIVER_JAVA_OPTIONS)
         .config("spark.sql.adaptive.enabled", "false")
+        # The suite runs on a loaded machine: no socket accept or heartbeat may time out.
+        .config(map=LOAD_TOLERANT_CONFS)
         .getOrCreate()
     )
     spark.sparkContext.setLogLevel("ERROR")

@@ -32,7 +32,7 @@ from cases import ROOTS, Case, load_case
 from streamlint.cli import main
 from streamlint.spark.confirm import confirm_files
 from streamlint.spark.connect import connect_mode, start_remote_session
-from streamlint.spark.runtime import SESSION_CONFS
+from streamlint.spark.runtime import LOAD_TOLERANT_CONFS, SESSION_CONFS
 
 pytestmark = pytest.mark.spark
 
@@ -88,7 +88,9 @@ def connect_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Connect
              "--class", "org.apache.spark.sql.connect.service.SparkConnectServer",
              "--conf", f"spark.connect.grpc.binding.port={port}",
              "--conf", "spark.connect.grpc.binding.address=127.0.0.1",
-             "--conf", "spark.ui.enabled=false"],
+             "--conf", "spark.ui.enabled=false",
+             *(arg for key, value in LOAD_TOLERANT_CONFS.items()
+               for arg in ("--conf", f"{key}={value}"))],
             stdout=out, stderr=subprocess.STDOUT, env=env, start_new_session=True)
     try:
         deadline = time.monotonic() + SERVER_START_SECONDS
@@ -180,7 +182,8 @@ def test_unreachable_server_is_a_clear_error(capsys: pytest.CaptureFixture[str])
     err = capsys.readouterr().err
     assert f"{url}: cannot reach the Spark Connect server: " in err, err
     assert "Traceback" not in err
-    assert seconds < 20, f"gave up after {seconds:.1f} s"
+    # A hang guard, not a timing: a refused connection is an answer however loaded we are.
+    assert seconds < 300, f"gave up after {seconds:.1f} s"
     assert "SPARK_CONNECT_MODE_ENABLED" not in os.environ
 
 

@@ -12,7 +12,8 @@ from streamlint.docs import page
 from streamlint.rule_pages import FOLDER, HEADER, stale
 from streamlint.rules import all_rules, load_rules, own_rules
 
-OWN_CODES = ("CK01", "CK02", "CK03", "CK04", "SL000", "SL01", "SL02", "SL03", "SL04")
+OWN_CODES = ("CK01", "CK02", "CK03", "CK04", "CK05", "CK06", "CK07",
+             "SL000", "SL01", "SL02", "SL03", "SL04")
 
 ROOT = Path(__file__).resolve().parents[1]
 SRC = ROOT / "src" / "streamlint"

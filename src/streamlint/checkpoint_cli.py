@@ -45,9 +45,11 @@ def run_checkpoint_offsets(path: str, batch: int | None, output_format: str) -> 
 
 def run_checkpoint_diff(path: str, new_path: str, output_format: str,
                         spark_version: str | None = None, confirm: bool = False,
-                        timeout: float = 120.0) -> str:
+                        timeout: float = 120.0, old_path: str | None = None) -> str:
     """Print the findings of `diff --checkpoint PATH NEW`; return the verdict. With
-    `confirm`, Spark's run of the new code adds its findings (`spark.checkpoint_confirm`)."""
+    `confirm`, Spark's run of the new code adds its findings (`spark.checkpoint_confirm`);
+    with `old_path`, the static diff of the old code decides what the checkpoint cannot
+    show (CK06 gives way to its findings)."""
 
     from streamlint.checkpoint.compare import CheckpointComparison
     from streamlint.checkpoint.fs import open_fs
@@ -70,6 +72,8 @@ def run_checkpoint_diff(path: str, new_path: str, output_format: str,
     job = extract_file(new_path)
     query = query_for_checkpoint(job, path)
     findings = tuple(CheckpointComparison(checkpoint, fs, root, query, version).run())
+    if old_path is not None:
+        findings = with_old_code(findings, old_path, path, job, query, version_text)
     state = None
     if confirm:
         from streamlint.spark.checkpoint_confirm import spark_findings, spark_state
@@ -94,3 +98,19 @@ def run_checkpoint_diff(path: str, new_path: str, output_format: str,
     return verdict
 
 
+
+
+def with_old_code(findings: tuple, old_path: str, checkpoint_path: str, job: object,
+                  query: object, version_text: str) -> tuple:
+    """The checkpoint's findings, its "cannot tell" ones (CK06) replaced by the static diff
+    of the old code's query against the new one (a finding both give is kept once)."""
+    from streamlint.checkpoint.job_match import query_for_checkpoint
+    from streamlint.diff import diff_pairs
+    from streamlint.extract import extract_file
+
+    old_job = extract_file(old_path)
+    old_query = query_for_checkpoint(old_job, checkpoint_path)
+    report = diff_pairs(old_job, job, ((old_query, query),), version_text)  # type: ignore[arg-type]
+    kept = [f for f in findings if f.code != "CK06"]
+    seen = {(f.code, f.new) for f in kept}
+    return tuple(kept + [f for f in report.findings if (f.code, f.new) not in seen])

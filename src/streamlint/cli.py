@@ -62,6 +62,10 @@ def build_parser() -> argparse.ArgumentParser:
     diff.add_argument("--checkpoint", metavar="PATH", default=None,
                       help="compare the changed job (the one file given) with what this "
                       "checkpoint holds: `diff --checkpoint PATH NEW`")
+    diff.add_argument("--old", metavar="OLD.py", dest="old_code", default=None,
+                      help="with --checkpoint: the job as it wrote the checkpoint, for what "
+                      "a checkpoint does not record (a window's size, which function wrote "
+                      "an aggregate buffer)")
     from streamlint.check_cli import FORMAT_HELP, FORMATS, add_check_parser, add_verdict_options
 
     diff.add_argument("--format", choices=FORMATS, default="text", help=FORMAT_HELP)
@@ -158,6 +162,8 @@ def run_diff(args: argparse.Namespace) -> int:
 
     if args.new is None:
         raise UsageError("diff: give OLD and NEW job files (or --checkpoint PATH NEW)")
+    if args.old_code is not None:
+        raise UsageError("--old goes with --checkpoint PATH NEW (diff OLD NEW already has it)")
     report = diff_report(args.old, args.new, args.spark_version)
     if (args.remote or args.remote_workdir) and not args.confirm:
         raise UsageError("--remote and --remote-workdir go with --confirm")
@@ -191,7 +197,7 @@ def run_checkpoint_diff(args: argparse.Namespace) -> int:
 
         require_spark()
     verdict = run(args.checkpoint, args.old, args.format, args.spark_version,
-                  confirm=args.confirm, timeout=args.confirm_timeout)
+                  confirm=args.confirm, timeout=args.confirm_timeout, old_path=args.old_code)
     return exit_code(verdict, strict=args.strict, exit_zero=args.exit_zero)
 
 

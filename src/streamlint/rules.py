@@ -74,6 +74,10 @@ class Rule:
     # trigger's interval): a change it judges stays its own even when a value is only known
     # at run time, instead of becoming a question (UN02).
     value_free: bool = False
+    # The change alters the job's results by design (a filter, a projection): rows that
+    # differ between a restart and a fresh run of the new code are what it intends, not
+    # silent corruption (`--confirm`, streamlint.spark.intent).
+    by_design: bool = False
 
     def applies(self, change: Change, version: tuple[int, ...]) -> bool:
         if change.kind not in self.change or not version_in(version, self.spark):
@@ -223,6 +227,7 @@ def _rule(raw: dict[str, Any], family: str) -> Rule:
         message=raw["message"], why=raw["why"].strip(), fix=raw.get("fix", "").strip(),
         docs=raw["docs"], spark=raw.get("spark", ""), when=when, examples=examples,
         family=family, value_free=bool(raw.get("value_free", False)),
+        by_design=bool(raw.get("by_design", False)),
     )
 
 

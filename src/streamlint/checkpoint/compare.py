@@ -14,7 +14,7 @@ import json
 import re
 from typing import Any
 
-from streamlint.checkpoint.buffers import swapped_functions
+from streamlint.checkpoint.buffers import canonical, read_buffers
 from streamlint.checkpoint.file_source_log import latest_file_path, same_directory
 from streamlint.checkpoint.fs import CheckpointFS
 from streamlint.checkpoint.model import Checkpoint, SourceOffset, StatefulOperator
@@ -23,7 +23,7 @@ from streamlint.checkpoint.schema_compat import schema_problems
 from streamlint.checkpoint.source_kinds import kafka_offsets
 from streamlint.diff.compare import Change, Code
 from streamlint.extract.pyspark_api import FILE_FORMATS
-from streamlint.model import Aggregation, Loc, Query, Source, is_known, option
+from streamlint.model import AggCall, Aggregation, Loc, Query, Source, is_known, option
 from streamlint.model.expr import WINDOW_FUNCTIONS, Call, output_name, render
 from streamlint.rules import Finding, judge, overriding, own_finding
 
@@ -92,7 +92,10 @@ class CheckpointComparison:
     def source_pair(self, old: SourceOffset, new: Source, facts: dict[str, str]) -> None:
         fmt = new.format if isinstance(new.format, str) else None
         expected = OFFSET_KIND_OF_FORMAT.get((fmt or "").lower())
-        if old.kind == "none" or expected is None or old.kind in ("json", "text"):
+        if old.kind == "unreadable":
+            self.unreadable_offset(old, fmt, expected)
+            return
+        if old.kind == "none" or expected is None or old.kind == "json":
             return  # nothing to compare (no offset yet, or a source we cannot tell)
         if old.kind != expected:
             self.change("source.type", "the source format", Code(f"a {old.kind} source"), fmt,
@@ -103,6 +106,23 @@ class CheckpointComparison:
             self.kafka_topics(old, new, facts)
         elif old.kind == "file":
             self.file_directory(old, new, facts)
+
+    def unreadable_offset(self, old: SourceOffset, fmt: str | None,
+                          expected: str | None) -> None:
+        """An offset that is not JSON: Spark's built-in sources parse their offsets as JSON
+        and fail the restart on it; another source's own parser decides."""
+        shown = old.offset if len(old.offset) <= 60 else old.offset[:57] + "..."
+        if expected is not None:
+            self.findings.append(own_finding(
+                "CK07", self.query.label, self.source_loc(old), None, index=old.index,
+                offset=shown, format=fmt))
+        else:
+            self.cannot_tell(self.source_loc(old), None, f"whether the {fmt or 'unknown'} "
+                             f"source #{old.index} can read its offset back ({shown!r} is not "
+                             "JSON)")
+
+    def cannot_tell(self, old: Loc | None, new: Loc | None, what: str) -> None:
+        self.findings.append(own_finding("CK06", self.query.label, old, new, what=what))
 
     def kafka_topics(self, old: SourceOffset, new: Source, facts: dict[str, str]) -> None:
         stored = sorted(kafka_offsets(old.offset))
@@ -184,6 +204,7 @@ class CheckpointComparison:
     def operator_pair(self, old: StatefulOperator, new: Any) -> None:
         if isinstance(new, Aggregation):
             self.aggregate_buffers(old, new)
+            self.windows(old, new)
         stored_key = _stored_key(old)
         if stored_key is None:
             return
@@ -209,20 +230,45 @@ class CheckpointComparison:
                         self.op_loc(old), new.loc)
 
     def aggregate_buffers(self, old: StatefulOperator, new: Aggregation) -> None:
-        """An aggregate function swapped for one with a buffer of the same type (sum → max):
-        the stored buffer's field names still name the old function."""
+        """The stored buffer read along the new aggregates: another number of fields is a
+        restart Spark refuses (sum -> avg); names another function wrote are a swap Spark
+        accepts (sum -> max); a buffer several functions keep cannot be told apart."""
         store = old.stores[0] if len(old.stores) == 1 else None
-        if store is None or len(store.schemas) != 1 or store.schemas[0].value is None:
-            return
+        if store is None or len(store.schemas) != 1 or store.schemas[0].value is None or \
+                dict(self.entry.conf if self.entry else ()).get(
+                    "spark.sql.streaming.aggregation.stateFormatVersion", "2") != "2":
+            return  # state format 1 keeps the whole row, not the buffers
         stored = [f.name for f in store.schemas[0].value]
-        swaps = swapped_functions([a.function for a in new.aggregates], stored)
-        for position, before, after in swaps or ():
-            call = new.aggregates[position]
+        calls = _distinct(new.aggregates)  # Spark keeps one buffer per distinct aggregate
+        reading = read_buffers([a.function for a in calls], stored)
+        for position, before, after in reading.swaps:
+            call = calls[position]
             args = ", ".join(render(a) for a in call.args)
             self.change("agg.function", f"the aggregate #{position + 1}",
                         Code(f"{before}(...) (the stored buffer's fields: "
                              f"{', '.join(stored)})"),
                         Code(f"{after}({args})"), self.op_loc(old), new.loc)
+        if reading.shape is not None:
+            needed, kept = reading.shape
+            self.findings.append(own_finding(
+                "CK05", self.query.label, self.op_loc(old), new.loc, operator=old.id,
+                new=needed, functions=", ".join(_call(c) for c in calls), old=kept,
+                stored=", ".join(stored)))
+        for position, function, why in reading.unclear:
+            what = (f"which function wrote the stored aggregate buffer ({', '.join(stored)}):"
+                    f" {why}" if position < 0 else
+                    f"whether the aggregate #{position + 1} {function}(...) is the one that "
+                    f"wrote its buffer: {why}")
+            self.cannot_tell(self.op_loc(old), new.loc, what)
+
+    def windows(self, old: StatefulOperator, new: Aggregation) -> None:
+        """A time window's duration and slide (a session window's gap) are not stored: the
+        state key holds each window's start and end only."""
+        for key in new.keys:
+            if isinstance(key, Call) and key.function in WINDOW_FUNCTIONS:
+                self.cannot_tell(self.op_loc(old), new.loc,
+                                 f"the duration of the state key's {render(key)}: the state "
+                                 "keeps each window's start and end, not its size")
 
     # -- pinned settings -------------------------------------------------------------------
 
@@ -287,6 +333,24 @@ def _stored(source: SourceOffset) -> Code:
 def _describe(source: Source) -> Code:
     identity = ", ".join(f"{k}={v!r}" for k, v in source.identity)
     return Code(f"{source.format}({identity})" if identity else str(source.format))
+
+
+def _distinct(calls: tuple[AggCall, ...]) -> list[AggCall]:
+    """The aggregates Spark keeps a buffer for: the same function (by any of its names) of
+    the same inputs is one aggregate."""
+    def same(call: AggCall) -> tuple:
+        name = call.function.lower()
+        return (name if name.startswith("try_") else canonical(name), call.args, call.distinct)
+
+    out: list[AggCall] = []
+    for call in calls:
+        if not any(same(c) == same(call) for c in out):
+            out.append(call)
+    return out
+
+
+def _call(call: AggCall) -> str:
+    return f"{call.function}({', '.join(render(a) for a in call.args)})"
 
 
 def _op(op: StatefulOperator) -> Code:

@@ -12,7 +12,7 @@ class SourceOffset:
     index: int
     name: str | None  # named sources (offset log v2, Spark 4.2+)
     offset: str  # exactly as the log holds it; "-" when the source had no offset yet
-    kind: str  # kafka, file, rate, delta, unknown, none
+    kind: str  # kafka, file, number, delta, json, none, unreadable (source_kinds)
 
 
 @record

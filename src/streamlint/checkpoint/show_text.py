@@ -53,6 +53,8 @@ def _sources(data: dict) -> list[str]:
     for source in data["sources"]:
         name = f" {source['name']}" if source["name"] else ""
         out.append(f"  [{source['index']}]{name} {source['kind']}: {source['offset']}")
+        if source["kind"] == "unreadable":
+            out.append("      (not JSON: Spark's own sources cannot restart from this offset)")
     if not data["sources"]:
         out.append("  (none committed)")
     if data["uncommitted_sources"]:

@@ -6,7 +6,8 @@ import json
 
 
 def offset_kind(offset: str) -> str:
-    """kafka, file, delta, number (rate and other LongOffset sources), json, none, or text."""
+    """kafka, file, delta, number (rate and other LongOffset sources), json, none, or
+    unreadable (not JSON: no source of Spark's writes that)."""
     text = offset.strip()
     if text == "-":
         return "none"
@@ -15,7 +16,7 @@ def offset_kind(offset: str) -> str:
     try:
         value = json.loads(text)
     except ValueError:
-        return "text"
+        return "unreadable"
     if isinstance(value, dict):
         if set(value) == {"logOffset"}:
             return "file"

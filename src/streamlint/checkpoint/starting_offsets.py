@@ -79,6 +79,9 @@ def source_start(source: SourceOffset) -> dict:
     elif source.kind == "number":
         data["note"] = ("a counter offset (the rate source: seconds since the stream "
                         "started); rate has no starting option")
+    elif source.kind == "unreadable":
+        data["note"] = ("the offset is not JSON (a damaged offsets file?): Spark's own sources "
+                        "cannot read it back, and no startingOffsets can be derived")
     else:
         data["note"] = "unknown source offset form: no startingOffsets can be derived"
     return data

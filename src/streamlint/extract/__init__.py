@@ -150,9 +150,11 @@ def _interpret(text: str, path: str, prepare: Callable[[Interpreter], None] | No
                                    interp.effects.ended))
     found = pipelines.unseen(interp) + unseen(interp, queries)
     batch = pipelines.batch_datasets(interp)
+    api = pipelines.api(interp)
     if loader is None:
-        return JobFile(path, text, queries, found, (), batch)
-    return JobFile(path, text, queries, tuple(loader.unseen) + found, loader.modules(), batch)
+        return JobFile(path, text, queries, found, (), batch, api)
+    return JobFile(path, text, queries, tuple(loader.unseen) + found, loader.modules(), batch,
+                   api)
 
 
 def _check_readable(text: str, path: str, limits: Limits) -> None:

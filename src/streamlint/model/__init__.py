@@ -524,3 +524,6 @@ class JobFile:
     # update with no checkpoint (said in reports, so that "no streaming query" is not read
     # as "nothing was read").
     batch_datasets: tuple[str, ...] = ()
+    # A pipeline file's API: "sdp" (Spark Declarative Pipelines, `pyspark.pipelines`), "dlt"
+    # (Databricks `import dlt`), None for a job.
+    pipeline_api: str | None = None

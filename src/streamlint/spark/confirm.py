@@ -37,11 +37,18 @@ from streamlint.spark.state_schema import StoreSchema
 OUTCOME_VERDICT = {
     "restart-fails": "incompatible",
     "results-differ": "incompatible",
+    # Rows differ, as a change the static diff found intends (streamlint.spark.intent).
+    "differs-as-intended": "compatible",
     "same-results": "compatible",
     "added": "compatible",
     "starts-over": "incompatible",
 }
 RUN_TIMEOUT_SECONDS = 120.0
+# Spark runs a Declarative Pipelines file only inside its pipeline graph (`spark-pipelines
+# run`, on a Spark Connect server), never as a script: its decorators raise
+# GRAPH_ELEMENT_DEFINED_OUTSIDE_OF_DECLARATIVE_PIPELINE there.
+SDP_REFUSAL = ("a Spark Declarative Pipelines file runs only inside `spark-pipelines run`, "
+               "which --confirm does not drive; the static verdict stands")
 
 
 @record
@@ -50,7 +57,8 @@ class QueryConfirmation:
 
     key: str  # how the query was recognised in both files: checkpoint, name or position
     label: str
-    outcome: str  # restart-fails | results-differ | same-results | no-output | added |
+    outcome: str  # restart-fails | results-differ | differs-as-intended | same-results |
+    #               no-output | added |
     #               removed | starts-over | timed-out | cannot-confirm | fails-from-scratch
     error_class: str | None = None
     message: str | None = None
@@ -93,10 +101,13 @@ def confirm_files(old: Path, new: Path, session: Any, tables: Mapping[str, str] 
 
     tables = dict(tables or {})
     files = static if static is not None else static_files(old, new)
+    version, java = _versions(session)
+    if any(job.pipeline_api == "sdp" for job in files):
+        return Confirmation(version, (), (), f"{new}: cannot confirm: {SDP_REFUSAL}",
+                            java_version=java)
     queries = [q for job in files for q in job.queries]
     guessed = inferred_schemas(queries, tables)
     tables.update({g.name: Guess(g.ddl) for g in guessed})
-    version, java = _versions(session)
     # Streaming code the static reading did not understand may hold a query: not "none".
     static_reading = ("queries" if queries else
                       "unseen" if any(job.unseen for job in files) else "none")

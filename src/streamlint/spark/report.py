@@ -17,11 +17,15 @@ from streamlint.model import Query
 from streamlint.model.secrets import mask_line
 from streamlint.result import Confirmation as ResultConfirmation
 from streamlint.spark.confirm import Confirmation, QueryConfirmation
+from streamlint.spark.intent import with_intent
 
 OUTCOME_TEXT = {
     "restart-fails": "Spark refused the restart",
     "results-differ": "Spark restarted, but the results differ from a fresh run of the new "
                       "code (silent corruption)",
+    "differs-as-intended": "Spark restarted; the results differ from a fresh run of the new "
+                           "code as the change intends (rows the old code kept in state meet "
+                           "the new code's)",
     "same-results": "Spark restarted, and the results equal a fresh run of the new code",
     "no-output": "Spark restarted, but neither run wrote rows, so nothing could be compared "
                  "(no outcome: the static verdict stands)",
@@ -85,6 +89,11 @@ def pair_confirmations(report: Report, confirmation: Confirmation
     return out
 
 
+def intended(report: Report, confirmation: Confirmation) -> Confirmation:
+    """Results that differ as a change of the pair intends are no corruption (the oracle)."""
+    return with_intent(report, confirmation, pair_confirmations(report, confirmation))
+
+
 def static_verdict(report: Report, old: Query | None, new: Query | None) -> str:
     labels = {q.label for q in (old, new) if q is not None}
     verdicts = [f.verdict for f in report.findings
@@ -102,11 +111,13 @@ def sink_only(report: Report, old: Query | None, new: Query | None) -> bool:
 
 
 def final_verdict(report: Report, confirmation: Confirmation) -> str:
+    confirmation = intended(report, confirmation)
     spark = [q.verdict for q in confirmation.queries]
     return stricter(report.verdict, *spark)
 
 
 def disagreements(report: Report, confirmation: Confirmation) -> list[str]:
+    confirmation = intended(report, confirmation)
     out = []
     for (old, new), confirmed in zip(report.pairs, pair_confirmations(report, confirmation),
                                      strict=True):
@@ -194,20 +205,24 @@ def _types(schema: str) -> str:
 
 def render_text(report: Report, confirmation: Confirmation, static_text: str,
                 reproduce: Sequence[str]) -> str:
+    confirmation = intended(report, confirmation)
     return "\n".join([static_text.rstrip("\n"), *_lines(report, confirmation, reproduce)]) + "\n"
 
 
 def as_result(report: Report, confirmation: Confirmation, reproduce: Sequence[str]
               ) -> ResultConfirmation:
     """Spark's confirmation of a `diff` as part of its result, for every format."""
+    confirmation = intended(report, confirmation)
     queries = []
     notes: list[tuple[str, str]] = []
     for (old, new), confirmed in zip(report.pairs, pair_confirmations(report, confirmation),
                                      strict=True):
-        entry = _confirmation_json(confirmed)
+        entry = _confirmation_json(confirmed, confirmation.problem)
         entry["static_verdict"] = static_verdict(report, old, new)
         queries.append(entry)
         label = (new or old).label  # type: ignore[union-attr]
+        if confirmed is None and confirmation.problem:
+            continue  # the problem, noted once below, says why no query ran
         if confirmed is None or confirmed.verdict is None:
             # No outcome is no good news: the static verdict stands, and the note says so.
             what = NOT_RUN if confirmed is None else OUTCOME_TEXT[confirmed.outcome]
@@ -260,7 +275,8 @@ def _lines(report: Report, confirmation: Confirmation, reproduce: Sequence[str])
                                      strict=True):
         label = (new or old).label  # type: ignore[union-attr]
         if confirmed is None:
-            out.append(f"  query {label}: not run: {NOT_RUN}")
+            if not confirmation.problem:  # else the problem said why nothing ran, once
+                out.append(f"  query {label}: not run: {NOT_RUN}")
             continue
         what = OUTCOME_TEXT[confirmed.outcome]
         if confirmed.message:
@@ -268,7 +284,7 @@ def _lines(report: Report, confirmation: Confirmation, reproduce: Sequence[str])
         out.append(f"  query {label}: {what}")
         if confirmed.example_difference:
             out.append(f"    e.g. {confirmed.example_difference}")
-        if confirmed.outcome in ("same-results", "results-differ"):
+        if confirmed.outcome in ("same-results", "results-differ", "differs-as-intended"):
             out.append(f"    rows written after the restart: {confirmed.restarted_rows}, by a "
                        f"fresh run: {confirmed.fresh_rows}")
         out.extend(_state_lines(confirmed))
@@ -289,9 +305,10 @@ def _lines(report: Report, confirmation: Confirmation, reproduce: Sequence[str])
     return out
 
 
-def _confirmation_json(confirmed: QueryConfirmation | None) -> dict[str, Any]:
+def _confirmation_json(confirmed: QueryConfirmation | None, problem: str | None = None
+                       ) -> dict[str, Any]:
     if confirmed is None:
-        return {"outcome": "not-run", "verdict": None, "reason": NOT_RUN}
+        return {"outcome": "not-run", "verdict": None, "reason": problem or NOT_RUN}
 
     def schemas(items: Sequence[Any]) -> list[dict[str, Any]]:
         return [{"operator": s.operator, "store": s.store, "key": s.key, "value": s.value}

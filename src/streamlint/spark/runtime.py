@@ -74,6 +74,18 @@ NO_NETWORK_JAVA_OPTIONS = " ".join(
     f" -DsocksProxyHost=127.0.0.1 -DsocksProxyPort={CLOSED_PORT}"
     " -Djava.net.preferIPv4Stack=true")
 LOOPBACK_CONFS = {"spark.driver.host": "127.0.0.1", "spark.driver.bindAddress": "127.0.0.1"}
+# Spark's own timeouts that a loaded machine trips though nothing is wrong: the Python side's
+# connection to a socket the JVM serves (collect, createDataFrame, a pandas UDF worker's
+# authentication: 15 s by default), the driver's RPC and heartbeats (120 s). A run is bounded
+# by --confirm-timeout instead. (A Connect foreachBatch worker's 10 s to connect back is fixed
+# in Spark's code: the sandbox retries that start.) The tests' sessions and Connect server
+# take the same.
+LOAD_TOLERANT_CONFS = {
+    "spark.python.authenticate.socketTimeout": "600s",
+    "spark.network.timeout": "600s",
+    "spark.executor.heartbeatInterval": "60s",
+    "spark.sql.broadcastTimeout": "1200",
+}
 
 
 def start_session() -> Any:
@@ -90,6 +102,7 @@ def start_session() -> Any:
         .config("spark.ui.enabled", "false")
         .config("spark.ui.showConsoleProgress", "false")
         .config(map=LOOPBACK_CONFS)
+        .config(map=LOAD_TOLERANT_CONFS)
         .config("spark.driver.extraJavaOptions",
                 f"{DRIVER_JAVA_OPTIONS} {NO_NETWORK_JAVA_OPTIONS}")
         .config("spark.driver.memory", "2g")

@@ -23,6 +23,7 @@ row canonicalisation in `rows`.
 
 from __future__ import annotations
 
+import time
 import uuid
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -42,11 +43,12 @@ FILE_FORMATS = set(_EXTRACTED_FILE_FORMATS)  # the formats the static extractor 
 TABLE_FORMATS = {"delta", "iceberg", "hudi", "table"}
 # Spark Connect starts a query's foreachBatch function in a new Python worker on the server and
 # gives it a fixed 10 s to connect back (PythonWorkerFactory.createSimpleWorker): on a busy
-# machine its imports can take longer. The query has not started then: its start is retried.
+# machine its imports can take longer. The query has not started then: its start is retried,
+# for as long as WORKER_RETRY_SECONDS allow (a count of attempts would depend on the load).
 WRITTEN = ("the schema of what the job itself writes there (a batch write, skipped, or a "
            "streaming query's output)")
 WORKER_DID_NOT_CONNECT = "Python worker failed to connect back"
-WORKER_START_ATTEMPTS = 3
+WORKER_RETRY_SECONDS = 90.0
 
 
 # Reader options that decide a file's schema (the rest, such as maxFilesPerTrigger, do not).
@@ -270,17 +272,18 @@ class Sandbox:
         pyspark_method(writer, "foreachBatch")(writer, sink)
         pyspark_method(writer, "trigger")(writer, availableNow=True)
         pyspark_method(writer, "option")(writer, "checkpointLocation", str(self.checkpoint(key)))
-        for attempt in range(1, WORKER_START_ATTEMPTS + 1):
+        retry_until = time.monotonic() + WORKER_RETRY_SECONDS
+        while True:
             try:
                 run.handle = pyspark_method(writer, "start")(writer)
                 return run.handle
             except Exception as err:  # Spark refused to start it: that is the observation
-                if attempt < WORKER_START_ATTEMPTS and WORKER_DID_NOT_CONNECT in str(err):
+                if WORKER_DID_NOT_CONNECT in str(err) and time.monotonic() < retry_until:
                     self.warn(f"the server's foreachBatch Python worker did not connect back "
                               f"within Spark's 10 s: the start of {label} was retried")
                     continue
                 run.start_error = err
-        return StubQuery(label)
+                return StubQuery(label)
 
     def read_outputs(self) -> None:
         """Spark Connect: the batches the server wrote, read back through the session."""
