@@ -11,7 +11,7 @@ from typing import Any
 from streamlint.model import Loc
 from streamlint.records import factory, record
 
-DEFAULT_SPARK_VERSION = "3.5"  # the rules' default (streamlint.rules re-exports it)
+DEFAULT_SPARK_VERSION = "4.3"  # the rules' default (streamlint.rules re-exports it)
 
 # The verdicts, least severe first: every ordering of verdicts is this one.
 VERDICTS = ("compatible", "review", "incompatible")

@@ -85,6 +85,10 @@ def render(reports: list[Report], errors: tuple[FileError, ...] = (),
                             "informationUri": HOME, "rules": rules}},
         "results": results,
         "columnKind": "unicodeCodePoints",
+        # The profiles the rules judged for, and where each came from (`streamlint.target`).
+        "properties": {"spark": [
+            {"version": version, "source": source} for version, source in
+            dict.fromkeys((r.spark_version, r.spark_source) for r in reports)]},
     }
     notifications = [
         {"level": "error", "message": {"text": error.message},
@@ -98,7 +102,7 @@ def render(reports: list[Report], errors: tuple[FileError, ...] = (),
         # run's properties (the final verdict, the stricter of the static one and Spark's).
         notifications += [{"level": LEVEL[verdict], "message": {"text": note}}
                           for verdict, note in confirmation.notes]
-        run["properties"] = {"verdict": confirmation.verdict, "confirmation": {
+        run["properties"] |= {"verdict": confirmation.verdict, "confirmation": {
             "title": confirmation.title, "report": list(confirmation.lines),
             **confirmation.fields}}
     if notifications:
