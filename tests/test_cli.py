@@ -129,7 +129,8 @@ def test_json_report_shape(pair, capsys) -> None:  # type: ignore[no-untyped-def
     code, out, _ = run(["diff", old, new, "--format", "json"], capsys)
     assert code == 1
     report = json.loads(out)
-    assert set(report) == {"version", "verdict", "queries", "materialized_views", "findings"}
+    assert set(report) == {"version", "verdict", "spark", "queries", "materialized_views",
+                           "findings"}
     assert report["materialized_views"] == {"old": [], "new": []}
     assert report["verdict"] == "incompatible"
     assert len(report["queries"]) == 1

@@ -8,7 +8,7 @@ from functools import cache
 
 from streamlint.errors import UsageError
 from streamlint.records import record
-from streamlint.rules import rule_data
+from streamlint.rules import parse_version, rule_data, version_in
 
 
 @record
@@ -109,3 +109,21 @@ def declared_profile(version: str) -> tuple[Profile, str] | None:
         return Profile(known()[0]), (f"; Spark {minor} is older than every profile, judged "
                                      f"as {known()[0]}")
     return None
+
+
+def profiles_for(spec: str) -> tuple[str, ...]:
+    """The Spark versions with a profile a rule's range (`>=4.1`, `<4.1`, "") holds for."""
+    return tuple(v for v in known() if version_in(parse_version(v), spec))
+
+
+def shown_range(spec: str) -> str:
+    """A rule's range as the profiles it holds for: `all`, `4.1-4.3`, `3.5, 4.3`."""
+    held = profiles_for(spec)
+    if not spec or held == known():
+        return "all"
+    if not held:
+        return "none"
+    start = known().index(held[0])
+    if held == known()[start:start + len(held)] and len(held) > 1:
+        return f"{held[0]}-{held[-1]}"
+    return ", ".join(held)
