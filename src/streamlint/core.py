@@ -111,7 +111,8 @@ FACTS: dict[str, Facts] = {
     "agg.method": _S, "agg.keys": _S, "agg.window": _S, "agg.aggregates": _S,
     "agg.function": _S, "agg.input": _S, "agg.alias": _S,
     "agg.input_type": {**_S, "typed": BOOL},
-    "dedup.kind": _S, "dedup.keys": _S,
+    # `reordered`: the same key columns in another order (Spark compares keys by position).
+    "dedup.kind": _S, "dedup.keys": {**_S, "reordered": BOOL},
     "join.type": {**_S, "old_how": JOIN_TYPES, "new_how": JOIN_TYPES, "inner": BOOL},
     "join.keys": _S, "join.condition": _S, "join.input": _S,
     "join.state_schema": {**_S, "side": frozenset({"left", "right"})},
