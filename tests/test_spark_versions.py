@@ -38,7 +38,7 @@ def _version() -> str:
 DEDUP_JOB = '''
 df = spark.readStream.schema("a STRING, b STRING, n LONG").json("/in")
 df.dropDuplicates([{keys}]).writeStream.foreachBatch(save).option("checkpointLocation", "/c").start()
-'''
+'''  # noqa: E501
 
 
 def _dedup(spark: SparkSession, root: Path, keys: list[str]) -> Callable[[], DataFrame]:
