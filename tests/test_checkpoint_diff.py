@@ -217,7 +217,8 @@ def test_every_format_reports_a_checkpoint_comparison(tmp_path: Path,
     assert main([*argv, "--format", "github"]) == 1
     github = capsys.readouterr().out
     assert f"title=CK01 pinned-setting-ignored::`{key}` is set to 'false'" in github
-    assert github.rstrip().endswith("streamlint: review (1 finding in 1 job file)")
+    assert github.rstrip().splitlines()[-1].startswith(
+        "streamlint: review (1 finding in 1 job file); judged for Spark 4.3")
     assert main([*argv, "--format", "sarif"]) == 1
     data = json.loads(capsys.readouterr().out)
     schema = Path(__file__).resolve().parents[1] / "tests" / "data" / "sarif-schema-2.1.0.json"

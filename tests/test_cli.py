@@ -129,7 +129,8 @@ def test_json_report_shape(pair, capsys) -> None:  # type: ignore[no-untyped-def
     code, out, _ = run(["diff", old, new, "--format", "json"], capsys)
     assert code == 1
     report = json.loads(out)
-    assert set(report) == {"version", "verdict", "queries", "materialized_views", "findings"}
+    assert set(report) == {"version", "verdict", "spark", "queries", "materialized_views",
+                           "findings"}
     assert report["materialized_views"] == {"old": [], "new": []}
     assert report["verdict"] == "incompatible"
     assert len(report["queries"]) == 1
@@ -188,15 +189,16 @@ a.unionByName(b).writeStream.format("delta").option("checkpointLocation", "/chk/
 
 def test_spark_version_changes_a_named_source_verdict(pair, capsys) -> None:  # type: ignore[no-untyped-def]
     old, new = pair(NAMED_NEW, NAMED_OLD)
-    code, out, _ = run(["diff", old, new, "--format", "json"], capsys)
+    code, out, _ = run(["diff", old, new, "--format", "json", "--spark-version", "3.5"], capsys)
     assert code == 1
     assert [f["code"] for f in json.loads(out)["findings"]] == ["SO01"]
     # From 4.2, named sources are matched by name: adding one is a review, not a failure.
-    code, out, _ = run(["diff", old, new, "--format", "json", "--spark-version", "4.2"], capsys)
-    assert code == 0
-    report = json.loads(out)
-    assert [f["code"] for f in report["findings"]] == ["SO10"]
-    assert report["verdict"] == "review"
+    for given in (["--spark-version", "4.2"], []):  # the default is the latest, 4.3
+        code, out, _ = run(["diff", old, new, "--format", "json", *given], capsys)
+        assert code == 0
+        report = json.loads(out)
+        assert [f["code"] for f in report["findings"]] == ["SO10"]
+        assert report["verdict"] == "review"
 
 
 def test_a_bad_spark_version_is_a_usage_error(pair, capsys) -> None:  # type: ignore[no-untyped-def]

@@ -28,8 +28,15 @@ def job_pair(tmp_path: Path) -> tuple[str, str]:
     return str(old), str(new)
 
 
-def test_default_spark_version_refuses_a_new_named_source(job_pair) -> None:
-    assert main(["diff", *job_pair]) == 1
+def test_spark_3_5_refuses_a_new_named_source(job_pair) -> None:
+    assert main(["diff", *job_pair, "--spark-version", "3.5"]) == 1
+
+
+def test_the_default_is_the_latest_release(job_pair, capsys) -> None:
+    """Nothing names a version: the latest stable release (4.3), where a named source may be
+    added (SO10, review)."""
+    assert main(["diff", *job_pair]) == 0
+    assert "judged for Spark 4.3 (the latest stable release" in capsys.readouterr().out
 
 
 def test_pyproject_spark_version_applies(job_pair, tmp_path: Path, capsys) -> None:
@@ -41,6 +48,13 @@ def test_pyproject_spark_version_applies(job_pair, tmp_path: Path, capsys) -> No
 def test_command_line_overrides_config(job_pair, tmp_path: Path) -> None:
     (tmp_path / "pyproject.toml").write_text('[tool.streamlint]\nspark-version = "4.2"\n')
     assert main(["diff", *job_pair, "--spark-version", "3.5"]) == 1
+
+
+def test_config_overrides_the_declared_pin(job_pair, tmp_path: Path, capsys) -> None:
+    (tmp_path / "pyproject.toml").write_text('[project]\ndependencies = ["pyspark==4.3.0"]\n'
+                                             '[tool.streamlint]\nspark-version = "3.5"\n')
+    assert main(["diff", *job_pair]) == 1
+    assert "judged for Spark 3.5 (spark-version in " in capsys.readouterr().out
 
 
 def test_streamlint_toml_is_read(job_pair, tmp_path: Path) -> None:

@@ -372,7 +372,8 @@ def test_shuffle_partitions_on_a_stateless_query_take_effect(spark: SparkSession
     old = SHUFFLE_JOB.format(n=2, step='repartition("user")', mode="append")
     new = SHUFFLE_JOB.format(n=5, step='repartition("user")', mode="append")
     assert _static(old, new, "4.3") == {"CF07": "compatible"}
-    assert _static(old, new, "3.5") == {"CF06": "compatible"}
+    assert _static(old, new, "3.5") == {"CF06": "review"}
+    assert _static(old, new, "4.0") == {"CF06": "review"}
     import pyspark
 
     # SPARK-53942 (4.1): a stateless query takes the new value; before, the checkpoint's

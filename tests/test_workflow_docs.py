@@ -184,7 +184,7 @@ def test_configuration_example_is_valid() -> None:
 
     table = tomllib.loads(block_after("### Configuration", "toml"))["tool"]["streamlint"]
     config = parse_config(table, "pyproject.toml")
-    assert config.for_path("jobs/legacy/old_job.py").spark_version == "3.4"
+    assert config.for_path("jobs/legacy/old_job.py").spark_version == "3.5"
     assert not config.wants_file("jobs/scratch/try.py") and config.wants_file("jobs/a.py")
 
 

@@ -13,7 +13,7 @@ import gc
 import itertools
 import os
 import sys
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from streamlint.accept import Acceptance
@@ -27,8 +27,10 @@ from streamlint.extract.project import DEFAULT_SOURCE_ROOTS, MappingFiles, Proje
 from streamlint.git import Change, changed_files, repo_root, show_many, tree_files, verify_ref
 from streamlint.model import JobFile
 from streamlint.records import record, replace
-from streamlint.rules import DEFAULT_SPARK_VERSION, parse_version, worst
+from streamlint.rules import worst
 from streamlint.settle import settle
+from streamlint.target import Target, git_files, resolve, with_bundle
+from streamlint.target.profiles import parse_profile
 
 # Below this many files a pool costs more to start than it saves.
 POOL_THRESHOLD = 8
@@ -46,6 +48,7 @@ class Pair:
     new_text: str | None
     spark_version: str
     config: Config
+    spark_source: str = ""  # where spark_version came from (`streamlint.target`)
     # The repository's modules each version may import (read from git beforehand, so the
     # worker pool never runs git), and where packages start.
     old_job: str | None = None  # the old version's root-relative path
@@ -96,7 +99,8 @@ def _diff_pair(pair: Pair) -> Report | FileError:
     except Exception as err:  # noqa: BLE001 - a bug on one file must not hide the others
         return FileError(pair.path, 1, 0, f"streamlint failed on this file "
                          f"({type(err).__name__}: {err}); please report it")
-    return settle(replace(report, status=pair.status), pair.config, pair.accepted)
+    return settle(replace(report, status=pair.status, spark_source=pair.spark_source),
+                  pair.config, pair.accepted)
 
 
 def _relative(root: Path, config: Config, path: str) -> str:
@@ -139,6 +143,7 @@ def collect(root: Path, base: str, head: str | None, paths: list[str] | None,
                  if head is not None else {})
     pairs: list[Pair] = []
     errors: list[FileError] = []
+    targets = Targets(root, head, spark_version, graph.spark_version)
     for change in changes:
         old_data = old_blobs.get(change.old_path) if change.old_path else None
         data = _new_data(root, head, change, new_blobs)
@@ -146,25 +151,40 @@ def collect(root: Path, base: str, head: str | None, paths: list[str] | None,
         if isinstance(texts, FileError):
             errors.append(texts)
         elif texts is not None:
-            path_config = config.for_path(_relative(root, config, change.new_path
-                                                    or change.old_path or ""))
-            version = spark_version or path_config.spark_version or \
-                graph.spark_version(change.new_path or change.old_path or "") or \
-                DEFAULT_SPARK_VERSION
-            parse_version(version)
+            path = change.new_path or change.old_path or ""
+            path_config = config.for_path(_relative(root, config, path))
+            target = targets.of(path, path_config)
             pairs.append(Pair(
-                status=change.status, path=change.new_path or change.old_path or "",
+                status=change.status, path=path,
                 old_path=f"{base}:{change.old_path}" if change.old_path else None,
                 new_path=change.new_path, old_text=texts[0], new_text=texts[1],
-                spark_version=version, config=path_config, old_job=change.old_path,
-                source_roots=graph.roots,
+                spark_version=target.version, spark_source=target.source,
+                config=path_config, old_job=change.old_path, source_roots=graph.roots,
             ))
     pairs = _with_modules(pairs, graph)
     helped = _rejudged("helper-changed", graph.affected(_done(pairs)), root, base, paths,
-                       config, spark_version, graph)
+                       config, targets, graph)
     configured = _rejudged("config-changed", graph.config_affected(_done(pairs + helped)),
-                           root, base, paths, config, spark_version, graph)
+                           root, base, paths, config, targets, graph)
     return pairs + _with_modules(helped + configured, graph), errors
+
+
+class Targets:
+    """The Spark each job is judged for (`streamlint.target`), the project's declaration
+    files read from the head (or the working tree) once, and only if some job needs them."""
+
+    def __init__(self, root: Path, head: str | None, flag: str | None,
+                 bundle: Callable[[str], tuple[str, str] | None]) -> None:
+        self.root, self.head, self.flag, self.bundle = root, head, flag, bundle
+        self._files: dict[str, str] | None = None
+
+    def of(self, path: str, config: Config) -> Target:
+        if self.flag or config.spark_version:
+            return resolve(self.flag, config.spark_version, config.path, path, None)
+        if self._files is None:
+            self._files = git_files(self.root, self.head)
+        # Nothing names a version: the clusters of the head's Databricks bundle may.
+        return with_bundle(resolve(None, None, None, path, self._files), self.bundle(path))
 
 
 def _new_data(root: Path, head: str | None, change: Change,
@@ -205,7 +225,7 @@ def _texts(base: str, change: Change, old_data: bytes | None, data: bytes | None
 
 
 def _rejudged(status: str, affected: dict[str, list[str]], root: Path, base: str,
-              paths: list[str] | None, config: Config, spark_version: str | None,
+              paths: list[str] | None, config: Config, targets: Targets,
               graph: Graph) -> list[Pair]:
     """Unchanged jobs judged again, each side with its own ref's files: those whose imported
     module changed ("helper-changed"), or that read a changed configuration file
@@ -217,13 +237,12 @@ def _rejudged(status: str, affected: dict[str, list[str]], root: Path, base: str
                 not config.wants_file(_relative(root, config, path)):
             continue
         path_config = config.for_path(_relative(root, config, path))
-        version = spark_version or path_config.spark_version or \
-            graph.spark_version(path) or DEFAULT_SPARK_VERSION
+        target = targets.of(path, path_config)
         again.append(Pair(
             status=status, path=path, old_path=f"{base}:{path}", new_path=path,
             old_text=graph.base.texts[path], new_text=graph.head.texts[path],
-            spark_version=version, config=path_config, old_job=path,
-            source_roots=graph.roots))
+            spark_version=target.version, spark_source=target.source, config=path_config,
+            old_job=path, source_roots=graph.roots))
     return again
 
 
@@ -321,6 +340,8 @@ def check(base: str, head: str | None = None, paths: Iterable[str] | None = None
           spark_version: str | None = None, cwd: Path | None = None,
           progress: bool = False) -> Outcome:
     cwd = (cwd or Path.cwd()).resolve()
+    if spark_version:
+        parse_profile(spark_version)  # refused before any work, even with nothing changed
     root = repo_root(cwd)
     config = load_config(cwd)
     relative: list[str] | None = None

@@ -41,8 +41,10 @@ def add_check_parser(commands: Any) -> None:
 def add_verdict_options(parser: argparse.ArgumentParser) -> None:
     """The options `diff` and `check` share: which Spark judges, and what exits 1."""
     parser.add_argument("--spark-version", default=None,
-                        help="the Spark version the jobs run on (default: spark-version in "
-                        "[tool.streamlint] of pyproject.toml or streamlint.toml, else 3.5)")
+                        help="the Spark version the jobs run on, e.g. 4.3, 3.5.1 or dbr-17.3 "
+                        "(default: spark-version in [tool.streamlint], else the pyspark or "
+                        "databricks-connect pin the project declares, else the latest "
+                        "stable release)")
     parser.add_argument("--strict", action="store_true",
                         help="exit 1 on findings to review, too")
     parser.add_argument("--exit-zero", action="store_true",
@@ -77,33 +79,31 @@ def diff_report(old: str, new: str, spark_version: str | None) -> Report:
     import os
     from pathlib import Path
 
+    from streamlint.accept import load
     from streamlint.config import load_config
     from streamlint.diff import diff_files
-    from streamlint.rules import DEFAULT_SPARK_VERSION, parse_version
+    from streamlint.records import replace
     from streamlint.settle import settle
+    from streamlint.target import project_files, resolve, with_bundle
 
     config = load_config(Path(new).parent)
     if config.root is not None:
         config = config.for_path(os.path.relpath(os.path.abspath(new), config.root))
-    version = spark_version or config.spark_version or bundle_version(new) or \
-        DEFAULT_SPARK_VERSION
-    parse_version(version)
-    from streamlint.accept import load
-
-    return settle(diff_files(old, new, version, config.source_roots,
-                             str(config.root) if config.root else None), config,
-                  load(Path(new).parent))
+    target = with_bundle(resolve(spark_version, config.spark_version, config.path,
+                                 *project_files(new)), bundle_version(new))
+    report = diff_files(old, new, target.version, config.source_roots,
+                        str(config.root) if config.root else None)
+    return settle(replace(report, spark_source=target.source), config, load(Path(new).parent))
 
 
-def bundle_version(job: str) -> str | None:
+def bundle_version(job: str) -> tuple[str, str] | None:
     """The Spark of the clusters the job's Databricks bundle runs it on (`spark_version`
-    15.4.x-scala2.12 is Databricks runtime 15.4, Spark 3.5), when nothing else gives one."""
+    15.4.x-scala2.12 is Databricks runtime 15.4, Spark 3.5) and where it was read."""
     from streamlint.extract.bundles import deployment, spark_version
     from streamlint.extract.project import on_disk
 
     project = on_disk(job)
-    found = spark_version(deployment(project.files, project.job))
-    return found[0] if found else None
+    return spark_version(deployment(project.files, project.job))
 
 
 def render_report(fmt: str, report: Report, new: str) -> str:

@@ -415,11 +415,11 @@ class Graph:
         return MappingFiles({**side.bundle(job), **side.configs_for(
             job, [job_text, *found.values()]), **found})
 
-    def spark_version(self, job: str) -> str | None:
-        """The Spark of the clusters the head's Databricks bundle runs the job on."""
+    def spark_version(self, job: str) -> tuple[str, str] | None:
+        """The Spark of the clusters the head's Databricks bundle runs the job on, and where
+        that was read."""
         texts = self.head.bundle(job)
-        found = spark_version(deployment(MappingFiles(texts), job)) if texts else None
-        return found[0] if found else None
+        return spark_version(deployment(MappingFiles(texts), job)) if texts else None
 
     def config_affected(self, done: set[str]) -> dict[str, list[str]]:
         """Jobs (at both refs, not changed themselves) that may read a changed configuration

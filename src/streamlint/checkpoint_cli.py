@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -62,10 +63,15 @@ def run_checkpoint_diff(path: str, new_path: str, output_format: str,
     from streamlint.records import replace
     from streamlint.remedy import with_remedies
     from streamlint.result import Result
-    from streamlint.rules import DEFAULT_SPARK_VERSION, parse_version, worst
+    from streamlint.rules import parse_version, worst
+    from streamlint.target import project_files, resolve
 
-    version_text = (spark_version or load_config(Path(new_path).parent).spark_version
-                    or DEFAULT_SPARK_VERSION)
+    config = load_config(Path(new_path).parent)
+    if config.root is not None:
+        config = config.for_path(os.path.relpath(os.path.abspath(new_path), config.root))
+    target = resolve(spark_version, config.spark_version, config.path,
+                     *project_files(new_path))
+    version_text = target.version
     version = parse_version(version_text)
     fs, root = open_fs(path)
     checkpoint = read_checkpoint_fs(fs, root, path)
@@ -82,7 +88,7 @@ def run_checkpoint_diff(path: str, new_path: str, output_format: str,
         findings += tuple(spark_findings(checkpoint, state, query.label))
     verdict = worst([f.verdict for f in findings])
     report = Report(JobFile(path, "", ()), job, ((None, query),), findings, verdict,
-                    version_text)
+                    version_text, spark_source=target.source)
     # Each incompatible finding ends with the next step, as `diff` and `check` give it.
     report = replace(report, findings=with_remedies(findings, report))
     confirmation = None

@@ -204,10 +204,11 @@ def run_checkpoint_diff(args: argparse.Namespace) -> int:
 def run_rules(args: argparse.Namespace) -> int:
     from streamlint.docs import rules_json, rules_markdown, rules_text
     from streamlint.rules import load_rules, parse_version, version_in
+    from streamlint.target.profiles import parse_profile
 
     rules = load_rules()
     if args.spark_version:
-        version = parse_version(args.spark_version)
+        version = parse_version(parse_profile(args.spark_version).spark)
         rules = tuple(r for r in rules if version_in(version, r.spark))
     render = {"text": rules_text, "json": rules_json, "markdown": rules_markdown}[args.format]
     sys.stdout.write(render(rules))

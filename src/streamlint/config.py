@@ -11,7 +11,7 @@
     [[tool.streamlint.overrides]]     # later tables win for the paths they match
     paths = ["jobs/legacy/**"]
     ignore = ["UN01"]
-    spark-version = "3.4"
+    spark-version = "3.5"
 
 An unknown key or a bad value is an error that names the file and the key, so a typo never
 silently does nothing. Globs are relative to the folder of the configuration file; `*`
@@ -224,13 +224,9 @@ def _version(table: dict[str, Any], path: str, where: str) -> str | None:
         return None
     if not isinstance(version, str):
         raise UsageError(f"{path}: `{where}spark-version` must be a string such as \"3.5\"")
-    from streamlint.rules import parse_version
+    from streamlint.target.profiles import parse_profile
 
-    try:
-        parse_version(version)
-    except UsageError:
-        raise UsageError(f"{path}: `{where}spark-version` = {version!r} is not a Spark "
-                         "version (e.g. \"3.5\")") from None
+    parse_profile(version, f"{path}: `{where}spark-version` = {version!r}")
     return version
 
 

@@ -11,7 +11,7 @@ from typing import Any
 from streamlint.model import Loc
 from streamlint.records import factory, record
 
-DEFAULT_SPARK_VERSION = "3.5"  # the rules' default (streamlint.rules re-exports it)
+DEFAULT_SPARK_VERSION = "4.3"  # the rules' default (streamlint.rules re-exports it)
 
 # The verdicts, least severe first: every ordering of verdicts is this one.
 VERDICTS = ("compatible", "review", "incompatible")
@@ -111,7 +111,8 @@ FACTS: dict[str, Facts] = {
     "agg.method": _S, "agg.keys": _S, "agg.window": _S, "agg.aggregates": _S,
     "agg.function": _S, "agg.input": _S, "agg.alias": _S,
     "agg.input_type": {**_S, "typed": BOOL},
-    "dedup.kind": _S, "dedup.keys": _S,
+    # `reordered`: the same key columns in another order (Spark compares keys by position).
+    "dedup.kind": _S, "dedup.keys": {**_S, "reordered": BOOL},
     "join.type": {**_S, "old_how": JOIN_TYPES, "new_how": JOIN_TYPES, "inner": BOOL},
     "join.keys": _S, "join.condition": _S, "join.input": _S,
     "join.state_schema": {**_S, "side": frozenset({"left", "right"})},

@@ -62,7 +62,8 @@ def across_files(reports: list[Report], configs: dict[str, Config],
         sources = tuple(distinct([reports[a].old for a, _, b, _ in moves if b == ri]))
         rebuilt = diff_pairs(report.old, report.new, pairs, report.spark_version,
                              tuple(extra), sources)
-        out[ri] = settle(replace(rebuilt, status=report.status), configs[report.new.path])
+        out[ri] = settle(replace(rebuilt, status=report.status,
+                                 spark_source=report.spark_source), configs[report.new.path])
     return out
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 from streamlint.rules import Rule
+from streamlint.target.profiles import profiles_for, shown_range
 
 FOLDER = "docs/rules"  # the generated pages (streamlint.rule_pages)
 
@@ -29,7 +30,7 @@ def _ordered(rules: tuple[Rule, ...]) -> list[Rule]:
 
 def rules_text(rules: tuple[Rule, ...]) -> str:
     """One rule a line, in columns as wide as their longest entry."""
-    rows = [(r.code, r.verdict, r.name, r.spark or "all") for r in _ordered(rules)]
+    rows = [(r.code, r.verdict, r.name, shown_range(r.spark)) for r in _ordered(rules)]
     if not rows:
         return ""
     widths = [max(len(row[i]) for row in rows) for i in range(3)]
@@ -41,8 +42,8 @@ def rules_text(rules: tuple[Rule, ...]) -> str:
 def rules_json(rules: tuple[Rule, ...]) -> str:
     data = [
         {"code": r.code, "name": r.name, "verdict": r.verdict, "change": r.change,
-         "spark": r.spark or None, "message": r.message, "why": r.why, "fix": r.fix,
-         "docs": r.docs}
+         "spark": r.spark or None, "profiles": list(profiles_for(r.spark)),
+         "message": r.message, "why": r.why, "fix": r.fix, "docs": r.docs}
         for r in _ordered(rules)
     ]
     return json.dumps(data, indent=2) + "\n"
@@ -52,13 +53,21 @@ def rules_markdown(rules: tuple[Rule, ...]) -> str:
     lines = ["| code | name | verdict | Spark | what it means |", "|---|---|---|---|---|"]
     for r in _ordered(rules):
         summary = " ".join(r.why.split()).split(". ")[0].replace("|", "\\|").rstrip(".") + "."
-        lines.append(f"| {r.code} | `{r.name}` | {r.verdict} | {r.spark or 'all'} | {summary} |")
+        lines.append(f"| {r.code} | `{r.name}` | {r.verdict} | {shown_range(r.spark)} | "
+                     f"{summary} |")
     return "\n".join(lines) + "\n"
+
+
+def _held(rule: Rule) -> str:
+    """`4.1-4.3 (>=4.1)`, or `all versions` for a rule without a range."""
+    if not rule.spark:
+        return "all versions"
+    return f"{shown_range(rule.spark)} ({rule.spark})"
 
 
 def explain(rule: Rule) -> str:
     parts = [
-        f"{rule.code} {rule.name} ({rule.verdict}; Spark {rule.spark or 'all versions'})",
+        f"{rule.code} {rule.name} ({rule.verdict}; Spark {_held(rule)})",
         "",
         "What it checks:",
         (f"  a change of kind {', '.join(rule.change)}"

@@ -36,6 +36,9 @@ class Report:
     suppressed: tuple = ()  # tuple[Finding, ...]
     # Other job files the findings point into: where a query moved from (git mode).
     others: tuple[JobFile, ...] = ()
+    # Where `spark_version` came from, in the user's words (`streamlint.target`): the
+    # command line, the configuration, a pin the project declares, or the default.
+    spark_source: str = ""
 
 
 def diff_jobs(old: JobFile, new: JobFile, spark_version: str = DEFAULT_SPARK_VERSION) -> Report:

@@ -146,15 +146,17 @@ def deduplication(add: Add, a: Deduplication, b: Deduplication) -> None:
     if a.within_watermark != b.within_watermark:
         add("dedup.kind", "the deduplication operator", a.method, b.method, a.loc, b.loc)
     elif a.keys != b.keys:
+        reordered = a.keys is not None and b.keys is not None and \
+            sorted(map(str, a.keys)) == sorted(map(str, b.keys))
         add("dedup.keys", "the deduplication keys", names_text(a.keys), names_text(b.keys),
-            a.loc, b.loc)
+            a.loc, b.loc, reordered="true" if reordered else "false")
     changed = redefined(a.inputs, b.inputs, frozenset(a.keys or ()) if a.keys == b.keys
                         else frozenset())
     if changed and a.keys == b.keys:
         # Same key names, other values: new rows are compared with keys kept the old way.
         add("dedup.keys", "how the deduplication keys are computed",
             definitions_text(tuple(x for x, _ in changed)),
-            definitions_text(tuple(y for _, y in changed)), a.loc, b.loc)
+            definitions_text(tuple(y for _, y in changed)), a.loc, b.loc, reordered="false")
 
 
 # -- stream-stream joins --------------------------------------------------------------------
@@ -318,6 +320,10 @@ def evolution(old: tuple[StateVariable, ...] | None, new: tuple[StateVariable, .
             else:
                 kinds.add("ttl_added" if a.ttl is None else "ttl_removed" if b.ttl is None
                           else "ttl_duration")
+    if "variables" in kinds and len(kinds) > 1:
+        # Variables added or removed alone keep the others' state (AS15); beside another
+        # change of a kept variable, the pair is not judged as either.
+        kinds = (kinds - {"variables"}) | {"other"}
     return min(kinds, key=_EVOLUTION_ORDER.index) if kinds else "other"
 
 

@@ -74,6 +74,17 @@ def no_query(report: Report) -> str | None:
             "recomputed on every update with no checkpoint to restart from")
 
 
+def judged_for(reports: list[Report]) -> list[str]:
+    """`Spark 4.3 (pyspark==4.3.0 in requirements.txt)` for each profile the reports were
+    judged for, with the files it holds for when they differ (`check` of several projects)."""
+    used: dict[tuple[str, str], list[str]] = {}
+    for report in reports:
+        used.setdefault((report.spark_version, report.spark_source), []).append(report.new.path)
+    return [f"Spark {version}" + (f" ({source})" if source else "")
+            + (f" for {', '.join(paths)}" if len(used) > 1 else "")
+            for (version, source), paths in used.items()]
+
+
 def repo_path(path: str, root: str | None) -> str:
     """A path as the pull request shows it: relative to the repository root, with `/`."""
     if root is not None:

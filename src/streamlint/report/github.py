@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 from streamlint.diff import Report
 from streamlint.errors import FileError
-from streamlint.report import LEVEL, plural, see, where
+from streamlint.report import LEVEL, judged_for, plural, see, where
 
 if TYPE_CHECKING:
     from streamlint.result import Confirmation
@@ -56,5 +56,6 @@ def render(reports: list[Report], errors: tuple[FileError, ...] = (),
     if errors:  # the check failed (exit 2): no "compatible" in the log
         verdict = f"no verdict, {plural(len(errors), 'file')} could not be read"
     out.append(f"streamlint: {verdict} ({plural(sum(len(r.findings) for r in reports), 'finding')}"
-               f" in {plural(len(reports), 'job file')})")
+               f" in {plural(len(reports), 'job file')})"
+               + (f"; judged for {'; '.join(judged_for(reports))}" if reports else ""))
     return "\n".join(out) + "\n"

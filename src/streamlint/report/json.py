@@ -83,6 +83,8 @@ def _data(report: Report) -> dict[str, Any]:
     return {
         "version": 1,
         "verdict": report.verdict,
+        # The profile the rules judged for, and where it came from (`streamlint.target`).
+        "spark": {"version": report.spark_version, "source": report.spark_source},
         "queries": [{"old": _query(old, label), "new": _query(new, label)}
                     for (old, new), label in zip(report.pairs, pair_labels(report.pairs),
                                                  strict=True)],

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 from streamlint.diff import Report
 from streamlint.errors import FileError
-from streamlint.report import no_query, plural, where
+from streamlint.report import judged_for, no_query, plural, where
 
 if TYPE_CHECKING:
     from streamlint.result import Confirmation
@@ -56,6 +56,8 @@ def render(reports: list[Report], errors: tuple[FileError, ...] = (),
            f"{headline[0].upper()}{headline[1:]}. {plural(len(reports), 'job file')} "
            f"compared: {files['incompatible']} incompatible, {files['review']} to review, "
            f"{files['compatible']} compatible; {plural(sum(counts.values()), 'finding')}.", ""]
+    if reports:
+        out += [f"Judged for {_cell('; '.join(judged_for(reports)))}.", ""]
     listed = [line for line in map(_file_line, reports) if line]
     out += [*listed, ""] if listed else []
     rows = [(r, f) for r in reports for f in r.findings]

@@ -48,6 +48,12 @@ def _uri(path: str) -> str:
     return quote(path, safe="/")
 
 
+def _targets(reports: list[Report]) -> list[dict[str, str]]:
+    """The profiles the rules judged for, and where each came from (`streamlint.target`)."""
+    return [{"version": version, "source": source} for version, source in
+            dict.fromkeys((r.spark_version, r.spark_source) for r in reports)]
+
+
 def render(reports: list[Report], errors: tuple[FileError, ...] = (),
            root: str | None = None, confirmation: Confirmation | None = None) -> str:
     from streamlint.rules import all_rules
@@ -85,6 +91,7 @@ def render(reports: list[Report], errors: tuple[FileError, ...] = (),
                             "informationUri": HOME, "rules": rules}},
         "results": results,
         "columnKind": "unicodeCodePoints",
+        "properties": {"spark": _targets(reports)},
     }
     notifications = [
         {"level": "error", "message": {"text": error.message},
@@ -98,7 +105,7 @@ def render(reports: list[Report], errors: tuple[FileError, ...] = (),
         # run's properties (the final verdict, the stricter of the static one and Spark's).
         notifications += [{"level": LEVEL[verdict], "message": {"text": note}}
                           for verdict, note in confirmation.notes]
-        run["properties"] = {"verdict": confirmation.verdict, "confirmation": {
+        run["properties"] |= {"verdict": confirmation.verdict, "confirmation": {
             "title": confirmation.title, "report": list(confirmation.lines),
             **confirmation.fields}}
     if notifications:

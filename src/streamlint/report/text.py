@@ -7,7 +7,7 @@ from streamlint.diff import Report
 from streamlint.errors import FileError
 from streamlint.model import JobFile, Loc
 from streamlint.model.secrets import mask_line
-from streamlint.report import no_query, plural, query_verdicts, see
+from streamlint.report import judged_for, no_query, plural, query_verdicts, see
 
 SEVERITY = {"incompatible": "error", "review": "warning", "compatible": "note"}
 VERDICT_LINE = {
@@ -117,6 +117,7 @@ def render(report: Report) -> str:
         out.append(f"{plural(len(report.pairs), 'query')} compared "
                    f"(Spark {report.spark_version}): {_tally(verdicts)}; "
                    f"{_finding_tally(report.findings)}")
+        out.append(f"judged for {judged_for([report])[0]}")
     if report.suppressed:
         out.append(f"{plural(len(report.suppressed), 'finding')} accepted "
                    "(`# streamlint: ignore` comments or .streamlint-accept.toml)")
@@ -150,6 +151,8 @@ def render_all(reports: list[Report], errors: tuple[FileError, ...] = ()) -> str
                f"{_finding_tally([f for r in reports for f in r.findings])}"
                + (f", {suppressed} accepted" if suppressed else "")
                + (f"; {plural(len(errors), 'file')} could not be read" if errors else ""))
+    if reports:
+        out.append(f"judged for {'; '.join(judged_for(reports))}")
     verdict = worst(r.verdict for r in reports)
     if errors:
         # "compatible" over the files read must not read as a pass: the check failed (exit 2).
