@@ -126,3 +126,43 @@ out.writeStream.format("delta").option("checkpointLocation", "/chk/e").start("/t
     assert codes(job, rate_limited(job)) == ["SO05"]
     assert codes(job, job.replace('dropDuplicates(["v"])', 'dropDuplicates(["v", "key"])')) \
         == ["DD01"]
+
+
+PLAIN = """
+import sys
+df = spark.readStream.format("kafka").option("subscribe", "events").load()
+out = df.selectExpr("CAST(value AS STRING) AS v")
+out.writeStream.format("console").option("checkpointLocation", "/chk/e").start()
+"""
+
+
+def test_a_new_fork_whose_branches_differ_only_in_a_projection_is_no_question() -> None:
+    # Either branch continues the old query with a stateless step: no UN01.
+    forked = PLAIN.replace('out = df.selectExpr("CAST(value AS STRING) AS v")\n',
+                           'out = df.selectExpr("CAST(value AS STRING) AS v")\n'
+                           'if "--upper" in sys.argv:\n'
+                           '    out = out.selectExpr("upper(v) AS v")\n')
+    report = diff_jobs(extract_text(PLAIN, "old.py"), extract_text(forked, "new.py"))
+    assert report.verdict == "compatible"
+    assert [f.code for f in report.findings] == ["PR02"]  # the branch read: a note
+
+
+def test_a_new_fork_whose_other_branch_keeps_state_is_asked() -> None:
+    forked = PLAIN.replace('out = df.selectExpr("CAST(value AS STRING) AS v")\n',
+                           'out = df.selectExpr("CAST(value AS STRING) AS v")\n'
+                           'if "--count" in sys.argv:\n'
+                           '    out = out.groupBy("v").count()\n')
+    assert "UN01" in codes(PLAIN, forked)
+
+
+def test_a_stateless_query_with_forks_read_as_data_is_stateless() -> None:
+    # The forks hide no state: a shuffle-partition change is judged as on a stateless query
+    # (CF07 on Spark 4.1+), not as on one that may keep state (CF01).
+    job = PLAIN.replace('out = df.selectExpr("CAST(value AS STRING) AS v")\n',
+                        'out = df.selectExpr("CAST(value AS STRING) AS v")\n'
+                        'if "--upper" in sys.argv:\n'
+                        '    out = out.selectExpr("upper(v) AS v")\n')
+    pinned = job.replace("import sys\n",
+                         'import sys\nspark.conf.set("spark.sql.shuffle.partitions", "8")\n')
+    repinned = pinned.replace('"8"', '"16"')
+    assert codes(pinned, repinned) == ["CF07"]

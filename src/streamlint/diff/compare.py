@@ -53,7 +53,6 @@ from streamlint.model import (
     ArbitraryState,
     Deduplication,
     ForeachCode,
-    Fork,
     Loc,
     Operator,
     Query,
@@ -95,10 +94,13 @@ def columns_sink(sink: Sink) -> str:
 
 
 class _Differ:
-    def __init__(self, old: Query, new: Query, changed_modules: frozenset[str] = frozenset()
-                 ) -> None:
+    def __init__(self, old: Query, new: Query, changed_modules: frozenset[str] = frozenset(),
+                 memo: dict[tuple[str, ...], list[Change]] | None = None) -> None:
         self.old, self.new = old, new
         self.changed_modules = changed_modules
+        # Branches of run-time forks already compared (notes nest: an upstream fork's note
+        # is in every downstream one's branch), so each pair is compared once.
+        self.memo = {} if memo is None else memo
         self.query = new.label
         self.changes: list[Change] = []
         self.stateful = "true" if (old.stateful or new.stateful) else "false"
@@ -159,7 +161,9 @@ class _Differ:
         repository whose text changed is still asked about."""
         old_notes = {text: loc for text, loc in self.old.unresolved}
         new_notes = {text: loc for text, loc in self.new.unresolved}
-        matched = self._matched_forks(old_notes, new_notes)
+        matched, found = forks.matched_forks(self.old, self.new, old_notes, new_notes,
+                                             self._compare)
+        self.changes.extend(found)  # judged on the branch not read, as on the one read
         for text, loc in new_notes.items():
             if text in matched:
                 continue
@@ -170,26 +174,10 @@ class _Differ:
             if text not in new_notes and text not in matched:
                 self.add("unresolved", text, text, None, loc, None, about="code")
 
-    def _matched_forks(self, old_notes: dict[str, Loc], new_notes: dict[str, Loc]) -> set[str]:
-        """Notes on a run-time fork whose branch not read could be compared with its old self
-        (diff/forks.py), old and new: that branch's changes are judged, not asked about."""
-        matched: set[str] = set()
-        olds = [t for t in old_notes if isinstance(t, Fork) and t not in new_notes]
-        for text in new_notes:
-            if not isinstance(text, Fork) or text in old_notes:
-                continue
-            for before in olds:
-                if before in matched:
-                    continue
-                found = forks.other_branch_changes(
-                    self.old, self.new, before, text,
-                    lambda a, b: _Differ(a, b, self.changed_modules).run())
-                if found is not None:
-                    # Judged on that branch as on the one read: only what may matter remains.
-                    self.changes.extend(found)
-                    matched |= {before, text}
-                    break
-        return matched
+    def _compare(self, key: tuple[str, ...], old: Query, new: Query) -> list[Change]:
+        if key not in self.memo:
+            self.memo[key] = _Differ(old, new, self.changed_modules, self.memo).run()
+        return self.memo[key]
 
     def inputs(self) -> None:
         """Values from outside the code (diff/inputs.py). A change found where a default a
@@ -511,11 +499,11 @@ class _Differ:
 
     def certainly_stateful(self) -> str:
         """"false" only when both queries were read whole: code streamlint did not follow
-        (an imported transform, an unmodelled method) may hold state it cannot see."""
+        (an imported transform, an unmodelled method) may hold state it cannot see. A branch
+        of a run-time fork read as data, without state, hides none."""
         if self.stateful == "true":
             return "true"
-        read_whole = all(not q.unresolved and q.output_columns is not None
-                         for q in (self.old, self.new))
+        read_whole = all(forks.stateless_notes(q.unresolved) for q in (self.old, self.new))
         return "false" if read_whole else "unknown"
 
 

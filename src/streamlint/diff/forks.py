@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from streamlint.core import DEFAULT_SPARK_VERSION, Change, same_dataframe_settings
-from streamlint.model import Fork, Query
+from streamlint.model import STATEFUL_KINDS, Fork, Loc, Query
 from streamlint.records import replace
 from streamlint.rules import judge, parse_version
 
@@ -57,9 +57,73 @@ def may_differ(change: Change, settings: frozenset[str]) -> bool:
     return False
 
 
+Compare = Callable[[tuple[str, ...], Query, Query], list[Change]]
+
+
+def matched_forks(old_query: Query, new_query: Query, old_notes: dict[str, Loc],
+                  new_notes: dict[str, Loc], compare: Compare) -> tuple[set[str], list[Change]]:
+    """Notes on run-time forks that need no question, and the changes found on their
+    branches not read. A fork in both versions under the same condition: its branch not read
+    is compared with its old self (`other_branch_changes`). A fork in one version only (a new
+    `if` around a step): its two branches are compared with each other; where everything
+    that differs is compatible, either branch continues the old query as the one read does.
+    """
+    matched: set[str] = set()
+    changes: list[Change] = []
+    olds = [t for t in old_notes if isinstance(t, Fork) and t not in new_notes]
+    for text in new_notes:
+        if not isinstance(text, Fork) or text in old_notes:
+            continue
+        for before in olds:
+            if before in matched:
+                continue
+            found = other_branch_changes(old_query, new_query, before, text, compare)
+            if found is not None:
+                changes.extend(found)
+                matched |= {before, text}
+                break
+    for query, notes, others in ((new_query, new_notes, old_notes),
+                                 (old_query, old_notes, new_notes)):
+        for text in notes:
+            if isinstance(text, Fork) and text not in others and text not in matched \
+                    and _alternatives_agree(query, text, compare):
+                matched.add(text)
+    return matched, changes
+
+
+def _alternatives_agree(query: Query, fork: Fork, compare: Compare) -> bool:
+    if fork.other is None or fork.chosen is None or fork.other[4] != fork.chosen[4]:
+        return False
+    read, other = (_with(query, shape) for shape in (fork.chosen, fork.other))
+    return all(judge(change, _VERSION).verdict == "compatible"
+               for change in compare(("alternatives", fork), read, other))
+
+
+def stateless_notes(notes: tuple[tuple[str, Loc], ...]) -> bool:
+    """Whether every note is a run-time fork whose branches are data without a stateful
+    operator (and so are the notes they carry): nothing unread may hold state."""
+    seen: set[int] = set()  # notes nest (an upstream fork is in every branch below it)
+    todo = list(notes)
+    while todo:
+        text, _ = todo.pop()
+        if id(text) in seen:
+            continue
+        seen.add(id(text))
+        if not isinstance(text, Fork) or text.other is None or \
+                any(op.kind in STATEFUL_KINDS for op in text.other[1]):
+            return False
+        todo.extend(text.other[3])
+    return True
+
+
+def _with(query: Query, shape: tuple) -> Query:
+    """The query with the DataFrame of one branch of a fork (a shape: `model.Fork`)."""
+    return replace(query, sources=shape[0], operators=shape[1], output_columns=shape[2],
+                   unresolved=shape[3])
+
+
 def other_branch_changes(old_query: Query, new_query: Query, old: Fork, new: Fork,
-                         compare: Callable[[Query, Query], list[Change]]
-                         ) -> list[Change] | None:
+                         compare: Compare) -> list[Change] | None:
     """The changes on a run-time fork's branch not read, or None where they cannot be told.
 
     The note on such a fork names a digest of the other branch, so any edit there makes the
@@ -69,11 +133,13 @@ def other_branch_changes(old_query: Query, new_query: Query, old: Fork, new: For
     if (old.other is None or new.other is None or old.condition != new.condition
             or old.which != new.which or old.other[4] != new.other[4]):
         return None
-    before, after = (replace(query, sources=shape[0], operators=shape[1],
-                             output_columns=shape[2], unresolved=shape[3])
-                     for query, shape in ((old_query, old.other), (new_query, new.other)))
+    # Only the DataFrame of the branch is compared: the sink, the settings and the values
+    # from outside are the query's, judged once on the branch read.
+    shared = replace(old_query, sink=new_query.sink, config=new_query.config,
+                     inputs=new_query.inputs)
+    before, after = _with(shared, old.other), _with(new_query, new.other)
     return [replace(change, facts={**change.facts, "branch": new.condition})
-            for change in compare(before, after)
+            for change in compare(("branches", old, new), before, after)
             if judge(change, _VERSION).verdict != "compatible"]
 
 

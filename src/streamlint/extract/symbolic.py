@@ -205,12 +205,13 @@ def choose(first: Any, second: Any, condition: str, loc: Loc) -> Any:
         text = (f"the DataFrame depends on the run-time condition `{condition}` (streamlint "
                 f"read the {which} branch; the other "
                 f"{'writes ' + same if same else f'is #{digest(other)}'})")
-        shape = registry.shape_of(other)
-        if shape is not None:
-            # The branch not read, as data (its settings as a digest): the diff compares it
-            # with its old self (model.Fork).
-            shape = (*shape[:4], digest(shape[4]))
-        return registry.note(chosen, Fork(text, condition, which, shape), loc)
+        # Both branches at the fork, as data (their settings as a digest): the diff compares
+        # the branch not read with its old self, or with the branch read (model.Fork).
+        shapes = [registry.shape_of(value) for value in (other, chosen)]
+        other_shape, chosen_shape = ((*shape[:4], digest(shape[4])) if shape is not None
+                                     else None for shape in shapes)
+        return registry.note(chosen, Fork(text, condition, which, other_shape, chosen_shape),
+                             loc)
     if _choosable(first) and _choosable(second) and first is not second:
         options = _options(first) + tuple(o for o in _options(second)
                                           if not any(o is mine for mine in _options(first)))

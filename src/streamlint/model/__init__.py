@@ -56,15 +56,16 @@ class Fork(str):
     condition: str
     which: str
     other: tuple[Any, ...] | None
+    chosen: tuple[Any, ...] | None  # the branch read, at the fork, in the same form
 
-    def __new__(cls, text: str, condition: str, which: str,
-                other: tuple[Any, ...] | None) -> Fork:
+    def __new__(cls, text: str, condition: str, which: str, other: tuple[Any, ...] | None,
+                chosen: tuple[Any, ...] | None = None) -> Fork:
         made = super().__new__(cls, text)
-        made.condition, made.which, made.other = condition, which, other
+        made.condition, made.which, made.other, made.chosen = condition, which, other, chosen
         return made
 
     def __reduce__(self) -> tuple[Any, ...]:
-        return (Fork, (str(self), self.condition, self.which, self.other))
+        return (Fork, (str(self), self.condition, self.which, self.other, self.chosen))
 
 
 class Overridable(str):
