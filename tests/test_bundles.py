@@ -229,6 +229,16 @@ def test_a_substitution_only_a_deployment_knows_is_a_run_time_value() -> None:
     assert "known at run time" in str(checkpoint(repository(yml)))
 
 
+def test_a_target_removed_leaves_a_run_time_value_as_it_was() -> None:
+    # Known at run time under every target, before and after: the same value (a history pair:
+    # an integration target dropped from databricks.yml).
+    yml = JOB_YML.replace("checkpoint: /Volumes/main/orders/checkpoints/ingest",
+                          "checkpoint: /Users/${workspace.current_user.userName}/chk")
+    old = repository(yml)
+    new = repository(yml, bundle=BUNDLE.replace("  prod:\n    mode: production\n", ""))
+    assert codes(diff(old, new)) == []
+
+
 # -- Python file tasks and pipelines ----------------------------------------------------------
 
 PYTHON_JOB = '''\

@@ -527,6 +527,10 @@ def _agreed(found: Deployment, values: list[tuple[str, Any]], what: str) -> Any:
     distinct = {str(v) if v is not None else None for _, v in values}
     if len(distinct) == 1 and None not in distinct:
         return next(v for _, v in values)
+    if distinct == {None}:
+        # Known at run time under every target: the same value however many targets name
+        # it (a target added or removed changes no deployment's value).
+        return Unknown(f"{what} as {found.bundle} sets it (known at run time)")
     shown = "; ".join(f"{where}: {show(v) if v is not None else 'known at run time'}"
                       for where, v in values)
     return Unknown(f"{what} as {found.bundle} sets it ({shown})")
