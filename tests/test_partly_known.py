@@ -185,3 +185,16 @@ def test_a_sink_table_given_only_as_an_option_is_where_it_writes() -> None:
     report = diff_jobs(old, new, DEFAULT_SPARK_VERSION)
     assert report.verdict == "review"
     assert [f.code for f in report.findings] == ["SK08"]
+
+
+def test_str_of_a_run_time_value_is_that_value() -> None:
+    # kedro's `.outputMode(output_mode)` -> `.outputMode(str(output_mode))` (a history pair).
+    job = """
+import sys
+mode = sys.argv[1]
+df = spark.readStream.format("kafka").option("subscribe", "events").load()
+df.writeStream.outputMode(mode).format("console").option("checkpointLocation", "/c").start()
+"""
+    new = job.replace(".outputMode(mode)", ".outputMode(str(mode))")
+    report = diff_jobs(extract_text(job, "old.py"), extract_text(new, "new.py"))
+    assert report.findings == ()

@@ -55,7 +55,7 @@ SINK_KINDS = frozenset({"file", "foreach", "kafka", "delta", "iceberg", "hudi", 
 # decides which rule judges it.
 OPTION_CLASSES = frozenset({"what-is-read", "what-is-read-review", "start-position",
                             "rate-limit", "consumer-tuning", "security-credential",
-                            "schema-handling", "failure-policy", "unknown"})
+                            "schema-handling", "failure-policy", "ignored", "unknown"})
 JOIN_TYPES = frozenset({"inner", "left_outer", "right_outer", "full_outer", "left_semi",
                         "left_anti", "cross"})
 OUTPUT_MODES = frozenset({"append", "update", "complete"})

@@ -33,6 +33,9 @@ class OptionClass:
 class Knowledge:
     kinds: dict[str, tuple[OptionClass, ...]]  # kind -> its classes
     formats: dict[str, str]  # a source format (lowercased) -> its kind
+    # kind -> the class of the keys it reads by no name of its own: those without the prefix
+    # its client's settings carry (Kafka's `kafka.`), which nothing reads.
+    ignored: dict[str, tuple[str, OptionClass]]
 
 
 @cache
@@ -40,6 +43,7 @@ def knowledge() -> Knowledge:
     data = rule_data("options")
     kinds: dict[str, tuple[OptionClass, ...]] = {}
     formats: dict[str, str] = {}
+    ignored: dict[str, tuple[str, OptionClass]] = {}
     for source in data.get("source", []):
         kind = source["kind"]
         classes = []
@@ -57,7 +61,10 @@ def knowledge() -> Knowledge:
         kinds[kind] = tuple(classes)
         for fmt in source.get("formats", []):
             formats[fmt.lower()] = kind
-    return Knowledge(kinds, formats)
+        if source.get("consumer_prefix"):
+            ignored[kind] = (source["consumer_prefix"].lower(), OptionClass(
+                kind, "ignored", source["ignored_docs"], frozenset(), ()))
+    return Knowledge(kinds, formats, ignored)
 
 
 def source_kind(fmt: object) -> str:
@@ -79,6 +86,9 @@ def classify(fmt: object, key: str) -> OptionClass | None:
                 return entry
     if is_credential(key):
         return OptionClass(ANY, "security-credential", "", frozenset(), ())
+    prefix, ignored = knowledge().ignored.get(source_kind(fmt), ("", None))
+    if ignored is not None and not lowered.startswith(prefix):
+        return ignored  # neither one of the source's own options nor its client's
     return None
 
 

@@ -133,6 +133,10 @@ def call_builtin(
         return keep_origins(str(value), [value])
     if name == "str" and isinstance(value, PathValue):
         return value.text()
+    if name == "str" and isinstance(value, Unknown) and len(args) == 1 and not kwargs:
+        # `str(output_mode)`: the same run-time value wherever a string is read (Spark's
+        # options and modes are strings), so `str(x)` for `x` is no change.
+        return value
     if name == "int" and isinstance(value, str | int | float):
         try:
             number = int(value)
