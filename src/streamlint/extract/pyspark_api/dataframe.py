@@ -227,7 +227,7 @@ def dataframe_call(  # noqa: C901 - one branch per DataFrame method family
 def batch_action(interp: Interpreter, plan: Plan, node: cst.Call) -> Unknown:
     """`df.show()`, `df.count()`, ...: its result is not known here. Spark refuses a batch
     action on a streaming DataFrame ("Queries with streaming sources must be executed with
-    writeStream.start()", tests/test_spark_batch_action.py): it starts no query, so the stream
+    writeStream.start()", tests/test_spark_stream_facts.py): it starts no query, so the stream
     is consumed here, not handed to code streamlint cannot follow."""
     if plan.streaming:
         interp.effects.consumed.update(s.loc for s in plan.sources if s.streaming)

@@ -1,5 +1,7 @@
-"""pyspark.ml stages scoring a stream (extract/pyspark_api/ml.py): a Transformer's
-`transform(df)` is a stateless projection, so the query is read through it."""
+"""Shapes found on real commits of the history corpus (tests/history) that must read as what
+they are: pyspark.ml stages scoring a stream (extract/pyspark_api/ml.py: a Transformer's
+`transform(df)` is a stateless projection), a batch action on a stream (no query), a fork's
+note kept through pickling, NOT NULL in a file source's schema (no change)."""
 
 from __future__ import annotations
 
@@ -87,6 +89,17 @@ df.select("value").show()
 
 
 def test_a_batch_action_on_a_stream_starts_no_query_and_is_no_unread_code() -> None:
-    # Spark refuses it (tests/test_spark_batch_action.py): nothing starts, nothing escapes.
+    # Spark refuses it (tests/test_spark_stream_facts.py): nothing starts, nothing escapes.
     job = extract_text(BATCH_ACTION, "job.py")
     assert job.queries == () and job.unseen == ()
+
+
+def test_not_null_in_a_file_sources_schema_is_no_change() -> None:
+    job = """
+df = spark.readStream.schema("id STRING, n INT").csv("/landing/events")
+df.writeStream.format("delta").option("checkpointLocation", "/chk/e").start("/t/e")
+"""
+    new = job.replace('"id STRING, n INT"', '"id STRING NOT NULL, n INT NOT NULL"')
+    assert codes(job, new) == []
+    kafka = job.replace('.csv("/landing/events")', '.format("json").load("/landing/events")')
+    assert codes(kafka, kafka.replace('"id STRING, n INT"', '"id STRING, n BIGINT"')) != []
