@@ -123,3 +123,8 @@ def test_annotations_docstrings_and_log_lines_are_not_what_can_reach() -> None:
     assert codes(CLASS, annotated) == []
     assert codes(CLASS, annotated.replace("self.topic = topic", "self.topic = level")) \
         == ["UN03"]
+
+
+def test_the_method_holding_the_unread_stream_may_be_renamed() -> None:
+    # A framework's hook renamed (kedro's `_load` -> `load`): the same code, the same stream.
+    assert codes(CLASS, CLASS.replace("def load(self):", "def read_events(self):")) == []
