@@ -127,4 +127,5 @@ def test_annotations_docstrings_and_log_lines_are_not_what_can_reach() -> None:
 
 def test_the_method_holding_the_unread_stream_may_be_renamed() -> None:
     # A framework's hook renamed (kedro's `_load` -> `load`): the same code, the same stream.
-    assert codes(CLASS, CLASS.replace("def load(self):", "def read_events(self):")) == []
+    before = CLASS.replace("def load(self):", "def _load(self):")
+    assert codes(before, before.replace("def _load(self):", "def load_events(self):")) == []

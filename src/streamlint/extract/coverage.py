@@ -149,7 +149,8 @@ def _snippet(code: str) -> str:
     return code if len(code) <= SNIPPET else code[: SNIPPET - 3] + "..."
 
 
-def escaped(interp: Interpreter, values: tuple[Any, ...], into: str) -> None:
+def escaped(interp: Interpreter, values: tuple[Any, ...], into: str, key: str | None = None
+            ) -> None:
     """Note the streaming sources of DataFrames handed to code streamlint cannot follow, with
     a fingerprint of everything that code was handed (the DataFrames' shapes, the other
     arguments' values): handing the same values to the same code again changes nothing."""
@@ -163,7 +164,9 @@ def escaped(interp: Interpreter, values: tuple[Any, ...], into: str) -> None:
     # name, partitions, batch function): handed to unfollowed code, those count too.
     settings = [(w.query_name, w.partition_by, w.foreach and digest(w.foreach[1]))
                 for w in writers]
-    fingerprint = digest((into, values, settings))
+    # `key`, where given, stands for `into` in the fingerprint (a caller named by a function
+    # whose name is no part of what it is handed).
+    fingerprint = digest((into if key is None else key, values, settings))
     for source in sources:
         interp.effects.escaped.setdefault(source.loc, (into, fingerprint))
     for writer in writers:

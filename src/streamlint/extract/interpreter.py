@@ -202,7 +202,7 @@ class Interpreter(Statements, Expressions, Calls, InPlace):
         args: list[Any] = [Unknown(p) for p in params[1 if owner is not None else 0 :]]
         result = self.call_function(Function(node, env, owner), args, {}, node)
         # Returned to a caller this file does not show (a framework, another module).
-        escaped(self, (result,), f"the caller of {node.name.value}()")
+        escaped(self, (result,), f"the caller of {node.name.value}()", "the caller")
 
 
 def _without_comments(code: str) -> str:
