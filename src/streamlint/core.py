@@ -4,11 +4,10 @@ streamlint but the model."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
 from typing import Any
 
-from streamlint.model import Loc
+from streamlint.model import Fork, Loc
 from streamlint.records import factory, record
 
 DEFAULT_SPARK_VERSION = "4.3"  # the rules' default (streamlint.rules re-exports it)
@@ -189,14 +188,12 @@ EXTERNAL_NOTE = "which streamlint cannot follow"
 # settings: "... write(s) the same DataFrame differently, in <labels>: #<digest>)", the labels
 # joined by "; " (see extract/symbolic.py and diff/forks.py).
 SAME_DATAFRAME_NOTE = "the same DataFrame differently, in "
-_SAME_DATAFRAME = re.compile(re.escape(SAME_DATAFRAME_NOTE) + r"(?P<labels>.*): #[0-9a-f]{8}\)$")
 
 
 def same_dataframe_settings(note: str) -> frozenset[str] | None:
-    """The settings a branch writing the same DataFrame sets differently, from its note; None
-    for any other note."""
-    match = _SAME_DATAFRAME.search(note)
-    return None if match is None else frozenset(match["labels"].split("; "))
+    """The settings a branch writing the same DataFrame sets differently, as the note carries
+    them (`model.Fork.settings`); None for any other note."""
+    return note.settings if isinstance(note, Fork) else None
 
 
 @record

@@ -10,7 +10,6 @@ which table to fully refresh, and how.
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from streamlint.diff.compare import Change, Code, compare_queries
@@ -21,7 +20,6 @@ from streamlint.model.expr import render
 from streamlint.records import replace
 
 FORMAT = "pipeline"
-_DLT_RE = re.compile(r"^\s*(?:import dlt\b|from dlt import)", re.MULTILINE)
 CDC_STATE = ("keys", "sequence_by", "scd_type")
 _NOWHERE = Loc("", 0, 0)
 
@@ -50,7 +48,7 @@ def match(old: tuple[Query, ...],
 def flow_changes(pairs: list[tuple[Query | None, Query | None]] | tuple, old: JobFile,
                  new: JobFile) -> list[Change]:
     """Every change to the pipeline flows of two versions of a file."""
-    api = "dlt" if _DLT_RE.search(new.text) or _DLT_RE.search(old.text) else "sdp"
+    api = "dlt" if "dlt" in (new.pipeline_api, old.pipeline_api) else "sdp"
     changes: list[Change] = []
     for before, after in pairs:
         if before is not None and after is not None and is_flow(after):

@@ -147,6 +147,7 @@ def extract_notebook(text: str, path: str, converted: Converted,
         found: tuple = ()
         followed: tuple = ()
         batch: tuple[str, ...] = ()
+        api = None
     else:
         def prepare(interp: Interpreter) -> None:
             from streamlint.extract.removals import REMOVE_HOOK, remove_hook
@@ -159,6 +160,7 @@ def extract_notebook(text: str, path: str, converted: Converted,
         read = _located(interpret, converted, path, converted.source, prepare, project)
         queries, found, followed, batch = read.queries, read.unseen, read.modules, \
             read.batch_datasets
+        api = read.pipeline_api
         queries, found = relocate((queries, found), runs.maps)
     streaming = bool(queries) or runs.streaming
     unseen = [cell.unseen() for cell in runs.sql if cell.call is None
@@ -167,7 +169,8 @@ def extract_notebook(text: str, path: str, converted: Converted,
     unseen.extend(found)
     modules = dict(followed)
     modules.update(runs.modules)
-    return JobFile(path, text, queries, tuple(unseen), tuple(sorted(modules.items())), batch)
+    return JobFile(path, text, queries, tuple(unseen), tuple(sorted(modules.items())), batch,
+                   api)
 
 
 def _located(function: Any, converted: Converted, path: str, *args: Any) -> Any:

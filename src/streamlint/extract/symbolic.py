@@ -204,14 +204,14 @@ def choose(first: Any, second: Any, condition: str, loc: Loc) -> Any:
         # the diff judges a change to the DataFrame on the branch read (diff/forks.py).
         text = (f"the DataFrame depends on the run-time condition `{condition}` (streamlint "
                 f"read the {which} branch; the other "
-                f"{'writes ' + same if same else f'is #{digest(other)}'})")
+                f"{'writes ' + same[0] if same else f'is #{digest(other)}'})")
         # Both branches at the fork, as data (their settings as a digest): the diff compares
         # the branch not read with its old self, or with the branch read (model.Fork).
         shapes = [registry.shape_of(value) for value in (other, chosen)]
         other_shape, chosen_shape = ((*shape[:4], digest(shape[4])) if shape is not None
                                      else None for shape in shapes)
-        return registry.note(chosen, Fork(text, condition, which, other_shape, chosen_shape),
-                             loc)
+        return registry.note(chosen, Fork(text, condition, which, other_shape, chosen_shape,
+                                          same[1] if same else None), loc)
     if _choosable(first) and _choosable(second) and first is not second:
         options = _options(first) + tuple(o for o in _options(second)
                                           if not any(o is mine for mine in _options(first)))
@@ -337,22 +337,27 @@ def started_in_branches(started: list[list[Any]], condition: str, loc: Loc) -> l
     others = tuple(w for writers in starting[1:] for w in writers)
     same = (_same_dataframe(starting[0] * len(others), list(others))
             if len(starting[0]) == 1 else None)
+    shape = same[0] if same else f"#{digest(tuple(digest(w) for w in others))}"
     text = (f"the query depends on the run-time condition `{condition}` (streamlint read the "
-            f"first branch that starts one; the others "
-            f"{'write ' + same if same else f'are #{digest(tuple(digest(w) for w in others))}'})")
-    return [registry.note(w, text, loc) for w in starting[0]]
+            f"first branch that starts one; the others {'write' if same else 'are'} {shape})")
+    note = Fork(text, condition, "first", None, None, same[1] if same else None)
+    return [registry.note(w, note, loc) for w in starting[0]]
 
 
-def _same_dataframe(chosen: list[Any], others: list[Any]) -> str | None:
+def _same_dataframe(chosen: list[Any], others: list[Any]
+                    ) -> tuple[str, frozenset[str]] | None:
     """The note's words for branches that write the very DataFrame the chosen one does, with
     other settings ("the same DataFrame differently, in format; option `path`: #digest", the
-    digest of their settings, plain values only), or
-    None when any of them is not such a branch."""
+    digest of their settings, plain values only), and those settings; None when any of them
+    is not such a branch."""
     found = [registry.differences(a, b) for a, b in zip(chosen, others, strict=True)]
     if not found or any(f is None for f in found):
         return None
     labels = sorted({label for f in found if f for label, _ in f})
-    return f"{SAME_DATAFRAME_NOTE}{'; '.join(labels)}: #{_crc(tuple(found))}" if labels else None
+    if not labels:
+        return None
+    return (f"{SAME_DATAFRAME_NOTE}{'; '.join(labels)}: #{_crc(tuple(found))}",
+            frozenset(labels))
 
 
 def first_name(node: cst.CSTNode) -> cst.Name | None:

@@ -57,15 +57,21 @@ class Fork(str):
     which: str
     other: tuple[Any, ...] | None
     chosen: tuple[Any, ...] | None  # the branch read, at the fork, in the same form
+    # Where the other branches write the very DataFrame of the one read: the settings they
+    # set differently ("format", "option `path`"); None otherwise (diff/forks.py).
+    settings: frozenset[str] | None
 
     def __new__(cls, text: str, condition: str, which: str, other: tuple[Any, ...] | None,
-                chosen: tuple[Any, ...] | None = None) -> Fork:
+                chosen: tuple[Any, ...] | None = None,
+                settings: frozenset[str] | None = None) -> Fork:
         made = super().__new__(cls, text)
         made.condition, made.which, made.other, made.chosen = condition, which, other, chosen
+        made.settings = settings
         return made
 
     def __reduce__(self) -> tuple[Any, ...]:
-        return (Fork, (str(self), self.condition, self.which, self.other, self.chosen))
+        return (Fork, (str(self), self.condition, self.which, self.other, self.chosen,
+                       self.settings))
 
 
 class Overridable(str):
