@@ -103,3 +103,36 @@ df.writeStream.format("delta").option("checkpointLocation", "/chk/e").start("/t/
     assert codes(job, new) == []
     kafka = job.replace('.csv("/landing/events")', '.format("json").load("/landing/events")')
     assert codes(kafka, kafka.replace('"id STRING, n INT"', '"id STRING, n BIGINT"')) != []
+
+
+GLUE = """
+import sys
+from pyspark.context import SparkContext
+from awsglue.context import GlueContext
+from awsglue.utils import getResolvedOptions
+
+args = getResolvedOptions(sys.argv, ["JOB_NAME", "STREAM_ARN", "BUCKET"])
+glue_context = GlueContext(SparkContext.getOrCreate())
+raw = glue_context.create_data_frame.from_options(
+    connection_type="kinesis",
+    connection_options={"streamARN": args["STREAM_ARN"], "startingPosition": "TRIM_HORIZON",
+                        "classification": "json", "inferSchema": "true"})
+(raw.selectExpr("CAST(data AS STRING) AS body").writeStream.format("parquet")
+    .option("path", f"s3://{args['BUCKET']}/bronze/clicks/")
+    .option("checkpointLocation", f"s3://{args['BUCKET']}/checkpoints/clicks/").start())
+"""
+
+
+def test_a_glue_streaming_job_reads_its_stream_and_its_arguments() -> None:
+    (query,) = extract_text(GLUE, "glue_job.py").queries
+    (source,) = query.sources
+    assert source.format == "kinesis" and source.streaming
+    assert "Glue job argument --BUCKET" in str(query.sink.checkpoint)
+    # The arguments renamed and re-listed (a history pair): the same values.
+    renamed = GLUE.replace("args = getResolvedOptions(sys.argv, [\"JOB_NAME\", \"STREAM_ARN\", "
+                           "\"BUCKET\"])",
+                           "job_args = getResolvedOptions(sys.argv, [\"JOB_NAME\", \"BUCKET\", "
+                           "\"STREAM_ARN\", \"REGION\"])").replace("args[", "job_args[")
+    assert codes(GLUE, renamed) == []
+    moved = GLUE.replace("/checkpoints/clicks/", "/checkpoints/clicks_v2/")
+    assert "QY01" in codes(GLUE, moved)

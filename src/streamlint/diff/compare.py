@@ -139,6 +139,7 @@ class _Differ:
                      reason=reason)
         self.same_dataframe_branches()
         self.inputs()
+        self.changes = forks.without_repeats(self.changes)
         if any(c.kind == "query.checkpoint" and c.facts.get("reset") == "explicit"
                for c in self.changes):
             # A fresh checkpoint carries no state, offsets or settings from the old one:

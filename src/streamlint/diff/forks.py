@@ -91,6 +91,24 @@ def matched_forks(old_query: Query, new_query: Query, old_notes: dict[str, Loc],
     return matched, changes
 
 
+def without_repeats(changes: list[Change]) -> list[Change]:
+    """The changes, without those found on a branch not read that are the same change found
+    on the branch read (upstream of the fork both branches share it) or on another branch."""
+    seen = {_key(c) for c in changes if "branch" not in c.facts}
+    kept: list[Change] = []
+    for change in changes:
+        if "branch" in change.facts:
+            if _key(change) in seen:
+                continue
+            seen.add(_key(change))
+        kept.append(change)
+    return kept
+
+
+def _key(change: Change) -> tuple[str, str, str, str]:
+    return change.kind, change.subject, repr(change.old), repr(change.new)
+
+
 def _alternatives_agree(query: Query, fork: Fork, compare: Compare) -> bool:
     if fork.other is None or fork.chosen is None or fork.other[4] != fork.chosen[4]:
         return False

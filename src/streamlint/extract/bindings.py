@@ -28,7 +28,7 @@ FUNCTIONS_MODULES = {"pyspark.sql.functions", "pyspark.sql.connect.functions"}
 def module_ref(name: str) -> Any:
     if name.startswith("pyspark.sql.connect.functions"):
         name = "pyspark.sql.functions"
-    return ModuleRef(name) if name in KNOWN_MODULES else Unknown(name)
+    return ModuleRef(name) if name in KNOWN_MODULES or registry.knows(name) else Unknown(name)
 
 
 def member(module: str, name: str) -> Any:
@@ -37,7 +37,7 @@ def member(module: str, name: str) -> Any:
         return module_ref(full)
     if module in FUNCTIONS_MODULES:
         return FunctionRef("pyspark.sql.functions", name)
-    if module in KNOWN_MODULES or module.startswith("pyspark"):
+    if module in KNOWN_MODULES or module.startswith("pyspark") or registry.knows(module):
         return FunctionRef(module, name)
     return Unknown(name)
 

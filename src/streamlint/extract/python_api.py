@@ -119,6 +119,16 @@ def call_dataclasses(interp: Interpreter, func: FunctionRef, args: list[Any],
     return registry.NEXT
 
 
+def _str(value: Any) -> Any:
+    """`str(value)` where it is known; a run-time value is itself (`str(output_mode)` is the
+    same value wherever a string is read: Spark's options and modes are strings)."""
+    if isinstance(value, str | int | float | bool | tuple):
+        return keep_origins(str(value), [value])
+    if isinstance(value, PathValue):
+        return value.text()
+    return value if isinstance(value, Unknown) else None
+
+
 def call_builtin(
     interp: Interpreter, name: str, args: list[Any], kwargs: dict[str, Any], node: cst.Call
 ) -> Any:
@@ -129,14 +139,10 @@ def call_builtin(
         return display(interp, args, kwargs, node)
     if name == "open":
         return config_files.open_file(interp, args, kwargs, node)
-    if name == "str" and isinstance(value, str | int | float | bool | tuple):
-        return keep_origins(str(value), [value])
-    if name == "str" and isinstance(value, PathValue):
-        return value.text()
-    if name == "str" and isinstance(value, Unknown) and len(args) == 1 and not kwargs:
-        # `str(output_mode)`: the same run-time value wherever a string is read (Spark's
-        # options and modes are strings), so `str(x)` for `x` is no change.
-        return value
+    if name == "str" and len(args) == 1 and not kwargs:
+        found = _str(value)
+        if found is not None:
+            return found
     if name == "int" and isinstance(value, str | int | float):
         try:
             number = int(value)

@@ -113,6 +113,12 @@ def followed(receiver: type, note: Handler, digest: Handler,
 # -- dispatching ----------------------------------------------------------------------------
 
 
+def knows(module: str) -> bool:
+    """Whether a module's calls have registered knowledge (its names are then its functions,
+    not unknown values)."""
+    return module in _libraries
+
+
 def get_attribute(interp: Interpreter, target: Any, name: str, node: cst.CSTNode) -> Any:
     for cls in _walk(target):
         handler = _attributes.get(cls)

@@ -205,11 +205,10 @@ def choose(first: Any, second: Any, condition: str, loc: Loc) -> Any:
         text = (f"the DataFrame depends on the run-time condition `{condition}` (streamlint "
                 f"read the {which} branch; the other "
                 f"{'writes ' + same[0] if same else f'is #{digest(other)}'})")
-        # Both branches at the fork, as data (their settings as a digest): the diff compares
-        # the branch not read with its old self, or with the branch read (model.Fork).
-        shapes = [registry.shape_of(value) for value in (other, chosen)]
+        # Both branches at the fork as data (model.Fork), their settings as a digest.
         other_shape, chosen_shape = ((*shape[:4], digest(shape[4])) if shape is not None
-                                     else None for shape in shapes)
+                                     else None for shape in map(registry.shape_of,
+                                                                (other, chosen)))
         return registry.note(chosen, Fork(text, condition, which, other_shape, chosen_shape,
                                           same[1] if same else None), loc)
     if _choosable(first) and _choosable(second) and first is not second:
@@ -346,10 +345,9 @@ def started_in_branches(started: list[list[Any]], condition: str, loc: Loc) -> l
 
 def _same_dataframe(chosen: list[Any], others: list[Any]
                     ) -> tuple[str, frozenset[str]] | None:
-    """The note's words for branches that write the very DataFrame the chosen one does, with
-    other settings ("the same DataFrame differently, in format; option `path`: #digest", the
-    digest of their settings, plain values only), and those settings; None when any of them
-    is not such a branch."""
+    """The note's words for branches writing the very DataFrame the chosen one does with other
+    settings ("the same DataFrame differently, in format; option `path`: #digest" of their
+    plain values), and those settings; None when any of them is not such a branch."""
     found = [registry.differences(a, b) for a, b in zip(chosen, others, strict=True)]
     if not found or any(f is None for f in found):
         return None
