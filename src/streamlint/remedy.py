@@ -14,7 +14,7 @@ from typing import Any
 from streamlint.model import Query, Template, is_known
 from streamlint.model.secrets import mask_text
 from streamlint.records import replace
-from streamlint.rules import Finding
+from streamlint.rules import Finding, Remedy
 
 FILE_FORMATS = {"parquet", "json", "csv", "text", "orc", "avro", "binaryFile", "xml"}
 
@@ -67,24 +67,26 @@ START = {
 }
 
 
-def remedy(finding: Finding, old: Query | None, new: Query | None) -> str:
+def remedy(finding: Finding, old: Query | None, new: Query | None) -> Remedy:
     """The next command and the reset patch for one incompatible finding."""
     checkpoint = _path(old.sink.checkpoint) if old is not None else None
     if checkpoint is None and new is not None:
         checkpoint = _path(new.sink.checkpoint)
     shown = checkpoint if checkpoint is not None else "PATH"
-    lines = [f"next: streamlint checkpoint offsets {_quote(shown)}"
-             + ("" if checkpoint else "  (PATH: the old query's checkpointLocation)")]
     kinds = list(dict.fromkeys(source_kinds(new or old)))
     old_text = f'"{checkpoint}"' if checkpoint else '"<the old checkpoint>"'
     new_text = f'"{_next_checkpoint(checkpoint)}"' if checkpoint else '"<a new, empty folder>"'
     resumes = any(kind in ("kafka", "delta") for kind in kinds)
-    lines += ["to start over on purpose, a new checkpoint that starts where the old one "
-              "ended:" if resumes else "to start over on purpose, a new checkpoint:",
-              f'-    .option("checkpointLocation", {old_text})',
-              f'+    .option("checkpointLocation", {new_text})']
-    lines += [START[kind] for kind in kinds or ["other"]]
-    return mask_text("\n".join(lines))  # a checkpoint URL may carry a SAS token
+    # A checkpoint URL may carry a SAS token.
+    return Remedy(
+        command=mask_text(f"streamlint checkpoint offsets {_quote(shown)}"),
+        note="" if checkpoint else "  (PATH: the old query's checkpointLocation)",
+        heading=("to start over on purpose, a new checkpoint that starts where the old one "
+                 "ended:" if resumes else "to start over on purpose, a new checkpoint:"),
+        patch=tuple(mask_text(line) for line in (
+            f'-    .option("checkpointLocation", {old_text})',
+            f'+    .option("checkpointLocation", {new_text})',
+            *(START[kind] for kind in kinds or ["other"]))))
 
 
 def _quote(path: str) -> str:
@@ -133,6 +135,6 @@ def with_remedies(findings: tuple[Finding, ...], report: Any) -> tuple[Finding, 
         fix = fit_fix(finding.fix, source_kinds(new or old))
         # A query Spark refuses from any checkpoint: starting over does not help.
         steps = (remedy(finding, old, new) if finding.verdict == "incompatible"
-                 and finding.kind not in NO_RESET else "")
-        out.append(replace(finding, fix=fix, next=steps))
+                 and finding.kind not in NO_RESET else None)
+        out.append(replace(finding, fix=fix, remedy=steps))
     return tuple(out)

@@ -82,6 +82,23 @@ class Rule:
 
 
 @record
+class Remedy:
+    """What to do next about an incompatible finding (`streamlint.remedy`): a command to run,
+    then, in words, the deliberate way out, and that way out as a patch to the job."""
+
+    command: str
+    note: str = ""  # said after the command on its line: what to put in for a placeholder
+    heading: str = ""  # what the patch does, in words
+    patch: tuple[str, ...] = ()  # diff lines ("-" old, "+" new, "     # " a comment)
+
+    @property
+    def text(self) -> str:
+        """As the text report and JSON's "next" show it."""
+        return "\n".join([f"next: {self.command}{self.note}",
+                          *([self.heading] if self.heading else []), *self.patch])
+
+
+@record
 class Finding:
     """A judged change: what the reports print."""
 
@@ -95,13 +112,21 @@ class Finding:
     old: Loc | None
     new: Loc | None
     # For an incompatible finding: the command to run next, then the deliberate reset as a
-    # patch (`streamlint.remedy`); empty otherwise.
-    next: str = ""
+    # patch (`streamlint.remedy`); None otherwise.
+    remedy: Remedy | None = None
     # What changed, as griffe's breakages say it: the change kind ("agg.window"; for the
     # codes streamlint raises itself, "family.name"), the old and the new value as shown.
     kind: str = ""
     old_value: str | None = None
     new_value: str | None = None
+    # A finding shared by several queries (one session setting): each one's label; `query`
+    # names them all for people. Empty: the one query `query` names.
+    queries: tuple[str, ...] = ()
+
+    @property
+    def next(self) -> str:
+        """The remedy as text ("" without one)."""
+        return self.remedy.text if self.remedy is not None else ""
 
 
 def parse_version(text: str) -> tuple[int, ...]:
@@ -278,7 +303,7 @@ def judge(change: Change, version: tuple[int, ...]) -> Finding:
     # A source option's finding cites the page its class was read from (rules/options.toml).
     docs = change.facts.get("option_docs") or rule.docs
     return Finding(rule.code, rule.name, rule.verdict, message, fix, docs,
-                   change.query, change.old_loc, change.new_loc, "", change.kind,
+                   change.query, change.old_loc, change.new_loc, None, change.kind,
                    _value(change.old), _value(change.new))
 
 
@@ -424,7 +449,7 @@ def own_finding(code: str, query: str, old: Loc | None, new: Loc | None,
     template = dict(rule.variants)[variant] if variant else rule.message
     return Finding(rule.code, rule.name, rule.verdict, mask_text(template.format(**fields)),
                    rule.fix,
-                   rule.docs, query, old, new, "", f"{rule.family}.{rule.name}",
+                   rule.docs, query, old, new, None, f"{rule.family}.{rule.name}",
                    _shown(fields.get("old")), _shown(fields.get("new")))
 
 
