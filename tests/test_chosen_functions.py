@@ -66,7 +66,8 @@ def codes(old: str, new: str) -> list[str]:
 
 def test_a_change_in_the_function_not_followed_is_asked() -> None:
     new = CHOSEN.replace('groupBy("value")', 'groupBy("value", "key")')
-    assert codes(CHOSEN, new) == ["UN01", "UN01"]
+    # One note that reads the same on both sides but names other code: one finding.
+    assert codes(CHOSEN, new) == ["UN01"]
 
 
 def test_a_change_in_the_function_followed_is_judged() -> None:
@@ -80,7 +81,7 @@ def test_the_same_functions_are_no_finding() -> None:
 
 def test_a_method_of_an_object_chosen_at_run_time() -> None:
     new = OBJECTS.replace('groupBy("value")', 'groupBy("value", "key")')
-    assert codes(OBJECTS, new) == ["UN01", "UN01"]
+    assert codes(OBJECTS, new) == ["UN01"]
     (query,) = extract_text(OBJECTS, "job.py").queries
     assert query.sink.checkpoint == "/chk/o"
 

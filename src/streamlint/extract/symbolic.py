@@ -15,6 +15,7 @@ import libcst as cst
 
 from streamlint.core import SAME_DATAFRAME_NOTE
 from streamlint.extract import registry
+from streamlint.extract.templates import as_written
 from streamlint.extract.values import (
     Alternatives,
     BoundMethod,
@@ -26,7 +27,7 @@ from streamlint.extract.values import (
     Lambda,
     Partial,
 )
-from streamlint.model import Loc, Template, Unknown
+from streamlint.model import Loc, Note, Template, Unknown
 
 
 class Return(Exception):
@@ -202,9 +203,12 @@ def choose(first: Any, second: Any, condition: str, loc: Loc) -> Any:
         # so a change there makes the note differ between versions (and the diff ask). A
         # branch writing the same DataFrame with other settings names only those settings:
         # the diff judges a change to the DataFrame on the branch read (diff/forks.py).
-        return registry.note(chosen, f"the DataFrame depends on the run-time condition "
-                             f"`{condition}` (streamlint read the {which} branch; the other "
-                             f"{'writes ' + same if same else f'is #{digest(other)}'})", loc)
+        said = (f"the DataFrame depends on the run-time condition `{condition}` (streamlint "
+                f"read the {which} branch; the other ")
+        # A branch not read names the note by its shape, never in the words people read.
+        rest = ((f"writes {same.text}", f"writes {same.shown}") if same
+                else (f"is #{digest(other)}", "is not read"))
+        return registry.note(chosen, Note(f"{said}{rest[0]})", f"{said}{rest[1]})"), loc)
     if _choosable(first) and _choosable(second) and first is not second:
         options = _options(first) + tuple(o for o in _options(second)
                                           if not any(o is mine for mine in _options(first)))
@@ -216,7 +220,8 @@ def choose(first: Any, second: Any, condition: str, loc: Loc) -> Any:
         return first
     if first == second:
         return first
-    return Unknown(f"{text_of(first)} if {condition} else {text_of(second)}")
+    return Unknown(f"{text_of(first)} if {condition} else {text_of(second)}",
+                   shown=f"{as_written(first)} if {condition} else {as_written(second)}")
 
 
 def _choose_lengths(first: tuple[Any, ...], second: tuple[Any, ...], condition: str,
@@ -230,7 +235,8 @@ def _choose_lengths(first: tuple[Any, ...], second: tuple[Any, ...], condition: 
              for a, b in zip(first[:size], second[:size], strict=True)]
     longer = first if len(first) > len(second) else second
     rest = _crc(tuple(digest(item) for item in longer[size:]))
-    items.append(Unknown(f"{MAYBE_MORE}{size}, or none (`{condition}`): #{rest}"))
+    items.append(Unknown(f"{MAYBE_MORE}{size}, or none (`{condition}`): #{rest}",
+                         shown=f"{MAYBE_MORE}{size}, or none (`{condition}`)"))
     return _as_list(items, first, second)
 
 
@@ -328,13 +334,15 @@ def started_in_branches(started: list[list[Any]], condition: str, loc: Loc) -> l
     others = tuple(w for writers in starting[1:] for w in writers)
     same = (_same_dataframe(starting[0] * len(others), list(others))
             if len(starting[0]) == 1 else None)
-    text = (f"the query depends on the run-time condition `{condition}` (streamlint read the "
-            f"first branch that starts one; the others "
-            f"{'write ' + same if same else f'are #{digest(tuple(digest(w) for w in others))}'})")
+    said = (f"the query depends on the run-time condition `{condition}` (streamlint read the "
+            f"first branch that starts one; the others ")
+    rest = ((f"write {same.text}", f"write {same.shown}") if same
+            else (f"are #{digest(tuple(digest(w) for w in others))}", "are not read"))
+    text = Note(f"{said}{rest[0]})", f"{said}{rest[1]})")
     return [registry.note(w, text, loc) for w in starting[0]]
 
 
-def _same_dataframe(chosen: list[Any], others: list[Any]) -> str | None:
+def _same_dataframe(chosen: list[Any], others: list[Any]) -> Note | None:
     """The note's words for branches that write the very DataFrame the chosen one does, with
     other settings ("the same DataFrame differently, in format; option `path`: #digest", the
     digest of their settings, plain values only), or
@@ -343,7 +351,8 @@ def _same_dataframe(chosen: list[Any], others: list[Any]) -> str | None:
     if not found or any(f is None for f in found):
         return None
     labels = sorted({label for f in found if f for label, _ in f})
-    return f"{SAME_DATAFRAME_NOTE}{'; '.join(labels)}: #{_crc(tuple(found))}" if labels else None
+    said = f"{SAME_DATAFRAME_NOTE}{'; '.join(labels)}"
+    return Note(f"{said}: #{_crc(tuple(found))}", said) if labels else None
 
 
 def first_name(node: cst.CSTNode) -> cst.Name | None:

@@ -35,9 +35,38 @@ class Unknown:
     # repository): what was to be read. Two such values are the same code, never the same
     # value: the file may differ between the versions (`Input`, kind "unread").
     unread: str = ""
+    # The code as the user wrote it, where `text` also names what the value depends on (the
+    # values an expression reads, a digest of a list): reports show this, never compare it.
+    shown: str = ""
+
+    __record_compare__ = ("text", "unread")
 
     def __str__(self) -> str:
-        return f"<unresolved: {self.text}>"
+        return self.shown or self.text
+
+
+class Note(str):
+    """A note on code streamlint could not read, whose text also names what the code depends
+    on (the values it reads, a digest of a branch not read): compared as that text, so a
+    change there is a changed note; shown to people as `shown`, the code as written."""
+
+    shown: str
+
+    def __new__(cls, text: str, shown: str = "") -> Note:
+        note = super().__new__(cls, text)
+        note.shown = shown or text
+        return note
+
+    @property
+    def text(self) -> str:
+        """The text it is compared as (`str()` and f-strings give `shown`)."""
+        return str.__str__(self)
+
+    def __str__(self) -> str:
+        return self.shown
+
+    def __format__(self, spec: str) -> str:
+        return format(self.shown, spec)
 
 
 class Overridable(str):
@@ -134,12 +163,22 @@ def is_known(value: object) -> bool:
     return True
 
 
+def code_of(value: Unknown | Template) -> str:
+    """A value known only at run time as the code writes it: `checkpoint_path`,
+    `{bookstore.checkpoint_path}/orders_silver` (an f-string's parts in braces)."""
+    if isinstance(value, Unknown):
+        return str(value)
+    return "".join(p if isinstance(p, str) else "{" + str(p) + "}" for p in value.parts)
+
+
 def show(value: object) -> str:
     """Render a value the way the user wrote it."""
     if isinstance(value, str):
-        return repr(value)
+        return repr(str(value))  # a note: its words, not what names it
     if isinstance(value, tuple):
         return "(" + ", ".join(show(v) for v in value) + ")"
+    if isinstance(value, Unknown | Template):
+        return code_of(value)
     return str(value)
 
 
