@@ -16,6 +16,7 @@ from streamlint.model.secrets import mask_text
 from streamlint.records import replace
 from streamlint.rules import Finding, Remedy
 
+PIPELINE = "pipeline"  # a pipeline's flow: its sink format (`streamlint.extract.pipelines`)
 FILE_FORMATS = {"parquet", "json", "csv", "text", "orc", "avro", "binaryFile", "xml"}
 
 
@@ -144,6 +145,9 @@ def with_remedies(findings: tuple[Finding, ...], report: Any,
             out.append(finding)
             continue
         old, new = pair
+        if (new or old).sink.format == PIPELINE:  # type: ignore[union-attr]
+            out.append(finding)  # its remedy is the table's refresh (rules.pipeline_remedy)
+            continue
         fix = fit_fix(finding.fix, source_kinds(new or old))
         # A query Spark refuses from any checkpoint: starting over does not help.
         steps = (remedy(finding, old, new, checkpoint) if finding.verdict == "incompatible"

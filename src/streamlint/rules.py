@@ -297,13 +297,14 @@ def judge(change: Change, version: tuple[int, ...]) -> Finding:
     # Code streamlint shows as written (an unfollowed call's arguments) may hold a credential
     # as a literal (`password="..."`): the message and the values are masked like source lines.
     message = mask_text(_NOTHING.sub("", message))
-    fix = rule.fix
+    fix, remedy = rule.fix, None
     if "pipeline" in change.facts:  # a pipeline's flow: the remedy is a full refresh
         fix = pipeline_fix(fix, rule.verdict, rule.family, change.facts)
+        remedy = pipeline_remedy(change.kind, rule.verdict, change.facts)
     # A source option's finding cites the page its class was read from (rules/options.toml).
     docs = change.facts.get("option_docs") or rule.docs
     return Finding(rule.code, rule.name, rule.verdict, message, fix, docs,
-                   change.query, change.old_loc, change.new_loc, None, change.kind,
+                   change.query, change.old_loc, change.new_loc, remedy, change.kind,
                    _value(change.old), _value(change.new))
 
 
@@ -383,6 +384,31 @@ def pipeline_fix(fix: str, verdict: str, family: str, facts: dict[str, str]) -> 
     table = facts.get("pipeline_table", "TABLE")
     return fix.replace("{full_refresh}", remedy).replace("{table}", table).replace(
         "{old_table}", facts.get("old_table", "the old table"))
+
+
+# Changes after which the rows already in the table cannot stay: an AUTO CDC flow keyed or
+# ordered another way, and a renamed flow (a new flow, with no checkpoint of its own to reset).
+KEEPS_NO_ROWS = frozenset({"pipeline.cdc", "pipeline.flow_renamed"})
+
+
+def pipeline_remedy(kind: str, verdict: str, facts: dict[str, str]) -> Remedy | None:
+    """What to run after an incompatible change to a pipeline's flow: a full refresh of its
+    table (a pipeline has no checkpoint to move), and, on Databricks where the table's rows
+    may stay, resetting only the flow's checkpoint (`reset_checkpoint_selection`: "This
+    selection will not clear the data in the flow's target table", Pipelines API, Start)."""
+    if verdict != "incompatible":
+        return None
+    table, flow = facts.get("pipeline_table", "TABLE"), facts.get("pipeline_flow", "FLOW")
+    databricks = ("databricks pipelines start-update PIPELINE_ID --json "
+                  f"'{{\"full_refresh_selection\": [\"{table}\"]}}'")
+    sdp = facts.get("pipeline") == "sdp"
+    heading = "" if kind in KEEPS_NO_ROWS else (
+        f"if the rows already in `{table}` may stay, reset only the flow's checkpoint instead "
+        "(Databricks; the table is not cleared and the flow reads its sources again from "
+        "their start): databricks pipelines start-update PIPELINE_ID --json "
+        f"'{{\"reset_checkpoint_selection\": [\"{flow}\"]}}'")
+    return Remedy(command=f"spark-pipelines run --full-refresh {table}" if sdp else databricks,
+                  note=f"  (on Databricks: {databricks})" if sdp else "", heading=heading)
 
 
 # -- the codes streamlint raises itself --------------------------------------------------------
