@@ -195,3 +195,17 @@ def test_next_uses_the_checkpoint_path_given_on_the_command_line() -> None:
     assert steps.command == "streamlint checkpoint offsets s3://lake/chk/orders_silver"
     assert steps.note == ""
     assert '"s3://lake/chk/orders_silver_v2"' in steps.patch[1]
+
+
+def test_values_written_the_same_that_differ_say_so() -> None:
+    """The same code on both sides naming other values (an item of a list that changed):
+    the message never reads "from X to X"."""
+    from streamlint.core import Change
+    from streamlint.model import Unknown
+    from streamlint.rules import judge, parse_version
+
+    old, new = Unknown("spec (an item of SPECS: #1)", shown="spec"), Unknown(
+        "spec (an item of SPECS: #2)", shown="spec")
+    finding = judge(Change("query.name", "the query name", old, new, None, None, "q",
+                           {"stateful": "false"}), parse_version("3.5"))
+    assert "from spec to spec (written the same, but what it reads changed)" in finding.message

@@ -19,7 +19,7 @@ from streamlint.core import CHANGE_KINDS, VERDICTS, Change, Code, facts_of
 from streamlint.core import DEFAULT_SPARK_VERSION as DEFAULT_SPARK_VERSION
 from streamlint.core import worst as worst  # the rules' users take it from here too
 from streamlint.errors import UsageError
-from streamlint.model import Loc, show
+from streamlint.model import Loc, is_known, show
 from streamlint.model.secrets import mask_text
 from streamlint.records import record
 
@@ -290,9 +290,14 @@ def judge(change: Change, version: tuple[int, ...]) -> Finding:
     if rule is None:  # every change kind has a rule (tested); this is the safe fallback
         return own_finding("SL000", change.query, change.old_loc, change.new_loc,
                            subject=change.subject, old=show(change.old), new=show(change.new))
+    old, new = _render(change.old), _render(change.new)
+    if old == new and change.old != change.new and not (is_known(change.old)
+                                                        and is_known(change.new)):
+        # The same code on both sides, reading values that differ (an item of a list that
+        # changed): said, so that the message never reads "from X to X".
+        new += " (written the same, but what it reads changed)"
     message = _natural(rule.message, change).format(
-        subject=change.subject, old=_render(change.old), new=_render(change.new),
-        query=change.query, **change.facts,
+        subject=change.subject, old=old, new=new, query=change.query, **change.facts,
     )
     # Code streamlint shows as written (an unfollowed call's arguments) may hold a credential
     # as a literal (`password="..."`): the message and the values are masked like source lines.
