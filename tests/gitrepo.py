@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import shutil
 import subprocess
 from pathlib import Path
@@ -40,3 +41,28 @@ class Repo:
     def commit(self, message: str = "change") -> None:
         self.git("add", "-A")
         self.git("commit", "-qm", message)
+
+
+def notebook(*cells: str) -> str:
+    """A Jupyter notebook (nbformat 4) with these code cells, as Jupyter saves it."""
+    return json.dumps({
+        "nbformat": 4, "nbformat_minor": 5,
+        "metadata": {"kernelspec": {"name": "python3", "display_name": "Python 3",
+                                    "language": "python"}},
+        "cells": [{"cell_type": "code", "id": f"cell-{n}", "metadata": {},
+                   "execution_count": None, "outputs": [], "source": source}
+                  for n, source in enumerate(cells)]}, indent=1) + "\n"
+
+
+def join_notebook(how: str) -> str:
+    """A stream-stream join in a notebook, of join type `how` (JN05's example, in cells)."""
+    return notebook(
+        "from pyspark.sql import functions as F",
+        'imp = spark.readStream.format("kafka").option("subscribe", "impressions").load()'
+        '.withWatermark("ts", "1 hour")\n'
+        'clk = spark.readStream.format("kafka").option("subscribe", "clicks").load()'
+        '.withWatermark("cts", "2 hours")',
+        'joined = imp.join(clk, F.expr("ad_id = click_ad_id AND cts BETWEEN ts AND ts'
+        f' + interval 1 hour"), "{how}")\n'
+        'joined.writeStream.format("delta").option("checkpointLocation", "/chk/j")'
+        '.start("/t/j")')

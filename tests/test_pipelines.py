@@ -18,6 +18,7 @@ from typing import Any
 
 import pytest
 
+from streamlint.cli import main
 from streamlint.diff import diff_jobs
 from streamlint.extract import extract_text, mentions_streaming
 
@@ -193,6 +194,39 @@ def test_an_incompatible_flow_change_names_the_table_to_refresh() -> None:
     assert "spark-pipelines run --full-refresh revenue_per_customer" in finding.fix
     assert '"full_refresh_selection": ["revenue_per_customer"]' in finding.fix
     assert "startingOffsets" not in finding.fix  # no checkpoint to move in a pipeline
+
+
+def test_pipeline_advice_is_a_refresh_of_the_table_never_a_checkpoint_patch(
+        tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
+    (tmp_path / "old.py").write_text(SDP)
+    (tmp_path / "new.py").write_text(edit(SDP, '"customer_id")\n        .agg',
+                                          '"customer_id", "country")\n        .agg'))
+    assert main(["diff", str(tmp_path / "old.py"), str(tmp_path / "new.py"),
+                 "--format", "json"]) == 1
+    (finding,) = [f for f in json.loads(capsys.readouterr().out)["findings"]
+                  if f["verdict"] == "incompatible"]
+    assert finding["next"].startswith(
+        "next: spark-pipelines run --full-refresh revenue_per_customer  (on Databricks: "
+        'databricks pipelines start-update PIPELINE_ID --json \'{"full_refresh_selection": '
+        '["revenue_per_customer"]}\')')
+    # The table's rows may stay: only the flow's checkpoint is reset (Databricks' API).
+    assert '\'{"reset_checkpoint_selection": ["revenue_per_customer"]}\'' in finding["next"]
+    assert "checkpointLocation" not in finding["next"]
+    assert "streamlint checkpoint offsets" not in finding["next"]
+
+
+def test_no_reset_of_the_checkpoint_where_the_rows_cannot_stay() -> None:
+    renamed = diff(SDP, edit(SDP, "def orders_eu():", "def orders_europe():"))
+    (pl01,) = [f for f in renamed.findings if f.code == "PL01"]
+    assert pl01.message.startswith("the flow into `all_orders` was renamed from "
+                                   "all_orders/orders_eu to all_orders/orders_europe")
+    assert pl01.remedy is not None and pl01.remedy.heading == ""
+    keyed = diff(DLT, edit(DLT, 'keys=["user_id"]', 'keys=["user_id", "org_id"]'))
+    (pl07,) = [f for f in keyed.findings if f.code == "PL07"]
+    assert pl07.remedy is not None and pl07.remedy.command == (
+        "databricks pipelines start-update PIPELINE_ID --json "
+        '\'{"full_refresh_selection": ["users"]}\'')
+    assert "reset_checkpoint_selection" not in pl07.next
 
 
 def test_a_dlt_fix_names_databricks_only() -> None:

@@ -4,7 +4,8 @@ pre-commit builds its own virtualenv for the hook from the hook repository (pip 
 streamlint and libcst, no pyspark), once for the module; then a compatible and an
 incompatible staged change go through `pre-commit run`, exactly as on a developer's machine.
 The hook repository is a fresh git repository made from this working tree (pre-commit needs
-a commit to clone), so uncommitted work is what gets tested.
+a commit to clone), so uncommitted work is what gets tested. prek (pre-commit's drop-in
+reimplementation) reads the same hook definition; its run is tested where it is installed.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from gitrepo import Repo
+from gitrepo import Repo, join_notebook
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = ROOT / "examples"
@@ -27,6 +28,15 @@ def pre_commit(repo: Path, home: Path, *args: str) -> subprocess.CompletedProces
     env = {**os.environ, "PRE_COMMIT_HOME": str(home), "PRE_COMMIT_COLOR": "never"}
     return subprocess.run([sys.executable, "-m", "pre_commit", *args], cwd=repo, env=env,
                           capture_output=True, text=True, check=False, timeout=600)
+
+
+def prek(repo: Path, home: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    found = shutil.which("prek") or shutil.which("prek", path=str(Path(sys.executable).parent))
+    if found is None:
+        pytest.skip("prek is not installed")
+    env = {**os.environ, "PREK_HOME": str(home), "NO_COLOR": "1"}
+    return subprocess.run([found, *args], cwd=repo, env=env, capture_output=True, text=True,
+                          check=False, timeout=600)
 
 
 @pytest.fixture(scope="module")
@@ -91,3 +101,30 @@ def test_hook_environment_has_no_pyspark(job_repo: Repo, hook_setup) -> None:
     assert found
     assert not any((p / "pyspark").exists() for p in found)
     assert any((p / "libcst").exists() for p in found)
+
+
+def stage_join_type_change(repo: Repo) -> None:
+    """A notebook committed with an outer join, staged with an inner one (JN05)."""
+    repo.put("notebooks/ads.ipynb", join_notebook("leftOuter"))
+    repo.commit("a notebook")
+    repo.put("notebooks/ads.ipynb", join_notebook("inner"))
+    repo.git("add", "notebooks/ads.ipynb")
+
+
+@pytest.mark.slow
+def test_notebook_change_fails_the_hook(job_repo: Repo, hook_setup) -> None:
+    stage_join_type_change(job_repo)
+    result = pre_commit(job_repo.path, hook_setup[2], "run")
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert "Skipped" not in result.stdout and "Failed" in result.stdout
+    assert "error[JN05] join-inner-outer-changed" in result.stdout
+    assert "HEAD:notebooks/ads.ipynb" in result.stdout
+
+
+@pytest.mark.slow
+def test_prek_runs_the_same_hook(job_repo: Repo, tmp_path_factory) -> None:
+    stage_join_type_change(job_repo)
+    result = prek(job_repo.path, tmp_path_factory.mktemp("prek"), "run")
+    assert result.returncode == 1, result.stdout + result.stderr
+    assert "error[JN05] join-inner-outer-changed" in result.stdout
+    assert "HEAD:notebooks/ads.ipynb" in result.stdout

@@ -144,6 +144,25 @@ def test_markdown_summary(repo: Repo, capsys) -> None:
     assert f"({RULES[WINDOW].docs})" in row
 
 
+def test_markdown_fix_block_per_finding_with_prose_outside_the_diff(repo: Repo,
+                                                                    capsys) -> None:
+    assert main(["check", "--base", "HEAD", "--format", "markdown"]) == 1
+    out = capsys.readouterr().out
+    fixes = out.split("<summary>How to fix</summary>", 1)[1].split("</details>", 1)[0]
+    findings = [r for r in out.splitlines() if r.startswith(("| ❌", "| ⚠️"))]
+    headers = [line for line in fixes.splitlines() if line.startswith("**")]
+    assert len(headers) == len(findings)  # one block per finding to act on
+    line = line_of(repo.path / "jobs/orders.py", WINDOW_CALL)
+    assert any(h.startswith(f"**❌ {WINDOW} ") and f"`jobs/orders.py:{line}`" in h
+               for h in headers)
+    blocks = re.findall(r"```diff\n(.*?)```", fixes, re.S)
+    assert blocks
+    for block in blocks:  # a patch only: no prose inside a diff block
+        assert all(row.startswith(("-", "+", "     #")) for row in block.splitlines()), block
+    assert "to start over on purpose" not in "".join(blocks)
+    assert "Next: `streamlint checkpoint offsets " in fixes
+
+
 def test_diff_and_check_share_the_formatters(repo: Repo, capsys, tmp_path_factory) -> None:
     # The old copy lives outside the repository: inside it, it would be a second job on the
     # same checkpoints, which `check` reports (QY11).

@@ -280,3 +280,20 @@ def test_the_readme_sample_report_is_what_streamlint_prints(capsys) -> None:  # 
         os.chdir(here)
     printed = capsys.readouterr().out
     assert printed.startswith(sample)
+
+
+def test_summary_counts_findings_outside_the_queries(tmp_path, capsys) -> None:  # type: ignore[no-untyped-def]
+    """Streaming code read as no query (UN03) makes the verdict a review while every compared
+    query is compatible: the summary says where that finding is, so that the counts and the
+    verdict agree."""
+    old = HEAD + KAFKA + (
+        'events.writeStream.format("delta").option("checkpointLocation", "/chk/raw")'
+        '.start("/t/raw")\n')
+    new = old + ('\n\ndef replay(session):\n'
+                 '    return session.readStream.format("rate").load()\n')
+    _, out = run(["diff", "--exit-zero", *files(tmp_path, old, new)], capsys)
+    assert "warning[UN03]" in out
+    assert summary(out) == ("1 query compared (Spark 4.3): 0 incompatible, 0 to review, "
+                            "1 compatible; 1 finding (1 to review), on code outside the "
+                            "compared queries")
+    assert out.splitlines()[-1].startswith("review:")

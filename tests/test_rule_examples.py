@@ -76,8 +76,14 @@ def test_every_incompatible_rule_says_what_to_do() -> None:
 
 
 def test_rule_messages_only_use_fields_a_change_has() -> None:
+    from streamlint.core import PIPELINE_FACTS
+
     for rule in load_rules():
-        facts = {key: values[0] for key, values in rule.when}
+        # A rule about pipelines only may name a flow's table (every such change has it);
+        # any rule, its `when` values.
+        pipelines = all(kind.startswith("pipeline.") for kind in rule.change)
+        facts = {key: "F" for key in PIPELINE_FACTS} if pipelines else {}
+        facts.update({key: values[0] for key, values in rule.when})
         message = rule.message.format(subject="S", old="O", new="N", query="Q", **facts)
         assert "{" not in message, rule.code
 
@@ -243,3 +249,19 @@ NO_NEAR_MISS_YET: frozenset[str] = frozenset()
 def test_rules_have_an_example_where_they_must_not_fire() -> None:
     missing = {r.code for r in load_rules() if all(e.fires for e in r.examples)}
     assert missing == NO_NEAR_MISS_YET
+
+
+def test_swapped_aggregates_are_one_finding() -> None:
+    """Two aggregates that change places are one change: one AG02, no AG03 per position
+    (tests/spark_cases/agg_aggregates_swapped: Spark restarts and each reads the other's
+    buffer)."""
+    text = ('from pyspark.sql import functions as F\n'
+            'df = spark.readStream.format("kafka").option("subscribe", "in").load()\n'
+            'df.groupBy("a").agg({aggs}).writeStream.outputMode("update").format("console")'
+            '.option("checkpointLocation", "/chk/g").start()\n')
+    old = extract_text(text.format(aggs='F.avg("v"), F.count("*")'), "old.py")
+    new = extract_text(text.format(aggs='F.count("*"), F.avg("v")'), "new.py")
+    report = diff_jobs(old, new, DEFAULT_SPARK_VERSION)
+    stateful = [f for f in report.findings if f.code.startswith("AG")]
+    assert [(f.code, f.message) for f in stateful] == [
+        ("AG02", "the aggregates changed from avg(v), count(*) to count(*), avg(v)")]

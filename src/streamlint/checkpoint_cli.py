@@ -90,7 +90,7 @@ def run_checkpoint_diff(path: str, new_path: str, output_format: str,
     report = Report(JobFile(path, "", ()), job, ((None, query),), findings, verdict,
                     version_text, spark_source=target.source)
     # Each incompatible finding ends with the next step, as `diff` and `check` give it.
-    report = replace(report, findings=with_remedies(findings, report))
+    report = replace(report, findings=with_remedies(findings, report, path))
     confirmation = None
     if state is not None:
         from streamlint.spark.checkpoint_confirm import confirmation_of

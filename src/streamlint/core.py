@@ -75,7 +75,8 @@ Facts = dict[str, "frozenset[str] | None"]
 INPUT_FACTS = frozenset({"checkpoint", "source", "window", "grouping", "dedup", "join"})
 _S: Facts = {"stateful": BOOL}
 _NAMED: Facts = {"named": BOOL}
-PIPELINE_FACTS: Facts = {"pipeline": frozenset({"sdp", "dlt"}), "pipeline_table": None}
+PIPELINE_FACTS: Facts = {"pipeline": frozenset({"sdp", "dlt"}), "pipeline_table": None,
+                         "pipeline_flow": None}
 FACTS: dict[str, Facts] = {
     "query.checkpoint": {**_S, "reset": frozenset({"explicit", "no"})},
     "query.name": _S, "query.added": _S, "query.removed": _S, "query.moved": _S,

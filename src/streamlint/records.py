@@ -32,13 +32,16 @@ def record(cls: type[T] | None = None, *, frozen: bool = True) -> Any:
         for name in defaults:
             delattr(cls, name)  # a default lives here, not as a shared class attribute
         label = cls.__name__
+        # The fields equality and hashing read (`__record_compare__`, default all): a field
+        # left out only says how the value reads to people, like `field(compare=False)`.
+        compared = tuple(cls.__dict__.get("__record_compare__", names))
 
         __init__ = _constructor(names, defaults, label)
 
         def __eq__(self: Any, other: Any) -> Any:  # noqa: N807
             if other.__class__ is not self.__class__:
                 return NotImplemented
-            return all(getattr(self, n) == getattr(other, n) for n in names)
+            return all(getattr(self, n) == getattr(other, n) for n in compared)
 
         def __repr__(self: Any) -> str:  # noqa: N807
             inner = ", ".join(f"{name}={getattr(self, name)!r}" for name in names)
@@ -51,7 +54,7 @@ def record(cls: type[T] | None = None, *, frozen: bool = True) -> Any:
         cls.__record_fields__ = names  # type: ignore[attr-defined]
         if frozen:
             def __hash__(self: Any) -> int:  # noqa: N807
-                return hash(tuple(getattr(self, name) for name in names))
+                return hash(tuple(getattr(self, name) for name in compared))
 
             def __setattr__(self: Any, name: str, value: Any) -> None:  # noqa: N807
                 raise AttributeError(f"{label} is immutable: use records.replace()")

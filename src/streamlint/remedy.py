@@ -11,11 +11,12 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from streamlint.model import Query, Template, is_known
+from streamlint.model import Query, Template, code_of, is_known
 from streamlint.model.secrets import mask_text
 from streamlint.records import replace
-from streamlint.rules import Finding
+from streamlint.rules import Finding, Remedy
 
+PIPELINE = "pipeline"  # a pipeline's flow: its sink format (`streamlint.extract.pipelines`)
 FILE_FORMATS = {"parquet", "json", "csv", "text", "orc", "avro", "binaryFile", "xml"}
 
 
@@ -38,10 +39,9 @@ def source_kinds(query: Query | None) -> list[str]:
 
 
 def _path(value: Any) -> str | None:
+    """A checkpoint path the code writes out in full."""
     if isinstance(value, str) and value and is_known(value):
         return value
-    if isinstance(value, Template):
-        return str(value)
     return None
 
 
@@ -67,24 +67,37 @@ START = {
 }
 
 
-def remedy(finding: Finding, old: Query | None, new: Query | None) -> str:
-    """The next command and the reset patch for one incompatible finding."""
-    checkpoint = _path(old.sink.checkpoint) if old is not None else None
-    if checkpoint is None and new is not None:
-        checkpoint = _path(new.sink.checkpoint)
-    shown = checkpoint if checkpoint is not None else "PATH"
-    lines = [f"next: streamlint checkpoint offsets {_quote(shown)}"
-             + ("" if checkpoint else "  (PATH: the old query's checkpointLocation)")]
+def remedy(finding: Finding, old: Query | None, new: Query | None,
+           given: str | None = None) -> Remedy:
+    """The next command and the reset patch for one incompatible finding. `given`: the
+    checkpoint path the user named on the command line (`diff --checkpoint PATH`)."""
+    queries = [q for q in (old, new) if q is not None]
+    checkpoint = given or next((p for q in queries if (p := _path(q.sink.checkpoint))), None)
+    at_run_time = next((q.sink.checkpoint for q in queries
+                        if isinstance(q.sink.checkpoint, Template)), None)
     kinds = list(dict.fromkeys(source_kinds(new or old)))
-    old_text = f'"{checkpoint}"' if checkpoint else '"<the old checkpoint>"'
-    new_text = f'"{_next_checkpoint(checkpoint)}"' if checkpoint else '"<a new, empty folder>"'
+    if checkpoint is not None:
+        note = ""
+        old_text, new_text = f'"{checkpoint}"', f'"{_next_checkpoint(checkpoint)}"'
+    elif at_run_time is not None:
+        written = code_of(at_run_time)
+        note = (f"  (PATH: the old query's checkpointLocation, `{written}` in the code: "
+                "its value is only known at run time)")
+        old_text, new_text = f'f"{written}"', f'f"{_next_checkpoint(written)}"'
+    else:
+        note = "  (PATH: the old query's checkpointLocation)"
+        old_text, new_text = '"<the old checkpoint>"', '"<a new, empty folder>"'
     resumes = any(kind in ("kafka", "delta") for kind in kinds)
-    lines += ["to start over on purpose, a new checkpoint that starts where the old one "
-              "ended:" if resumes else "to start over on purpose, a new checkpoint:",
-              f'-    .option("checkpointLocation", {old_text})',
-              f'+    .option("checkpointLocation", {new_text})']
-    lines += [START[kind] for kind in kinds or ["other"]]
-    return mask_text("\n".join(lines))  # a checkpoint URL may carry a SAS token
+    # A checkpoint URL may carry a SAS token.
+    return Remedy(
+        command=mask_text(f"streamlint checkpoint offsets {_quote(checkpoint or 'PATH')}"),
+        note=mask_text(note),
+        heading=("to start over on purpose, a new checkpoint that starts where the old one "
+                 "ended:" if resumes else "to start over on purpose, a new checkpoint:"),
+        patch=tuple(mask_text(line) for line in (
+            f'-    .option("checkpointLocation", {old_text})',
+            f'+    .option("checkpointLocation", {new_text})',
+            *(START[kind] for kind in kinds or ["other"]))))
 
 
 def _quote(path: str) -> str:
@@ -117,8 +130,10 @@ def fit_fix(fix: str, kinds: list[str]) -> str:
 NO_RESET = frozenset({"query.refused"})
 
 
-def with_remedies(findings: tuple[Finding, ...], report: Any) -> tuple[Finding, ...]:
-    """Findings whose fix fits their sources, incompatible ones with their next step."""
+def with_remedies(findings: tuple[Finding, ...], report: Any,
+                  checkpoint: str | None = None) -> tuple[Finding, ...]:
+    """Findings whose fix fits their sources, incompatible ones with their next step
+    (`checkpoint`: the path the user gave, for `diff --checkpoint PATH`)."""
     from streamlint.model.labels import pair_labels
     from streamlint.report import belongs
 
@@ -130,9 +145,12 @@ def with_remedies(findings: tuple[Finding, ...], report: Any) -> tuple[Finding, 
             out.append(finding)
             continue
         old, new = pair
+        if (new or old).sink.format == PIPELINE:  # type: ignore[union-attr]
+            out.append(finding)  # its remedy is the table's refresh (rules.pipeline_remedy)
+            continue
         fix = fit_fix(finding.fix, source_kinds(new or old))
         # A query Spark refuses from any checkpoint: starting over does not help.
-        steps = (remedy(finding, old, new) if finding.verdict == "incompatible"
-                 and finding.kind not in NO_RESET else "")
-        out.append(replace(finding, fix=fix, next=steps))
+        steps = (remedy(finding, old, new, checkpoint) if finding.verdict == "incompatible"
+                 and finding.kind not in NO_RESET else None)
+        out.append(replace(finding, fix=fix, remedy=steps))
     return tuple(out)

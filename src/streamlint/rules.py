@@ -19,7 +19,7 @@ from streamlint.core import CHANGE_KINDS, VERDICTS, Change, Code, facts_of
 from streamlint.core import DEFAULT_SPARK_VERSION as DEFAULT_SPARK_VERSION
 from streamlint.core import worst as worst  # the rules' users take it from here too
 from streamlint.errors import UsageError
-from streamlint.model import Loc, show
+from streamlint.model import Loc, is_known, show
 from streamlint.model.secrets import mask_text
 from streamlint.records import record
 
@@ -86,6 +86,23 @@ class Rule:
 
 
 @record
+class Remedy:
+    """What to do next about an incompatible finding (`streamlint.remedy`): a command to run,
+    then, in words, the deliberate way out, and that way out as a patch to the job."""
+
+    command: str
+    note: str = ""  # said after the command on its line: what to put in for a placeholder
+    heading: str = ""  # what the patch does, in words
+    patch: tuple[str, ...] = ()  # diff lines ("-" old, "+" new, "     # " a comment)
+
+    @property
+    def text(self) -> str:
+        """As the text report and JSON's "next" show it."""
+        return "\n".join([f"next: {self.command}{self.note}",
+                          *([self.heading] if self.heading else []), *self.patch])
+
+
+@record
 class Finding:
     """A judged change: what the reports print."""
 
@@ -99,13 +116,21 @@ class Finding:
     old: Loc | None
     new: Loc | None
     # For an incompatible finding: the command to run next, then the deliberate reset as a
-    # patch (`streamlint.remedy`); empty otherwise.
-    next: str = ""
+    # patch (`streamlint.remedy`); None otherwise.
+    remedy: Remedy | None = None
     # What changed, as griffe's breakages say it: the change kind ("agg.window"; for the
     # codes streamlint raises itself, "family.name"), the old and the new value as shown.
     kind: str = ""
     old_value: str | None = None
     new_value: str | None = None
+    # A finding shared by several queries (one session setting): each one's label; `query`
+    # names them all for people. Empty: the one query `query` names.
+    queries: tuple[str, ...] = ()
+
+    @property
+    def next(self) -> str:
+        """The remedy as text ("" without one)."""
+        return self.remedy.text if self.remedy is not None else ""
 
 
 def parse_version(text: str) -> tuple[int, ...]:
@@ -270,22 +295,28 @@ def judge(change: Change, version: tuple[int, ...]) -> Finding:
     if rule is None:  # every change kind has a rule (tested); this is the safe fallback
         return own_finding("SL000", change.query, change.old_loc, change.new_loc,
                            subject=change.subject, old=show(change.old), new=show(change.new))
+    old, new = _render(change.old), _render(change.new)
+    if old == new and change.old != change.new and not (is_known(change.old)
+                                                        and is_known(change.new)):
+        # The same code on both sides, reading values that differ (an item of a list that
+        # changed): said, so that the message never reads "from X to X".
+        new += " (written the same, but what it reads changed)"
     message = _natural(rule.message, change).format(
-        subject=change.subject, old=_render(change.old), new=_render(change.new),
-        query=change.query, **change.facts,
+        subject=change.subject, old=old, new=new, query=change.query, **change.facts,
     )
     if "branch" in change.facts:  # found on the branch of a run-time fork not read
         message += f" (in the other branch of the run-time condition `{change.facts['branch']}`)"
     # Code streamlint shows as written (an unfollowed call's arguments) may hold a credential
     # as a literal (`password="..."`): the message and the values are masked like source lines.
     message = mask_text(_NOTHING.sub("", message))
-    fix = rule.fix
+    fix, remedy = rule.fix, None
     if "pipeline" in change.facts:  # a pipeline's flow: the remedy is a full refresh
         fix = pipeline_fix(fix, rule.verdict, rule.family, change.facts)
+        remedy = pipeline_remedy(change.kind, rule.verdict, change.facts)
     # A source option's finding cites the page its class was read from (rules/options.toml).
     docs = change.facts.get("option_docs") or rule.docs
     return Finding(rule.code, rule.name, rule.verdict, message, fix, docs,
-                   change.query, change.old_loc, change.new_loc, "", change.kind,
+                   change.query, change.old_loc, change.new_loc, remedy, change.kind,
                    _value(change.old), _value(change.new))
 
 
@@ -367,6 +398,31 @@ def pipeline_fix(fix: str, verdict: str, family: str, facts: dict[str, str]) -> 
         "{old_table}", facts.get("old_table", "the old table"))
 
 
+# Changes after which the rows already in the table cannot stay: an AUTO CDC flow keyed or
+# ordered another way, and a renamed flow (a new flow, with no checkpoint of its own to reset).
+KEEPS_NO_ROWS = frozenset({"pipeline.cdc", "pipeline.flow_renamed"})
+
+
+def pipeline_remedy(kind: str, verdict: str, facts: dict[str, str]) -> Remedy | None:
+    """What to run after an incompatible change to a pipeline's flow: a full refresh of its
+    table (a pipeline has no checkpoint to move), and, on Databricks where the table's rows
+    may stay, resetting only the flow's checkpoint (`reset_checkpoint_selection`: "This
+    selection will not clear the data in the flow's target table", Pipelines API, Start)."""
+    if verdict != "incompatible":
+        return None
+    table, flow = facts.get("pipeline_table", "TABLE"), facts.get("pipeline_flow", "FLOW")
+    databricks = ("databricks pipelines start-update PIPELINE_ID --json "
+                  f"'{{\"full_refresh_selection\": [\"{table}\"]}}'")
+    sdp = facts.get("pipeline") == "sdp"
+    heading = "" if kind in KEEPS_NO_ROWS else (
+        f"if the rows already in `{table}` may stay, reset only the flow's checkpoint instead "
+        "(Databricks; the table is not cleared and the flow reads its sources again from "
+        "their start): databricks pipelines start-update PIPELINE_ID --json "
+        f"'{{\"reset_checkpoint_selection\": [\"{flow}\"]}}'")
+    return Remedy(command=f"spark-pipelines run --full-refresh {table}" if sdp else databricks,
+                  note=f"  (on Databricks: {databricks})" if sdp else "", heading=heading)
+
+
 # -- the codes streamlint raises itself --------------------------------------------------------
 # Suppressions and acceptances (rules/streamlint.toml), the comparison with a real checkpoint
 # (rules/checkpoint.toml), the unclassified change: rules like the matrix's, with `raised_by`
@@ -431,7 +487,7 @@ def own_finding(code: str, query: str, old: Loc | None, new: Loc | None,
     template = dict(rule.variants)[variant] if variant else rule.message
     return Finding(rule.code, rule.name, rule.verdict, mask_text(template.format(**fields)),
                    rule.fix,
-                   rule.docs, query, old, new, "", f"{rule.family}.{rule.name}",
+                   rule.docs, query, old, new, None, f"{rule.family}.{rule.name}",
                    _shown(fields.get("old")), _shown(fields.get("new")))
 
 

@@ -145,7 +145,8 @@ def _merge_repeats(findings: list) -> tuple:
         key = (finding.code, finding.message, finding.old, finding.new)
         if key in merged:
             first = merged[key]
-            merged[key] = replace(first, query=f"{first.query}, {finding.query}")
+            merged[key] = replace(first, query=f"{first.query}, {finding.query}",
+                                  queries=(*(first.queries or (first.query,)), finding.query))
         else:
             merged[key] = finding
     return tuple(merged.values())

@@ -55,6 +55,7 @@ from streamlint.model import (
     Deduplication,
     ForeachCode,
     Loc,
+    Note,
     Operator,
     Query,
     Sink,
@@ -92,6 +93,28 @@ def columns_sink(sink: Sink) -> str:
     if writes is None or any(w.kind not in _SCHEMA_FREE_WRITES for w in writes):
         return "other"
     return kind
+
+
+def _column_values(cols: tuple[tuple[str, ...] | None, tuple[str, ...] | None],
+                   projections: tuple[list[Any], list[Any]],
+                   static: tuple[list[Any], list[Any]]) -> tuple[Any, Any]:
+    """Each version's output columns for PR03: listed where known, else named by the steps
+    that make them (those that differ, where neither list is known)."""
+    steps: tuple[Any, Any] = (changed_steps(*projections) if cols == (None, None)
+                              else projections)
+    return tuple(column_list(c) if c is not None else _unlisted(s, j)  # type: ignore[return-value]
+                 for c, s, j in zip(cols, steps, static, strict=True))
+
+
+def _unlisted(projections: list[Any] | Code, static_joins: list[Any]) -> Code:
+    """Output columns streamlint cannot list, named by what makes them."""
+    if isinstance(projections, Code) and projections != "(none)":
+        return Code(f"those of {projections}")
+    if projections and not isinstance(projections, Code):
+        return Code(f"those of {projections_text(projections)}")
+    if static_joins:
+        return Code(f"those of the stream-static join {_static(static_joins)}")
+    return Code("those of the query's input (not listed)")
 
 
 class _Differ:
@@ -166,14 +189,24 @@ class _Differ:
         matched, found = forks.matched_forks(self.old, self.new, old_notes, new_notes,
                                              self._compare)
         self.changes.extend(found)  # judged on the branch not read, as on the one read
+        # A note that reads the same but names other code (a branch not read that changed):
+        # one note that says so, not the same words removed and added.
+        reworded = {str(t): t for t in old_notes if t not in new_notes and t not in matched}
+        paired: set[str] = set()
         for text, loc in new_notes.items():
             if text in matched:
                 continue
-            if text not in old_notes or (EXTERNAL_NOTE in text and self._in_changed_module(
+            before = reworded.get(str(text)) if text not in old_notes else None
+            if before is not None:
+                paired.add(before)
+                changed = Note(text, f"{text}, and that code changed")
+                self.add("unresolved", changed, None, changed, old_notes[before], loc,
+                         about="code")
+            elif text not in old_notes or (EXTERNAL_NOTE in text and self._in_changed_module(
                     loc, old_notes[text])):
                 self.add("unresolved", text, None, text, old_notes.get(text), loc, about="code")
         for text, loc in old_notes.items():
-            if text not in new_notes and text not in matched:
+            if text not in new_notes and text not in paired and text not in matched:
                 self.add("unresolved", text, text, None, loc, None, about="code")
 
     def _compare(self, key: tuple[str, ...], old: Query, new: Query) -> list[Change]:
@@ -393,7 +426,8 @@ class _Differ:
                          same_names_text(after), loc_a, loc_b)
             else:
                 self.add("projection.columns", "the output columns",
-                         column_list(old_cols), column_list(new_cols),
+                         *_column_values((old_cols, new_cols), (old_proj, new_proj),
+                                         (old_static, new_static)),
                          loc_a, loc_b,
                          old_sink=columns_sink(self.old.sink),
                          new_sink=columns_sink(self.new.sink))

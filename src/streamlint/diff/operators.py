@@ -7,6 +7,7 @@ Each function reports through `add(kind, subject, old, new, old_loc, new_loc, **
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
@@ -20,6 +21,7 @@ from streamlint.diff.render import (
     names_text,
 )
 from streamlint.model import (
+    AggCall,
     Aggregation,
     ArbitraryState,
     Deduplication,
@@ -96,6 +98,15 @@ def cast_type(expr: Expr) -> str | None:
     return expr.to if isinstance(expr, Cast) else None
 
 
+def reordered(old: tuple[AggCall, ...], new: tuple[AggCall, ...]) -> bool:
+    """The same aggregate functions over the same inputs, in another order (a swap)."""
+    def calls(aggs: tuple[AggCall, ...]) -> list[tuple[str, bool, tuple[Expr, ...]]]:
+        return [(x.function, x.distinct, x.args) for x in aggs]
+
+    before, after = calls(old), calls(new)
+    return before != after and Counter(before) == Counter(after)
+
+
 def aggregation(add: Add, a: Aggregation, b: Aggregation) -> None:
     if a.method != b.method:
         add("agg.method", "the grouping method", a.method, b.method, a.loc, b.loc)
@@ -109,6 +120,11 @@ def aggregation(add: Add, a: Aggregation, b: Aggregation) -> None:
     if len(old) != len(new):
         add("agg.aggregates", "the aggregate functions", aggs_text(old), aggs_text(new),
             a.loc, b.loc, structural=True)
+    elif reordered(old, new):
+        # One change, one finding: the state keeps one buffer per aggregate by position, so
+        # the old buffers are read as other aggregates (or refused for their types).
+        add("agg.aggregates", "the order of the aggregate functions", aggs_text(old),
+            aggs_text(new), a.loc, b.loc, structural=True)
     else:
         for x, y in zip(old, new, strict=True):
             same_function = (x.function, x.distinct) == (y.function, y.distinct)

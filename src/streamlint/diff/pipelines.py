@@ -113,6 +113,8 @@ def _change(kind: str, subject: str, old: Query | None, new: Query | None) -> Ch
 def _tagged(change: Change, api: str, query: Query) -> Change:
     change.facts.setdefault("pipeline", api)
     change.facts.setdefault("pipeline_table", _table(query))
+    flow = query.sink.query_name
+    change.facts.setdefault("pipeline_flow", flow if isinstance(flow, str) else show(flow))
     return change
 
 

@@ -317,8 +317,8 @@ class Calls:
             opaque = self.opaque(node, env)
             given = next((v.unread for v in (*args, *kwargs.values())
                           if isinstance(v, Unknown) and v.unread), "")
-            return registry.unfollowed_call(self, Unknown(opaque.text, opaque.unread or given),
-                                            args, kwargs)
+            unknown = Unknown(opaque.text, opaque.unread or given, opaque.shown)
+            return registry.unfollowed_call(self, unknown, args, kwargs)
         return result
 
     def decorate(self, stmt: cst.FunctionDef, function: Function, values: list[Any]) -> Any:

@@ -20,7 +20,7 @@ from streamlint.extract.values import (
     Schema,
     column,
 )
-from streamlint.model import OverridableNumber, Template, Unknown, origins_of
+from streamlint.model import OverridableNumber, Template, Unknown, code_of, origins_of
 from streamlint.model.durations import duration_micros
 from streamlint.model.expr import (
     Alias,
@@ -158,10 +158,11 @@ def literal_expr(value: Any) -> Expr:
         return Literal(value.text)
     value = plain(value)
     if isinstance(value, Unknown):
-        return Unresolved(value.text, value.unread)
+        return Unresolved(value.text, value.unread, str(value))
     if isinstance(value, Template):
         return Unresolved(str(value), next(
-            (p.unread for p in value.parts if isinstance(p, Unknown) and p.unread), ""))
+            (p.unread for p in value.parts if isinstance(p, Unknown) and p.unread), ""),
+            code_of(value))
     if isinstance(value, tuple):
         return call("array", *(literal_expr(v) for v in value))
     if value is None or isinstance(value, str | int | float | bool):
@@ -176,10 +177,8 @@ def literal(value: Any) -> str:
     """A value as text in a message or a label (never compared as structure)."""
     if isinstance(value, Schema):
         return value.text
-    if isinstance(value, Unknown):
-        return value.text
-    if isinstance(value, Template):
-        return str(value)
+    if isinstance(value, Unknown | Template):
+        return code_of(value)
     return render(literal_expr(value))
 
 
@@ -227,9 +226,9 @@ def col_method(col: Col, name: str, args: list[Any]) -> Any:
             # Not a type name (a DataFrame, a value known only at run time): named by what
             # it is, never by its repr, which for a plan is the whole query.
             known = plain(target)
-            type_text = f"<unresolved: {known.text if isinstance(known, Unknown) else known}>"
+            type_text = str(known)
             if len(type_text) > 200:
-                type_text = type_text[:120] + "...>"
+                type_text = type_text[:120] + "..."
         return Col(Cast(col.bare, type_text), col.name)
     if name in ("getField", "getItem"):
         key = args[0] if args else None
@@ -286,7 +285,8 @@ def plain(value: Any) -> Any:
         owner = plain(value.target)
         owner_text = owner.text if isinstance(owner, Unknown) else str(owner)
         return Unknown(f"{owner_text}.{value.name}",
-                       owner.unread if isinstance(owner, Unknown) else "")
+                       owner.unread if isinstance(owner, Unknown) else "",
+                       f"{owner}.{value.name}" if isinstance(owner, Unknown) else "")
     if isinstance(value, Function):
         return Unknown(value.node.name.value)
     if isinstance(value, dict):

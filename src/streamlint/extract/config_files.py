@@ -518,6 +518,7 @@ def handed_a_file(interp: Interpreter, result: Unknown, args: list[Any],
             continue
         found = read_file(interp, value, result.text)
         if found.text is None:
-            return Unknown(result.text, found.unread)
-        return Unknown(f"{result.text} (reading {found.found} #{_digest(found.text)})")
+            return Unknown(result.text, found.unread, result.shown)
+        return Unknown(f"{result.text} (reading {found.found} #{_digest(found.text)})",
+                       shown=str(result))
     return result

@@ -236,10 +236,10 @@ class Expressions:
                     inputs[current.value] = f"<unresolved: {value.target.text}.{value.name}>"
             else:
                 pending.extend(current.children)
-        text = self.code(node)
-        if inputs:
+        text = shown = self.code(node)
+        if inputs:  # what it reads names the value, never how it reads to people
             text += " where " + ", ".join(f"{k} = {v}" for k, v in sorted(inputs.items()))
-        return Unknown(text, unread)
+        return Unknown(text, unread, shown)
 
 
     def subscript(self, node: cst.Subscript, env: Env) -> Any:
@@ -265,7 +265,7 @@ class Expressions:
             # never read as the same unknown text twice.
             held = digest(target) if target else self.module_code()
             return Unknown(f"{self.code(node)} (past the {len(target)} items seen in "
-                           f"{self.code(node.value)}: #{held})")
+                           f"{self.code(node.value)}: #{held})", shown=self.code(node))
         item = registry.get_item(target, key)  # a DataFrame's column, a column's field
         if item is not registry.NEXT:
             return item

@@ -7,8 +7,6 @@ Each stateful operator also records how the columns it reads were computed upstr
 
 from __future__ import annotations
 
-import binascii
-import re
 from typing import Any
 
 from streamlint.extract.columns import (
@@ -26,7 +24,9 @@ from streamlint.extract.values import Col, Grouped, Plan
 from streamlint.model import (
     AggCall,
     Aggregation,
+    Filter,
     Loc,
+    Note,
     Projection,
     StaticJoin,
     StreamJoin,
@@ -60,12 +60,17 @@ JOIN_TYPES = {
 STATIC_SIDE = "static_source"
 
 
-_LOC = re.compile(r"Loc\(path='[^']*', line=\d+, column=\d+\)")
 
 
-def _steps_digest(operators: tuple[Any, ...]) -> str:
-    """A short, location-free fingerprint of a static side's steps."""
-    return f"#{binascii.crc32(_LOC.sub('', repr(operators)).encode()):08x}"
+def _steps_text(operators: tuple[Any, ...]) -> str:
+    """A static side's steps as people read them: `select(a, b), filter(...)`."""
+    def one(op: Any) -> str:
+        if isinstance(op, Projection):
+            return f"{op.method}({', '.join(render(e) for e in op.exprs)})"
+        if isinstance(op, Filter):
+            return f"filter({render(op.condition)})"
+        return str(getattr(op, "method", op.kind))
+    return ", ".join(one(op) for op in operators)
 
 
 def flatten(args: list[Any]) -> list[Any]:
@@ -82,7 +87,8 @@ def unresolved_plan(origin: Any, loc: Loc) -> Plan:
     if not isinstance(origin, Unknown):
         known = plain(origin)
         origin = known if isinstance(known, Unknown) else Unknown(repr(known))
-    note = (f"the DataFrame comes from `{origin.text}`, which streamlint cannot follow", loc)
+    note = (Note(f"the DataFrame comes from `{origin.text}`, which streamlint cannot follow",
+                 f"the DataFrame comes from `{origin}`, which streamlint cannot follow"), loc)
     return Plan(sources=(), operators=(), streaming=True, columns=None, unresolved=(note,))
 
 
@@ -298,7 +304,7 @@ def join(plan: Plan, other: Any, on: Any, how: Any, loc: Loc) -> Plan:
         named = tuple(column(k).expr for k in keys) or ((condition,) if condition else ())
         # The static side by what it reads and, where it has any, the steps it takes (a
         # select or rename there changes what the join gives the sink).
-        steps = ((Binary("=", Column("steps"), literal_expr(_steps_digest(static.operators))),)
+        steps = ((Binary("=", Column("steps"), literal_expr(_steps_text(static.operators))),)
                  if static.operators else ())
         side = call(STATIC_SIDE, *(Binary("=", Column(str(k)), literal_expr(v))
                                    for s in static.sources for k, v in s.identity), *steps)

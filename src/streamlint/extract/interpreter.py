@@ -23,10 +23,9 @@ from streamlint.extract.calls import MAX_DEPTH, Calls
 from streamlint.extract.coverage import escaped
 from streamlint.extract.expressions import Expressions
 from streamlint.extract.in_place import InPlace
-from streamlint.extract.positions import ModuleIndex
+from streamlint.extract.positions import ModuleIndex, first_name
 from streamlint.extract.reach import Reach, loader_module_text, reach_of
 from streamlint.extract.statements import Statements
-from streamlint.extract.symbolic import first_name
 from streamlint.extract.values import (
     Class,
     Effects,

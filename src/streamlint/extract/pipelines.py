@@ -21,7 +21,7 @@ import libcst as cst
 from streamlint.extract import registry
 from streamlint.extract.columns import as_col, col_sql, literal_expr, plain
 from streamlint.extract.values import Function, FunctionRef, Plan, Writer
-from streamlint.model import ChangeFlow, Expectation, Filter, Loc, Unknown, Unseen, show
+from streamlint.model import ChangeFlow, Expectation, Filter, Loc, Note, Unknown, Unseen, show
 from streamlint.model.expr import Literal, render
 from streamlint.model.expr import call as expr_call
 from streamlint.records import factory, record, replace
@@ -292,9 +292,11 @@ def run(interp: Interpreter) -> None:
         # use): the same in both versions, it defines the same dataset.
         reach = interp.reach(definition.function.node) if definition.function else ""
         if not isinstance(plan, Plan):
+            said = ("is not one streamlint can follow, so whether it is a streaming flow is "
+                    "not known")
             pipeline.unseen.append(Unseen(
-                "pipeline", f"the DataFrame {label} returns (`{_text(plan)}`) is not one "
-                "streamlint can follow, so whether it is a streaming flow is not known",
+                "pipeline", Note(f"the DataFrame {label} returns (`{_text(plan)}`) {said}",
+                                 f"the DataFrame {label} returns (`{_shown(plan)}`) {said}"),
                 definition.loc, reach))
             continue
         if not _streaming(plan) and definition.kind == "table":
@@ -332,7 +334,8 @@ def _cdc_plan(interp: Interpreter, definition: Definition) -> Plan:
     keys = values.get("keys")
     keys = keys if isinstance(keys, tuple) else (keys,)
     scd = values.get("stored_as_scd_type", 1)
-    options = tuple((k, _text(values[k])) for k in CDC_OTHER if k in values)
+    options = tuple((k, Note(_text(values[k]), _shown(values[k])))
+                    for k in CDC_OTHER if k in values)
     op = ChangeFlow(tuple(_name(k) for k in keys), _name(values.get("sequence_by")),
                     str(plain(scd)) if scd is not None else "1", options, definition.loc)
     return plan.then(op)
@@ -348,7 +351,8 @@ def _writer(definition: Definition, plan: Plan) -> Writer:
     if isinstance(table, str) and isinstance(flow, str):
         checkpoint: Any = f"pipeline flow {table}/{flow}"
     else:
-        checkpoint = Unknown(f"pipeline flow {_text(table)}/{_text(flow)}")
+        checkpoint = Unknown(f"pipeline flow {_text(table)}/{_text(flow)}",
+                             shown=f"pipeline flow {_shown(table)}/{_shown(flow)}")
     options: tuple[tuple[str, Any], ...] = (("checkpointLocation", checkpoint),
                                             ("__table__", table))
     if definition.cluster_by is not None:  # liquid clustering: new data, new layout
@@ -393,6 +397,11 @@ def _text(value: Any) -> str:
     if isinstance(value, Unknown):
         return value.text
     return show(plain(value))
+
+
+def _shown(value: Any) -> str:
+    """A table's or flow's name as the code writes it."""
+    return str(value) if isinstance(value, Unknown) else show(plain(value))
 
 
 def unseen(interp: Interpreter) -> tuple[Unseen, ...]:

@@ -110,3 +110,19 @@ def index_module(module: cst.Module) -> ModuleIndex:
 
 
 _NEWLINE = re.compile(r"\n")
+
+
+def first_name(node: cst.CSTNode) -> cst.Name | None:
+    """The first name written inside a statement or expression (only names have positions).
+
+    Depth-first in source order: a statement's first child is often whitespace (`if` is
+    followed by a space before its test), so taking the first child alone finds nothing.
+    """
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        if isinstance(current, cst.Name):
+            return current
+        children = [c for c in current.children if not isinstance(c, cst.Decorator)]
+        stack.extend(reversed(children))
+    return None

@@ -156,7 +156,7 @@ def call_builtin(
                 for pair in value):
             value = dict(value)  # `dict(zip(names, outs))`
         if args and not isinstance(value, dict):
-            return Unknown(f"{interp.code(node)} (#{digest(value)})")
+            return Unknown(f"{interp.code(node)} (#{digest(value)})", shown=interp.code(node))
         result = dict(value) if isinstance(value, dict) else {}
         result.update(kwargs)
         return result
@@ -173,7 +173,7 @@ def call_builtin(
             pass
     if name == "len" and isinstance(value, tuple | str | dict):
         if isinstance(value, tuple) and length_unknown(value):
-            return Unknown(f"{interp.code(node)} (#{digest(value)})")
+            return Unknown(f"{interp.code(node)} (#{digest(value)})", shown=interp.code(node))
         return len(value)
     # Loops over `enumerate(TOPICS)` or `zip(TOPICS, PATHS)` start one query per item.
     if name == "enumerate" and isinstance(value, tuple | dict):
@@ -204,7 +204,8 @@ def _sum(interp: Interpreter, args: list[Any], kwargs: dict[str, Any], node: cst
     if numbers is not None and all(isinstance(n, int | float) and not isinstance(n, bool)
                                    for n in numbers):
         return sum(numbers)
-    return Unknown(f"{interp.code(node)} (#{digest((args, kwargs))})")
+    return Unknown(f"{interp.code(node)} (#{digest((args, kwargs))})",
+                   shown=interp.code(node))
 
 
 @registry.method(str)

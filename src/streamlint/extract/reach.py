@@ -19,8 +19,8 @@ from typing import Any, NamedTuple
 
 import libcst as cst
 
-from streamlint.extract.positions import ModuleIndex
-from streamlint.extract.symbolic import code_text, digest, first_name
+from streamlint.extract.positions import ModuleIndex, first_name
+from streamlint.extract.symbolic import code_text, digest
 
 # Reads a module of the repository by its import (dotted name, relative level); None when it
 # is not one of the repository's.

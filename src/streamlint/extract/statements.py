@@ -297,8 +297,9 @@ class Statements:
         was filled where streamlint did not see: the module's code stands for it."""
         label = f"{self.code(stmt.target)} (an item of {self.code(stmt.iter)}"
         if items == ():
-            return Unknown(f"{label}, read as empty: #{self.module_code()})")
-        return Unknown(f"{label}: #{digest(items)})")
+            return Unknown(f"{label}, read as empty: #{self.module_code()})",
+                           shown=self.code(stmt.target))
+        return Unknown(f"{label}: #{digest(items)})", shown=self.code(stmt.target))
 
     def assign(self, target: cst.CSTNode, value: Any, env: Env, in_place: bool = False) -> None:
         """Bind `target` to `value`. `in_place`: the object the name holds was changed (a
@@ -328,8 +329,9 @@ class Statements:
                 for element, item in zip(elements, value, strict=True):
                     self.assign(element, item, env)
             else:
-                for i, element in enumerate(elements):
-                    self.assign(element, Unknown(f"{text_of(value)}[{i}]"), env)
+                for i, element in enumerate(elements):  # shown as the name it is bound to
+                    self.assign(element, Unknown(f"{text_of(value)}[{i}]",
+                                                 shown=self.code(element)), env)
         elif isinstance(target, cst.Attribute):
             owner = self.ev(target.value, env)
             if isinstance(owner, Instance | Class):
@@ -349,7 +351,8 @@ class Statements:
                 # `opts["checkpointLocation"] = path` on options streamlint cannot see: they
                 # stay unknown, but what was put in them is part of what they are now.
                 self.assign(target.value, Unknown(
-                    f"{owner.text} with [{text_of(key)}] = {text_of(value)}"), env)
+                    f"{owner.text} with [{text_of(key)}] = {text_of(value)}",
+                    shown=str(owner)), env)
 
     def define_class(self, node: cst.ClassDef, env: Env) -> Class:
         cls = Class(node, env, context=self.context)

@@ -15,6 +15,7 @@ import libcst as cst
 
 from streamlint.core import SAME_DATAFRAME_NOTE
 from streamlint.extract import registry
+from streamlint.extract.templates import as_written
 from streamlint.extract.values import (
     Alternatives,
     BoundMethod,
@@ -26,7 +27,7 @@ from streamlint.extract.values import (
     Lambda,
     Partial,
 )
-from streamlint.model import Fork, Loc, Template, Unknown
+from streamlint.model import Fork, Loc, Note, Template, Unknown
 
 
 class Return(Exception):
@@ -202,15 +203,18 @@ def choose(first: Any, second: Any, condition: str, loc: Loc) -> Any:
         # so a change there makes the note differ between versions (and the diff ask). A
         # branch writing the same DataFrame with other settings names only those settings:
         # the diff judges a change to the DataFrame on the branch read (diff/forks.py).
-        text = (f"the DataFrame depends on the run-time condition `{condition}` (streamlint "
-                f"read the {which} branch; the other "
-                f"{'writes ' + same[0] if same else f'is #{digest(other)}'})")
+        said = (f"the DataFrame depends on the run-time condition `{condition}` (streamlint "
+                f"read the {which} branch; the other ")
+        # A branch not read names the note by its shape, never in the words people read.
+        rest = ((f"writes {same[0].text}", f"writes {same[0].shown}") if same
+                else (f"is #{digest(other)}", "is not read"))
         # Both branches at the fork as data (model.Fork), their settings as a digest.
         other_shape, chosen_shape = ((*shape[:4], digest(shape[4])) if shape is not None
                                      else None for shape in map(registry.shape_of,
                                                                 (other, chosen)))
-        return registry.note(chosen, Fork(text, condition, which, other_shape, chosen_shape,
-                                          same[1] if same else None), loc)
+        return registry.note(chosen, Fork(f"{said}{rest[0]})", condition, which, other_shape,
+                                          chosen_shape, same[1] if same else None,
+                                          f"{said}{rest[1]})"), loc)
     if _choosable(first) and _choosable(second) and first is not second:
         options = _options(first) + tuple(o for o in _options(second)
                                           if not any(o is mine for mine in _options(first)))
@@ -224,7 +228,8 @@ def choose(first: Any, second: Any, condition: str, loc: Loc) -> Any:
         return second  # `x = None`, then `if c: x = Model.load(p)`: only the object is usable
     if first == second:
         return first
-    return Unknown(f"{text_of(first)} if {condition} else {text_of(second)}")
+    return Unknown(f"{text_of(first)} if {condition} else {text_of(second)}",
+                   shown=f"{as_written(first)} if {condition} else {as_written(second)}")
 
 
 def _choose_lengths(first: tuple[Any, ...], second: tuple[Any, ...], condition: str,
@@ -238,7 +243,8 @@ def _choose_lengths(first: tuple[Any, ...], second: tuple[Any, ...], condition: 
              for a, b in zip(first[:size], second[:size], strict=True)]
     longer = first if len(first) > len(second) else second
     rest = _crc(tuple(digest(item) for item in longer[size:]))
-    items.append(Unknown(f"{MAYBE_MORE}{size}, or none (`{condition}`): #{rest}"))
+    items.append(Unknown(f"{MAYBE_MORE}{size}, or none (`{condition}`): #{rest}",
+                         shown=f"{MAYBE_MORE}{size}, or none (`{condition}`)"))
     return _as_list(items, first, second)
 
 
@@ -336,15 +342,17 @@ def started_in_branches(started: list[list[Any]], condition: str, loc: Loc) -> l
     others = tuple(w for writers in starting[1:] for w in writers)
     same = (_same_dataframe(starting[0] * len(others), list(others))
             if len(starting[0]) == 1 else None)
-    shape = same[0] if same else f"#{digest(tuple(digest(w) for w in others))}"
-    text = (f"the query depends on the run-time condition `{condition}` (streamlint read the "
-            f"first branch that starts one; the others {'write' if same else 'are'} {shape})")
-    note = Fork(text, condition, "first", None, None, same[1] if same else None)
+    said = (f"the query depends on the run-time condition `{condition}` (streamlint read the "
+            f"first branch that starts one; the others ")
+    rest = ((f"write {same[0].text}", f"write {same[0].shown}") if same
+            else (f"are #{digest(tuple(digest(w) for w in others))}", "are not read"))
+    note = Fork(f"{said}{rest[0]})", condition, "first", None, None,
+                same[1] if same else None, f"{said}{rest[1]})")
     return [registry.note(w, note, loc) for w in starting[0]]
 
 
 def _same_dataframe(chosen: list[Any], others: list[Any]
-                    ) -> tuple[str, frozenset[str]] | None:
+                    ) -> tuple[Note, frozenset[str]] | None:
     """The note's words for branches writing the very DataFrame the chosen one does with other
     settings ("the same DataFrame differently, in format; option `path`: #digest" of their
     plain values), and those settings; None when any of them is not such a branch."""
@@ -354,24 +362,8 @@ def _same_dataframe(chosen: list[Any], others: list[Any]
     labels = sorted({label for f in found if f for label, _ in f})
     if not labels:
         return None
-    return (f"{SAME_DATAFRAME_NOTE}{'; '.join(labels)}: #{_crc(tuple(found))}",
-            frozenset(labels))
-
-
-def first_name(node: cst.CSTNode) -> cst.Name | None:
-    """The first name written inside a statement or expression (only names have positions).
-
-    Depth-first in source order: a statement's first child is often whitespace (`if` is
-    followed by a space before its test), so taking the first child alone finds nothing.
-    """
-    stack = [node]
-    while stack:
-        current = stack.pop()
-        if isinstance(current, cst.Name):
-            return current
-        children = [c for c in current.children if not isinstance(c, cst.Decorator)]
-        stack.extend(reversed(children))
-    return None
+    said = f"{SAME_DATAFRAME_NOTE}{'; '.join(labels)}"
+    return Note(f"{said}: #{_crc(tuple(found))}", said), frozenset(labels)
 
 
 MUTATORS = {"append", "extend", "insert", "remove", "update", "setdefault", "pop", "reverse",

@@ -14,8 +14,9 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from streamlint.extract.budget import MAX_VALUE
-from streamlint.extract.values import EnvDefault
-from streamlint.model import Template, Unknown, origins_of
+from streamlint.extract.values import Col, EnvDefault
+from streamlint.model import Template, Unknown, code_of, origins_of
+from streamlint.model.expr import render
 from streamlint.model.values import STARRED
 
 Piece = str | Unknown | Template
@@ -54,7 +55,8 @@ def _build(pieces: list[Piece]) -> str | Unknown | Template:
         unknowns = parts[1::2]
         if len(unknowns) == 1:
             return unknowns[0]  # f"{x}" is x, as a string
-        return Unknown("".join(_piece(u) for u in unknowns))
+        return Unknown("".join(_piece(u) for u in unknowns),
+                       shown="".join("{" + str(u) + "}" for u in unknowns))
     template = Template(tuple(parts))
     if len(parts) > MAX_PARTS or sum(
             len(p) if isinstance(p, str) else len(p.text) for p in parts) > MAX_VALUE:
@@ -63,8 +65,21 @@ def _build(pieces: list[Piece]) -> str | Unknown | Template:
         import hashlib
 
         digest = hashlib.sha256(repr(template.parts).encode()).hexdigest()[:16]
-        return Unknown(f"<a string built from {len(parts) // 2} unresolved parts, #{digest}>")
+        return Unknown(f"<a string built from {len(parts) // 2} unresolved parts, #{digest}>",
+                       shown=f"a string built from {len(parts) // 2} values known at run time")
     return template
+
+
+def as_written(value: Any) -> str:
+    """A value in a message as the code writes it: a string quoted, a column as its
+    expression, a value known only at run time as its code."""
+    if isinstance(value, Unknown | Template):
+        return code_of(value)
+    if isinstance(value, Col):
+        return render(value.expr)
+    if value is None or isinstance(value, str | int | float | bool | tuple | dict):
+        return repr(value)
+    return f"a {type(value).__name__}"
 
 
 def formatted(value: Any, plain: bool, code: Callable[[], str]) -> Piece:
@@ -78,15 +93,17 @@ def formatted(value: Any, plain: bool, code: Callable[[], str]) -> Piece:
         return str(value)
     if plain and is_piece(value):
         return value
-    if plain:
-        return Unknown(value.text if isinstance(value, Unknown) else repr(value))
+    if plain:  # an object (a method, an instance): named by what it is, shown as written
+        return Unknown(value.text if isinstance(value, Unknown) else repr(value),
+                       shown=code())
     return Unknown(code())
 
 
 def starred(value: Any) -> Any:
     """`*xs` with xs unresolved: any number of values, marked so (`model.values`)."""
     if isinstance(value, Unknown) and not value.text.startswith(STARRED):
-        return Unknown(STARRED + value.text, value.unread)
+        return Unknown(STARRED + value.text, value.unread,
+                       STARRED + str(value) if value.shown else "")
     return value
 
 

@@ -37,20 +37,49 @@ class Unknown:
     # repository): what was to be read. Two such values are the same code, never the same
     # value: the file may differ between the versions (`Input`, kind "unread").
     unread: str = ""
+    # The code as the user wrote it, where `text` also names what the value depends on (the
+    # values an expression reads, a digest of a list): reports show this, never compare it.
+    shown: str = ""
+
+    __record_compare__ = ("text", "unread")
 
     def __str__(self) -> str:
-        return f"<unresolved: {self.text}>"
+        return self.shown or self.text
 
 
-class Fork(str):
+class Note(str):
+    """A note on code streamlint could not read, whose text also names what the code depends
+    on (the values it reads, a digest of a branch not read): compared as that text, so a
+    change there is a changed note; shown to people as `shown`, the code as written."""
+
+    shown: str
+
+    def __new__(cls, text: str, shown: str = "") -> Note:
+        note = super().__new__(cls, text)
+        note.shown = shown or text
+        return note
+
+    @property
+    def text(self) -> str:
+        """The text it is compared as (`str()` and f-strings give `shown`)."""
+        return str.__str__(self)
+
+    def __str__(self) -> str:
+        return self.shown
+
+    def __format__(self, spec: str) -> str:
+        return format(self.shown, spec)
+
+
+class Fork(Note):
     """A note that a run-time condition chooses the DataFrame and streamlint read one branch.
 
-    It reads as its text everywhere (the text names the condition and a digest of the branch
-    not read, so a change there makes the note differ). It also carries that branch as data
-    (`other`: its sources, operators, output columns, notes, and a digest of what a writer
-    sets besides), so the diff compares the branch not read with its old self rather than
-    asking about every edit there: a filter changed on a branch of a stateless query is no
-    question. `other` is None when the branch is not a DataFrame streamlint can compare.
+    It is compared as its text (which names the condition and a digest of the branch not
+    read, so a change there makes the note differ) and shown as a `Note` is. It also carries
+    that branch as data (`other`: its sources, operators, output columns, notes, and a digest
+    of what a writer sets besides), so the diff compares the branch not read with its old self
+    rather than asking about every edit there: a filter changed on a branch of a stateless
+    query is no question. `other` is None when the branch is not a DataFrame it can compare.
     """
 
     condition: str
@@ -63,15 +92,15 @@ class Fork(str):
 
     def __new__(cls, text: str, condition: str, which: str, other: tuple[Any, ...] | None,
                 chosen: tuple[Any, ...] | None = None,
-                settings: frozenset[str] | None = None) -> Fork:
-        made = super().__new__(cls, text)
+                settings: frozenset[str] | None = None, shown: str = "") -> Fork:
+        made = super().__new__(cls, text, shown)
         made.condition, made.which, made.other, made.chosen = condition, which, other, chosen
         made.settings = settings
         return made
 
     def __reduce__(self) -> tuple[Any, ...]:
-        return (Fork, (str(self), self.condition, self.which, self.other, self.chosen,
-                       self.settings))
+        return (Fork, (self.text, self.condition, self.which, self.other, self.chosen,
+                       self.settings, self.shown))
 
 
 class Overridable(str):
@@ -168,12 +197,22 @@ def is_known(value: object) -> bool:
     return True
 
 
+def code_of(value: Unknown | Template) -> str:
+    """A value known only at run time as the code writes it: `checkpoint_path`,
+    `{bookstore.checkpoint_path}/orders_silver` (an f-string's parts in braces)."""
+    if isinstance(value, Unknown):
+        return str(value)
+    return "".join(p if isinstance(p, str) else "{" + str(p) + "}" for p in value.parts)
+
+
 def show(value: object) -> str:
     """Render a value the way the user wrote it."""
     if isinstance(value, str):
-        return repr(value)
+        return repr(str(value))  # a note: its words, not what names it
     if isinstance(value, tuple):
         return "(" + ", ".join(show(v) for v in value) + ")"
+    if isinstance(value, Unknown | Template):
+        return code_of(value)
     return str(value)
 
 

@@ -123,6 +123,9 @@ class Unresolved:
 
     code: str
     unread: str = ""  # as `Unknown.unread`: a file streamlint could not read gave it
+    shown: str = ""  # as `Unknown.shown`: the code as written, where `code` says more
+
+    __record_compare__ = ("code", "unread")
 
 
 Expr = (Column | Star | Literal | Interval | Call | Cast | Alias | Binary | Unary | Field
@@ -314,4 +317,4 @@ def render(expr: Expr) -> str:
         parts = " ".join(f"WHEN {render(c)} THEN {render(v)}" for c, v in expr.branches)
         default = f" ELSE {render(expr.default)}" if expr.default is not None else ""
         return f"CASE {parts}{default} END"
-    return f"<unresolved: {expr.code}>"
+    return expr.shown or expr.code

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 
-from streamlint.model import Query, Template, is_known, option
+from streamlint.model import Query, Template, code_of, is_known, option
 
 
 def _text(value: object) -> str | None:
@@ -19,7 +19,7 @@ def _text(value: object) -> str | None:
     if isinstance(value, str) and value and is_known(value):
         return value
     if isinstance(value, Template) and any(isinstance(p, str) and p for p in value.parts):
-        return str(value)
+        return code_of(value)
     return None
 
 

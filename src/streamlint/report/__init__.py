@@ -7,7 +7,7 @@ markdown) take the list either way, so both commands print the same thing for on
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from streamlint.diff import Report
 from streamlint.errors import FileError
@@ -40,9 +40,9 @@ def see(finding: object) -> str:
 
 def belongs(finding: object, label: str) -> bool:
     """Whether a finding is about the query with this label (a finding shared by several
-    queries names them all, comma-separated)."""
+    queries lists them all: a label may itself hold a comma)."""
     query = str(getattr(finding, "query", ""))
-    return query == label or label in query.split(", ")
+    return query == label or label in getattr(finding, "queries", ())
 
 
 def query_verdicts(report: Report) -> list[str]:
@@ -52,6 +52,16 @@ def query_verdicts(report: Report) -> list[str]:
 
     return [worst([f.verdict for f in report.findings if belongs(f, label)])
             for label in pair_labels(report.pairs)]
+
+
+def outside_queries(report: Report) -> list[Any]:
+    """Findings about no compared query (streaming code read as no query, a file's own
+    finding): the summary counts them apart, so that its query counts agree with the
+    verdict."""
+    from streamlint.model.labels import pair_labels
+
+    labels = pair_labels(report.pairs)
+    return [f for f in report.findings if not any(belongs(f, label) for label in labels)]
 
 
 def no_query(report: Report) -> str | None:

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from streamlint.diff import Report
 from streamlint.errors import FileError
-from streamlint.model import Loc, Query
+from streamlint.model import Loc, Query, Template, Unknown, code_of
 from streamlint.model.labels import pair_labels
 
 if TYPE_CHECKING:
@@ -35,6 +35,9 @@ def _query(query: Query | None, label: str) -> dict[str, Any] | None:
 
 
 def _plain(value: Any) -> Any:
+    """A value as JSON: known ones as they are, the others as the code writes them."""
+    if isinstance(value, Unknown | Template):
+        return code_of(value)
     if isinstance(value, str | int | float | bool) or value is None:
         return value
     return str(value)

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 from streamlint.diff import Report
 from streamlint.errors import FileError
 from streamlint.report import judged_for, no_query, plural, where
+from streamlint.rules import Finding
 
 if TYPE_CHECKING:
     from streamlint.result import Confirmation
@@ -37,6 +38,22 @@ def _file_line(report: Report) -> str | None:
     if (nothing := no_query(report)) is not None and report.new.batch_datasets:
         return f"- {_cell(nothing)}"
     return None
+
+
+def _fix_block(report: Report, finding: Finding, root: str | None) -> list[str]:
+    """One finding's fix: which finding (code, place, query), what to do, then its next
+    command and its patch, the prose outside the diff block."""
+    path, line, _ = where(finding, report, root)
+    out = [f"**{ICON[finding.verdict]} {finding.code} {finding.name}** at `{path}:{line}` "
+           f"(query `{_cell(finding.query)}`): {_cell(finding.fix)}", ""]
+    remedy = finding.remedy
+    if remedy is not None:
+        out += [f"Next: `{remedy.command}`{remedy.note}", ""]
+        if remedy.heading:
+            out += [remedy.heading[0].upper() + remedy.heading[1:], ""]
+        if remedy.patch:
+            out += ["```diff", *remedy.patch, "```", ""]
+    return out
 
 
 def render(reports: list[Report], errors: tuple[FileError, ...] = (),
@@ -71,16 +88,12 @@ def render(reports: list[Report], errors: tuple[FileError, ...] = (),
             out.append(f"| {ICON[finding.verdict]} | `{path}:{line}` | {rule} "
                        f"{finding.name} | {_cell(finding.message)} |")
         out.append("")
-        fixes = {(f.code, f.fix) for _, f in rows if f.fix and f.verdict != "compatible"}
-        steps = list(dict.fromkeys(f.next for _, f in rows if f.next))
+        fixes = [(r, f) for r, f in rows if f.fix and f.verdict != "compatible"]
         if fixes:
             out += ["<details><summary>How to fix</summary>", ""]
-            out += [f"- **{code}**: {_cell(fix)}" for code, fix in sorted(fixes)]
-            for step in steps:
-                command, _, patch = step.partition("\n")
-                out += ["", f"`{command.removeprefix('next: ')}`", "", "```diff", patch,
-                        "```"]
-            out += ["", "</details>", ""]
+            for report, finding in fixes:
+                out += _fix_block(report, finding, root)
+            out += ["</details>", ""]
     suppressed = sum(len(r.suppressed) for r in reports)
     if suppressed:
         out += [f"{plural(suppressed, 'finding')} accepted by `# streamlint: ignore[...]` "

@@ -2,12 +2,21 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from streamlint.core import VERDICTS, worst
 from streamlint.diff import Report
 from streamlint.errors import FileError
 from streamlint.model import JobFile, Loc
 from streamlint.model.secrets import mask_line
-from streamlint.report import judged_for, no_query, plural, query_verdicts, see
+from streamlint.report import (
+    judged_for,
+    no_query,
+    outside_queries,
+    plural,
+    query_verdicts,
+    see,
+)
 
 SEVERITY = {"incompatible": "error", "review": "warning", "compatible": "note"}
 VERDICT_LINE = {
@@ -100,6 +109,17 @@ def _finding_tally(findings: object) -> str:
     return f"{plural(len(listed), 'finding')} ({', '.join(parts)})"
 
 
+def _outside(outside: list[Any], findings: tuple[Any, ...]) -> str:
+    """The findings no compared query counts (so the counts agree with the verdict)."""
+    if not outside:
+        return ""
+    where = "on code outside the compared queries"
+    if len(outside) == len(findings):
+        return f", all {where}" if len(findings) > 1 else f", {where}"
+    inner = _finding_tally(outside).split(" (", 1)[1].rstrip(")")
+    return f", {len(outside)} of them ({inner}) {where}"
+
+
 def render(report: Report) -> str:
     out = _findings(report)
     unseen = report.old.unseen or report.new.unseen
@@ -114,9 +134,10 @@ def render(report: Report) -> str:
                    f"{report.new.path}")
     else:
         verdicts = query_verdicts(report)
+        outside = outside_queries(report)
         out.append(f"{plural(len(report.pairs), 'query')} compared "
                    f"(Spark {report.spark_version}): {_tally(verdicts)}; "
-                   f"{_finding_tally(report.findings)}")
+                   f"{_finding_tally(report.findings)}{_outside(outside, report.findings)}")
         out.append(f"judged for {judged_for([report])[0]}")
     if report.suppressed:
         out.append(f"{plural(len(report.suppressed), 'finding')} accepted "

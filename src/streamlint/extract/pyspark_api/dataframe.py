@@ -106,7 +106,8 @@ def dataframe_attribute(interp: Interpreter, target: Plan, name: str, node: cst.
         # Named by the DataFrame it describes, not by the variable holding it: a renamed
         # variable (`bandsDF.schema` -> `bands_df.schema`) is the same schema, another
         # DataFrame another one.
-        return Unknown(f"the {name} of a DataFrame streamlint reads as #{digest(target)}")
+        return Unknown(f"the {name} of a DataFrame streamlint reads as #{digest(target)}",
+                       shown=interp.code(node))
     if name in ("isStreaming", "sparkSession", "rdd", "stat", "write"):
         return Unknown(interp.code(node))
     if name[:1].isupper() or name.startswith("_") or not hasattr_df(name):
