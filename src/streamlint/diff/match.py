@@ -5,21 +5,13 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from streamlint.model import Query
-from streamlint.model.paths import normal_value
+from streamlint.model.identity import KINDS, key_of
 
 
 def _keys() -> list[Callable[[Query], object]]:
     # The checkpoint is what a restart really resumes; the rest are fallbacks for code that
-    # moved its checkpoint (a finding of its own) or left it unresolved.
-    return [
-        # Alternatives on one checkpoint (`if mode == "A"` / `if mode == "C"`): each is
-        # compared with its old self, the one started under the same conditions.
-        lambda q: ((normal_value(q.sink.checkpoint), q.sink.conditions)
-                   if q.sink.conditions and q.sink.checkpoint is not None else None),
-        lambda q: normal_value(q.sink.checkpoint),
-        lambda q: q.sink.query_name,
-        lambda q: (q.sink.format, normal_value(q.sink.target)),
-    ]
+    # moved its checkpoint (a finding of its own) or left it unresolved (model/identity.py).
+    return [lambda q, kind=kind: key_of(q, kind) for kind in KINDS]
 
 
 def match_queries(
