@@ -13,11 +13,11 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from streamlint.diff import diff_files
 from streamlint.extract import extract_text
 from streamlint.spark.confirm import confirm_files
 from streamlint.spark.inferred_schemas import inferred_schemas
 from streamlint.spark.report import NO_QUERY, as_result, final_verdict
+from streamlint.workflow import diff_files
 
 if TYPE_CHECKING:
     from pyspark.sql import SparkSession

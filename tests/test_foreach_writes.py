@@ -9,9 +9,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from streamlint.diff import diff_files, diff_jobs
+from streamlint.diff import diff_jobs
 from streamlint.extract import extract_text
 from streamlint.model import BatchWrite
+from streamlint.workflow import diff_files
 
 SQL_MERGE = '''
 TARGET = "gold.accounts"

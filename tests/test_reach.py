@@ -7,8 +7,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from streamlint.diff import diff_files, diff_jobs
+from streamlint.diff import diff_jobs
 from streamlint.extract import extract_text
+from streamlint.workflow import diff_files
 
 JOB = '''from pyspark.sql import SparkSession
 TOPIC = "orders"

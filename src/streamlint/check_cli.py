@@ -81,10 +81,10 @@ def diff_report(old: str, new: str, spark_version: str | None) -> Report:
 
     from streamlint.accept import load
     from streamlint.config import load_config
-    from streamlint.diff import diff_files
     from streamlint.records import replace
     from streamlint.settle import settle
     from streamlint.target import project_files, resolve, with_bundle
+    from streamlint.workflow import diff_files
 
     config = load_config(Path(new).parent)
     if config.root is not None:

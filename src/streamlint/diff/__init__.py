@@ -150,20 +150,3 @@ def _merge_repeats(findings: list) -> tuple:
         else:
             merged[key] = finding
     return tuple(merged.values())
-
-
-def diff_files(old_path: str, new_path: str, spark_version: str = DEFAULT_SPARK_VERSION,
-               source_roots: tuple[str, ...] | None = None, config_folder: str | None = None
-               ) -> Report:
-    """Two job files on disk; each follows its own repository's modules. `source_roots`
-    (relative to `config_folder`) says where packages start, as `source-roots` in config."""
-    from pathlib import Path
-
-    from streamlint.check_modules import source_roots as relative_roots
-    from streamlint.extract import extract_file
-    from streamlint.extract.project import on_disk, project_root
-
-    roots = relative_roots(project_root(new_path), source_roots,
-                           Path(config_folder) if config_folder else None)
-    return diff_jobs(extract_file(old_path, on_disk(old_path, roots)),
-                     extract_file(new_path, on_disk(new_path, roots)), spark_version)

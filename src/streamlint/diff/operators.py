@@ -44,6 +44,7 @@ from streamlint.model.expr import (
     render,
     unqualified,
 )
+from streamlint.model.schema_text import split_top_level
 
 Add = Callable[..., None]
 
@@ -351,8 +352,6 @@ def _known_ttl(ttl: object) -> bool:
 def _fields(a: StateVariable, b: StateVariable) -> str:
     """A value schema's fields added, removed, reordered or widened ("fields"), a field's type
     narrowed or replaced ("narrowed"), or a map's key schema changed ("other")."""
-    from streamlint.extract.schema_text import split_top_level  # pure text, no libcst
-
     if a.schemas[:-1] != b.schemas[:-1]:
         return "other"  # a map's user key is part of the state key
     old, new = a.schemas[-1], b.schemas[-1]

@@ -13,6 +13,7 @@ from streamlint.diff.render import Code, code, static_on_text
 from streamlint.diff.values import undecidable
 from streamlint.model import Query, Source, is_known
 from streamlint.model.expr import render
+from streamlint.model.schema_text import split_top_level
 from streamlint.options import source_kind
 
 FILE_SINKS = {"parquet", "json", "csv", "orc", "text", "avro"}
@@ -92,8 +93,6 @@ def _schema_change(old: Any, new: Any, fmt: str = "") -> tuple[str, tuple[str, .
     """How a declared schema changed: only fields "added", only "removed" (the others kept
     with their types, in their order; for a format read by position, only at the end), or
     "other"; and the fields added or removed."""
-    from streamlint.extract.schema_text import split_top_level  # pure text, no libcst
-
     if not (isinstance(old, str) and isinstance(new, str) and is_known(old) and is_known(new)):
         return "other", ()
     before = [tuple(f.split(":", 1)) for f in split_top_level(old)]

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from streamlint.extract.schema_text import normalize_type
 from streamlint.extract.values import (
     BoundMethod,
     Col,
@@ -40,6 +39,7 @@ from streamlint.model.expr import (
     render,
     unaliased,
 )
+from streamlint.model.schema_text import normalize_type
 
 # Arguments that are literals, not column names, by position (pyspark.sql.functions).
 LITERAL_ARGS = {

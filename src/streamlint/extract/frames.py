@@ -19,7 +19,6 @@ from streamlint.extract.columns import (
     plain,
     sql_text,
 )
-from streamlint.extract.schema_text import split_top_level
 from streamlint.extract.values import Col, Grouped, Plan
 from streamlint.model import (
     AggCall,
@@ -47,6 +46,7 @@ from streamlint.model.expr import (
     render,
     walk,
 )
+from streamlint.model.schema_text import split_top_level
 
 JOIN_TYPES = {
     "inner": "inner", "cross": "cross", "outer": "full_outer", "full": "full_outer",

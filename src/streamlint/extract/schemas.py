@@ -5,9 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 from streamlint.extract.columns import plain
-from streamlint.extract.schema_text import normalize_ddl, normalize_type, split_top_level
 from streamlint.extract.values import Schema
 from streamlint.model import Template, Unknown
+from streamlint.model.schema_text import normalize_ddl, normalize_type, split_top_level
 
 
 def schema_type(value: str | Schema) -> str:

@@ -166,7 +166,7 @@ _MANY_FIELDS = 8
 def _abbreviated(was: str, now: str) -> tuple[str, str]:
     """Two struct schemas with the fields both share in place collapsed, so a schema of 52
     fields shows the fields that changed and their neighbours, not 52 fields twice."""
-    from streamlint.extract.schema_text import split_top_level
+    from streamlint.model.schema_text import split_top_level
 
     def fields(schema: str) -> list[str] | None:
         if not (schema.startswith("struct<") and schema.endswith(">")):

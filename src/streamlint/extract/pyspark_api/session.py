@@ -23,7 +23,6 @@ from streamlint.extract.pyspark_api.reader import static_source
 from streamlint.extract.pyspark_api.writer import new_writer
 from streamlint.extract.python_api import call_os
 from streamlint.extract.removals import FS_UTILITIES, record
-from streamlint.extract.schema_text import TYPE_CLASSES
 from streamlint.extract.schemas import schema_add, schema_type
 from streamlint.extract.symbolic import digest, is_data
 from streamlint.extract.values import (
@@ -38,6 +37,7 @@ from streamlint.extract.values import (
     column,
 )
 from streamlint.model import Loc, Setting, Unknown
+from streamlint.model.schema_text import TYPE_CLASSES
 from streamlint.model.secrets import masked
 
 if TYPE_CHECKING:

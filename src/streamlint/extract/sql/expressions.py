@@ -10,7 +10,6 @@ from __future__ import annotations
 from sqlglot import exp
 from sqlglot.errors import SqlglotError
 
-from streamlint.extract.schema_text import normalize_type
 from streamlint.extract.sql.canon import duration, function
 from streamlint.extract.sql.dialect import StreamingSpark, parse_expr
 from streamlint.model.expr import (
@@ -29,6 +28,7 @@ from streamlint.model.expr import (
     between,
     call,
 )
+from streamlint.model.schema_text import normalize_type
 
 _BINARY = {
     exp.EQ: "=", exp.NEQ: "!=", exp.GT: ">", exp.GTE: ">=", exp.LT: "<", exp.LTE: "<=",

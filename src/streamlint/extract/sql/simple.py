@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import re
 
-from streamlint.extract.schema_text import normalize_type
 from streamlint.extract.sql.canon import duration, function
 from streamlint.model.expr import (
     Alias,
@@ -28,6 +27,7 @@ from streamlint.model.expr import (
     between,
     call,
 )
+from streamlint.model.schema_text import normalize_type
 
 _TOKEN = re.compile(r"\s*(?:(?P<num>\d+(?:\.\d+)?(?![\w.]))|(?P<str>'(?:[^'\\]|\\.)*')"
                     r"|(?P<quoted>`[^`]+`)|(?P<name>[A-Za-z_][A-Za-z0-9_]*)"
