@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from streamlint.extract.budget import MAX_VALUE
-from streamlint.extract.values import EnvDefault
+from streamlint.extract.values import EnvDefault, PathValue
 from streamlint.model import Template, Unknown, origins_of
 from streamlint.model.values import STARRED
 
@@ -78,6 +78,8 @@ def formatted(value: Any, plain: bool, code: Callable[[], str]) -> Piece:
         return str(value)
     if plain and is_piece(value):
         return value
+    if plain and isinstance(value, PathValue):
+        return value.text()  # `f"{HERE}/chk"` with HERE = os.path.dirname(__file__)
     if plain:
         return Unknown(value.text if isinstance(value, Unknown) else repr(value))
     return Unknown(code())

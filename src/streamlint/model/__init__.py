@@ -37,6 +37,10 @@ class Unknown:
     # repository): what was to be read. Two such values are the same code, never the same
     # value: the file may differ between the versions (`Input`, kind "unread").
     unread: str = ""
+    # A path made from `__file__`: where it lies on the cluster is not known, but its place in
+    # the job's repository is (root-relative, POSIX; "." for the root). A run of the job
+    # (`--confirm`) finds its query by that place (model/paths.py `query_path`).
+    repository: str = ""
 
     def __str__(self) -> str:
         return f"<unresolved: {self.text}>"
