@@ -263,6 +263,25 @@ def _shadow_folder(folder: Path) -> str:
     return shadow
 
 
+def _command_line(job: Path, parameters: JobParameters) -> _StubArgv:
+    """sys.argv: what the job's bundle passes, then a placeholder for each further argument
+    the job reads by position (each said in a warning)."""
+    given, why = parameters.argv()
+    if why is not None:
+        current().warn(why)
+    if given:
+        current().warn(f"the job ran with the command line its bundle gives it: {given}")
+    given = given or []
+    needed = _arguments_needed(job)
+    if needed > len(given):
+        first = len(given) + 1
+        which = (f"sys.argv[{first}]" if needed == first else
+                 f"sys.argv[{first}] to sys.argv[{needed}]")
+        current().warn(f"command-line arguments {which} were given '{STUB}' (the job reads "
+                       "them)")
+    return _StubArgv([str(job), *given, *[STUB] * max(0, needed - len(given))])
+
+
 @contextlib.contextmanager
 def platform_stubs(job: Path) -> Iterator[dict[str, Any]]:
     saved_argv, saved_environ = sys.argv, os.environ
@@ -277,20 +296,7 @@ def platform_stubs(job: Path) -> Iterator[dict[str, Any]]:
     if importlib.util.find_spec("findspark") is None:
         fake_delta.update(_fake_findspark())
     sys.modules.update(fake_delta)
-    given, why = parameters.argv()
-    if why is not None:
-        current().warn(why)
-    if given:
-        current().warn(f"the job ran with the command line its bundle gives it: {given}")
-    given = given or []
-    needed = _arguments_needed(job)
-    if needed > len(given):
-        first = len(given) + 1
-        which = (f"sys.argv[{first}]" if needed == first else
-                 f"sys.argv[{first}] to sys.argv[{needed}]")
-        current().warn(f"command-line arguments {which} were given '{STUB}' (the job reads "
-                       "them)")
-    sys.argv = _StubArgv([str(job), *given, *[STUB] * max(0, needed - len(given))])
+    sys.argv = _command_line(job, parameters)
     # Replaced, not cleared: the stub reads through to the real environment.
     os.environ = _StubEnviron(saved_environ, job.parent)  # type: ignore[assignment]  # noqa: B003
     argparse.ArgumentParser.parse_known_args = _lenient_parse(  # type: ignore[method-assign]
