@@ -127,7 +127,9 @@ FACTS: dict[str, Facts] = {
     "watermark.delay": _S,
     "filter.changed": _S, "projection.same_columns": _S,
     # The sink before and after: a sink that never saw the old columns does not care.
-    "projection.columns": {**_S, "old_sink": SINK_KINDS, "new_sink": SINK_KINDS},
+    # `narrowed`: a column kept its name, and its new type may not hold its old values.
+    "projection.columns": {**_S, "old_sink": SINK_KINDS, "new_sink": SINK_KINDS,
+                           "narrowed": BOOL},
     "static_join.changed": _S,
     # `known`: both formats are ones streamlint knows (neither kind is "other").
     "sink.format": {**_S, "old_kind": SINK_KINDS, "new_kind": SINK_KINDS, "known": BOOL},

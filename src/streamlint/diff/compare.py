@@ -47,7 +47,7 @@ from streamlint.diff.shapes import (
     same_declared_schema,
     sink_kind,
 )
-from streamlint.diff.types import changed_types
+from streamlint.diff.types import changed_types, narrowed
 from streamlint.diff.usage import uses
 from streamlint.model import (
     Aggregation,
@@ -450,7 +450,8 @@ class _Differ:
                      tuple(Code(f"{name}: {a}") for name, a, _ in retyped),
                      tuple(Code(f"{name}: {b}") for name, _, b in retyped), loc_a, loc_b,
                      old_sink=columns_sink(self.old.sink),
-                     new_sink=columns_sink(self.new.sink))
+                     new_sink=columns_sink(self.new.sink),
+                     narrowed=str(any(narrowed(a, b) for _, a, b in retyped)).lower())
         return bool(retyped)
 
     def foreach(self, old: ForeachCode, new: ForeachCode) -> None:

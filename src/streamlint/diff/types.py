@@ -91,3 +91,38 @@ def changed_types(old: Sequence[Operator], new: Sequence[Operator],
         if a is not None and b is not None and a != b:
             found.append((name, a, b))
     return found
+
+
+# Types whose values another of the same family holds all of, smallest first: a column moved
+# down its family (bigint -> int, double -> float, timestamp -> date) is narrowed. Databricks
+# widens a streaming table's column in place (ALTER COLUMN ... TYPE with type widening) but
+# never narrows one: a narrowed column needs the table's full refresh.
+_FAMILIES = (("tinyint", "smallint", "int", "bigint"), ("float", "double"),
+             ("date", "timestamp"))
+
+
+def _decimal(text: str) -> tuple[int, int] | None:
+    """(precision, scale) of `decimal(p,s)` (`decimal` alone is Spark's decimal(10,0))."""
+    if text == "decimal":
+        return 10, 0
+    if not (text.startswith("decimal(") and text.endswith(")")):
+        return None
+    parts = [p.strip() for p in text[len("decimal("):-1].split(",")]
+    if not all(p.isdigit() for p in parts) or len(parts) not in (1, 2):
+        return None
+    return int(parts[0]), int(parts[1]) if len(parts) == 2 else 0
+
+
+def narrowed(old: str, new: str) -> bool:
+    """Whether a column of type `old` retyped `new` may no longer hold its old values: down
+    an integral, floating or date-time family, a decimal with fewer digits either side of
+    the point, or a fractional number (floating, or a decimal with a scale) made integral."""
+    old, new = old.replace(" ", "").lower(), new.replace(" ", "").lower()
+    for family in _FAMILIES:
+        if old in family and new in family:
+            return family.index(new) < family.index(old)
+    was, now = _decimal(old), _decimal(new)
+    if was is not None and now is not None:
+        return now[1] < was[1] or now[0] - now[1] < was[0] - was[1]
+    fractional = old in ("float", "double") or (was is not None and was[1] > 0)
+    return fractional and new in _FAMILIES[0]

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 import libcst as cst
 
-from streamlint.extract import registry
+from streamlint.extract import registry, templates
 from streamlint.extract.values import BoundMethod, FunctionRef, Items, PathValue
 from streamlint.model import Overridable, Unknown, origins_of
 from streamlint.records import record, replace
@@ -286,7 +286,16 @@ def path_method(interp: Interpreter, target: PathValue, name: str, args: list[An
 def _path_divide(op: str, left: Any, right: Any) -> Any:
     if op == "Divide" and isinstance(left, PathValue) and isinstance(right, str):
         return left.moved(posixpath.join(left.path, right))
-    return Unknown(f"{left} / {right}")
+    if op == "Add":
+        # `HERE + "/chk"` with HERE = os.path.dirname(__file__): text, built as f"{HERE}/chk".
+        joined = templates.concat(*(v.text() if isinstance(v, PathValue) else v
+                                    for v in (left, right)))
+        if joined is not None:
+            return joined
+    return Unknown(f"{left} {_SYMBOLS.get(op, op)} {right}")
+
+
+_SYMBOLS = {"Divide": "/", "Add": "+"}
 
 
 registry.operators(PathValue, _path_divide, lambda op, value: Unknown(str(value)))

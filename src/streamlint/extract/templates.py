@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from streamlint.extract.budget import MAX_VALUE
-from streamlint.extract.values import Col, EnvDefault
+from streamlint.extract.values import Col, EnvDefault, PathValue
 from streamlint.model import Template, Unknown, code_of, origins_of
 from streamlint.model.expr import render
 from streamlint.model.values import STARRED
@@ -93,6 +93,8 @@ def formatted(value: Any, plain: bool, code: Callable[[], str]) -> Piece:
         return str(value)
     if plain and is_piece(value):
         return value
+    if plain and isinstance(value, PathValue):
+        return value.text()  # `f"{HERE}/chk"` with HERE = os.path.dirname(__file__)
     if plain:  # an object (a method, an instance): named by what it is, shown as written
         return Unknown(value.text if isinstance(value, Unknown) else repr(value),
                        shown=code())

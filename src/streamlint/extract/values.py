@@ -21,6 +21,7 @@ from streamlint.model import (
     Unknown,
 )
 from streamlint.model.expr import Alias, Column, Definition, Expr, Star, refs, render, unaliased
+from streamlint.model.paths import in_repository
 from streamlint.records import factory, record, replace
 
 if TYPE_CHECKING:
@@ -252,7 +253,7 @@ class PathValue:
 
     def text(self) -> Any:
         """What `str(path)` is."""
-        return Unknown(f"the path of {self.path} on the cluster") if self.anchored else self.path
+        return in_repository(self.path) if self.anchored else self.path
 
 
 @record

@@ -40,6 +40,10 @@ class Unknown:
     # The code as the user wrote it, where `text` also names what the value depends on (the
     # values an expression reads, a digest of a list): reports show this, never compare it.
     shown: str = ""
+    # A path made from `__file__`: where it lies on the cluster is not known, but its place in
+    # the job's repository is (root-relative, POSIX; "." for the root). A run of the job
+    # (`--confirm`) finds its query by that place (model/paths.py `query_path`).
+    repository: str = ""
 
     __record_compare__ = ("text", "unread")
 

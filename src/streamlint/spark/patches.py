@@ -11,6 +11,7 @@ import contextlib
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
+from streamlint.spark.parameters import current_parameters
 from streamlint.spark.patching import (
     ACTIVE,
     LOCK,
@@ -149,6 +150,11 @@ def conf_get(self: Any, key: str, default: Any = _UNSET) -> Any:
     except Exception as err:
         if "SQL_CONF_NOT_FOUND" not in str(err) and "NoSuchElement" not in str(err):
             raise
+        given = current_parameters().conf(key)
+        if isinstance(given, str):  # as the static reading reads it (extract/bundles.py)
+            current().warn(f"spark.conf.get({key!r}) took the value the job's bundle gives "
+                           f"it: {given!r}")
+            return given
         current().warn(f"spark.conf.get({key!r}) is not set here (a cluster's or pipeline's "
                        "setting): it was given 'streamlint-stub'")
         return "streamlint-stub"

@@ -14,6 +14,7 @@ from typing import Any
 from streamlint.core import worst
 from streamlint.diff import Report
 from streamlint.model import Query
+from streamlint.model.paths import query_path
 from streamlint.model.secrets import mask_line
 from streamlint.result import Confirmation as ResultConfirmation
 from streamlint.spark.confirm import Confirmation, QueryConfirmation
@@ -55,13 +56,17 @@ def stricter(*verdicts: str | None) -> str:
 
 
 def _keys(query: Query, position: int) -> list[str]:
+    """The keys a run of the job gives the query (spark/writer_patches.py `_start`): its
+    checkpoint's and target's paths by `query_path`, so that `/chk/x/` and `dbfs:/chk/x`, or a
+    path made from `__file__`, are the path the run used."""
     keys = []
-    if isinstance(query.sink.checkpoint, str):
-        keys.append(f"checkpoint:{query.sink.checkpoint}")
+    checkpoint, target = query_path(query.sink.checkpoint), query_path(query.sink.target)
+    if checkpoint is not None:
+        keys.append(f"checkpoint:{checkpoint}")
     if isinstance(query.sink.query_name, str):
         keys.append(f"name:{query.sink.query_name}")
-    if isinstance(query.sink.target, str):
-        keys.append(f"target:{query.sink.target}")
+    if target is not None:
+        keys.append(f"target:{target}")
     keys.append(f"position:{position}")
     return keys
 

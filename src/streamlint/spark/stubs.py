@@ -17,8 +17,11 @@ from collections.abc import Callable, Iterator, MutableMapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from streamlint.extract.project import project_root
+from streamlint.model.paths import run_path
 from streamlint.spark.job_modules import import_roots
 from streamlint.spark.missing_modules import stand_ins
+from streamlint.spark.parameters import ACTIVE, JobParameters, Widgets
 from streamlint.spark.patching import current
 from streamlint.spark.runtime import is_connect
 
@@ -72,6 +75,14 @@ class _Stub:
 
     def __iter__(self) -> Iterator[Any]:
         return iter(())
+
+
+class _DBUtils(_Stub):
+    """`dbutils`, whose widgets take the values the static reading gives them."""
+
+    def __init__(self, widgets: Widgets) -> None:
+        super().__init__("dbutils")
+        self.widgets = widgets
 
 
 class _StubEnviron(MutableMapping[str, str]):
@@ -218,17 +229,24 @@ def _arguments_needed(job: Path) -> int:
 SHADOW_PREFIX = "streamlint-cwd-"
 
 
+# The repository of the job running now (extract.project.project_root), as platform_stubs
+# sets it: where the job's `__file__` lies.
+_REPOSITORY: list[str] = []
+
+
 def stable_path(text: str) -> str:
     """A path under the run's working directory (the job folder's shadow, new for every run)
     as the same relative path in every run: `os.path.abspath("spark-warehouse")` in a job
-    names one checkpoint and one source across the runs that `--confirm` compares."""
+    names one checkpoint and one source across the runs that `--confirm` compares. A path
+    under the job's repository (made from `__file__`) is named by its place there, as the
+    static reading names it (model.paths.query_path): the two versions' copies of the
+    repository are one repository."""
     cwd = os.getcwd()
-    if SHADOW_PREFIX not in cwd:
-        return text
-    for prefix in (cwd, "file:" + cwd, "file://" + cwd):
-        if text == prefix or text.startswith(prefix + os.sep):
-            return "." + text[len(prefix):]
-    return text
+    if SHADOW_PREFIX in cwd:
+        for prefix in (cwd, "file:" + cwd, "file://" + cwd):
+            if text == prefix or text.startswith(prefix + os.sep):
+                return "." + text[len(prefix):]
+    return run_path(text, _REPOSITORY[-1]) if _REPOSITORY else text
 
 
 def _shadow_folder(folder: Path) -> str:
@@ -245,24 +263,40 @@ def _shadow_folder(folder: Path) -> str:
     return shadow
 
 
+def _command_line(job: Path, parameters: JobParameters) -> _StubArgv:
+    """sys.argv: what the job's bundle passes, then a placeholder for each further argument
+    the job reads by position (each said in a warning)."""
+    given, why = parameters.argv()
+    if why is not None:
+        current().warn(why)
+    if given:
+        current().warn(f"the job ran with the command line its bundle gives it: {given}")
+    given = given or []
+    needed = _arguments_needed(job)
+    if needed > len(given):
+        first = len(given) + 1
+        which = (f"sys.argv[{first}]" if needed == first else
+                 f"sys.argv[{first}] to sys.argv[{needed}]")
+        current().warn(f"command-line arguments {which} were given '{STUB}' (the job reads "
+                       "them)")
+    return _StubArgv([str(job), *given, *[STUB] * max(0, needed - len(given))])
+
+
 @contextlib.contextmanager
 def platform_stubs(job: Path) -> Iterator[dict[str, Any]]:
     saved_argv, saved_environ = sys.argv, os.environ
     saved_parse = argparse.ArgumentParser.parse_known_args
     dbutils_module = types.ModuleType("pyspark.dbutils")
-    dbutils_module.DBUtils = lambda *a, **k: _Stub("dbutils")  # type: ignore[attr-defined]
+    parameters = JobParameters.of(job)
+    dbutils = _DBUtils(Widgets(parameters, STUB, current().warn))
+    dbutils_module.DBUtils = lambda *a, **k: dbutils  # type: ignore[attr-defined]
     saved_module = sys.modules.get("pyspark.dbutils")
     sys.modules["pyspark.dbutils"] = dbutils_module
     fake_delta = _fake_delta() if importlib.util.find_spec("delta") is None else {}
     if importlib.util.find_spec("findspark") is None:
         fake_delta.update(_fake_findspark())
     sys.modules.update(fake_delta)
-    needed = _arguments_needed(job)
-    if needed:
-        which = "sys.argv[1]" if needed == 1 else f"sys.argv[1] to sys.argv[{needed}]"
-        current().warn(f"command-line arguments {which} were given '{STUB}' (the job reads "
-                       "them)")
-    sys.argv = _StubArgv([str(job), *[STUB] * needed])
+    sys.argv = _command_line(job, parameters)
     # Replaced, not cleared: the stub reads through to the real environment.
     os.environ = _StubEnviron(saved_environ, job.parent)  # type: ignore[assignment]  # noqa: B003
     argparse.ArgumentParser.parse_known_args = _lenient_parse(  # type: ignore[method-assign]
@@ -276,11 +310,15 @@ def platform_stubs(job: Path) -> Iterator[dict[str, Any]]:
     shadow = _shadow_folder(job.parent)
     with contextlib.suppress(OSError):
         os.chdir(shadow)
+    _REPOSITORY.append(str(project_root(str(job))))
+    ACTIVE.append(parameters)
     try:
         # Third-party modules the job's code imports and this machine lacks get stand-ins.
         with stand_ins([str(job.parent), *added], current().warn):
-            yield {"dbutils": _Stub("dbutils"), "display": lambda *a, **k: None}
+            yield {"dbutils": dbutils, "display": lambda *a, **k: None}
     finally:
+        _REPOSITORY.pop()
+        ACTIVE.pop()
         with contextlib.suppress(OSError):
             os.chdir(saved_cwd)
         shutil.rmtree(shadow, ignore_errors=True)  # its links, never what they point to

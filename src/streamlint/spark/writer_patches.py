@@ -9,6 +9,7 @@ import contextlib
 from collections.abc import Callable
 from typing import Any
 
+from streamlint.model.paths import query_path
 from streamlint.spark.patching import connect_classes, current, patch, pyspark_method, state_of
 from streamlint.spark.stubs import stable_path
 
@@ -57,9 +58,11 @@ def _start(self: Any, path: str | None = None, format: str | None = None,
     position = len(sandbox.queries)
     target = path or opts.get("path")
     target = stable_path(target) if isinstance(target, str) else target
-    # As the static pairing: checkpoint, then name, then sink target, then position.
-    key = (f"checkpoint:{checkpoint}" if checkpoint else
-           f"name:{name}" if name else f"target:{target}" if target else
+    # As the static pairing (spark/report.py `query_keys`): checkpoint, then name, then sink
+    # target, then position; paths by their normal form (model/paths.py).
+    key = (f"checkpoint:{query_path(checkpoint)}" if checkpoint else
+           f"name:{name}" if name else
+           f"target:{query_path(target)}" if isinstance(target, str) and target else
            f"position:{position}")
     label = name or checkpoint or target or f"query #{position + 1}"
     frame = getattr(self, "_df", None)
