@@ -4,7 +4,8 @@ Every fenced block of README.md and docs/ (the generated rule pages aside) is on
 - `console`: `$ streamlint ...` lines, each followed by its output; the command is run and its
   output must contain the documented lines in order (a `...` line stands for lines left out);
 - `bash`: streamlint commands (a `# comment` after one is allowed); each is run and must exit
-  0 or 1 (a finding), never 2 (a usage or input error);
+  0 or 1 (a finding), never 2 (a usage or input error); `git fetch` of the base branch is the
+  one other command allowed (the sandbox has `origin/main` already);
 - `yaml` / `toml`: must parse, and every `streamlint diff|check|checkpoint` command in them
   (a CI recipe's steps) is run like a `bash` line, CI variables naming the base branch
   standing for `main`;
@@ -147,7 +148,8 @@ def commands(block: Block) -> list[tuple[str, list[str]]]:
         return found
     lines = block.body.splitlines()
     if block.lang == "bash":
-        return [(line, []) for line in lines if line.strip() and not line.startswith("#")]
+        return [(line, []) for line in lines
+                if line.strip() and not line.startswith(("#", "git fetch origin "))]
     return [(line[line.index("streamlint "):], []) for line in lines
             if re.search(r"\bstreamlint (diff|check|checkpoint)\b", line)]
 
