@@ -41,7 +41,7 @@ def test_changelog_has_a_section_for_the_version() -> None:
 
 
 def test_documented_pins_are_the_release_tag_or_a_commit() -> None:
-    readme = (ROOT / "README.md").read_text()
+    readme = "\n".join((ROOT / name).read_text() for name in ("README.md", "docs/ci.md"))
     tags = re.findall(r"(?:rev: |@)(v\d+\.\d+\.\d+)", readme)
     assert tags and set(tags) == {f"v{VERSION}"}
     assert re.search(r"^    rev: [0-9a-f]{40}\b", readme, re.MULTILINE)  # pinned by commit

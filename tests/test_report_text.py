@@ -264,11 +264,12 @@ def test_a_terminal_80_columns_wide_gets_lines_of_80(tmp_path) -> None:  # type:
 
 
 def test_the_readme_sample_report_is_what_streamlint_prints(capsys) -> None:  # type: ignore[no-untyped-def]
-    """The README's sample text report is the first finding of examples/orders, as printed."""
+    """The sample text report of docs/getting-started.md is the first finding of
+    examples/orders, as printed (tests/test_docs_site.py runs every documented command too)."""
     root = Path(__file__).resolve().parents[1]
-    readme = (root / "README.md").read_text(encoding="utf-8")
-    sample = readme.split("A text report looks like this:", 1)[1].split("```text\n", 1)[1]
-    sample = sample.split("```", 1)[0]
+    page = (root / "docs" / "getting-started.md").read_text(encoding="utf-8")
+    command = "$ streamlint diff examples/orders/old.py examples/orders/new.py\n"
+    sample = page.split("```console\n" + command, 1)[1].split("...\n", 1)[0]
     old, new = "examples/orders/old.py", "examples/orders/new.py"
     import os
 

@@ -1,4 +1,5 @@
-"""The README's integration snippets work: each is parsed and its commands are run.
+"""The documentation's integration snippets (docs/check.md, ci.md, configuration.md,
+suppressions.md) work: each is parsed and its commands are run.
 
 A bare repository plays the remote (`origin`), a clone holds a feature branch with an
 incompatible job change; the GitHub workflow's, action.yml's, GitLab's and plain CI's
@@ -24,8 +25,8 @@ from gitrepo import Repo
 from streamlint.cli import build_parser
 
 ROOT = Path(__file__).resolve().parents[1]
-README = (ROOT / "README.md").read_text(encoding="utf-8")
-SECTION = README.split("## In the workflow", 1)[1].split("\n## ", 1)[0]
+SECTION = "\n".join((ROOT / "docs" / page).read_text(encoding="utf-8") for page in
+                    ("check.md", "ci.md", "configuration.md", "suppressions.md"))
 SCHEMA = json.loads((ROOT / "tests" / "data" / "sarif-schema-2.1.0.json").read_text())
 ORDERS = ROOT / "examples" / "orders"
 
@@ -74,7 +75,7 @@ def assert_parses(command: str) -> None:
 
 
 def test_github_workflow(workspace: Path, tmp_path: Path) -> None:
-    workflow = yaml.safe_load(block_after("### GitHub Actions", "yaml"))
+    workflow = yaml.safe_load(block_after("## GitHub Actions", "yaml"))
     assert workflow.get("on", workflow.get(True)) == "pull_request"  # YAML 1.1: `on` is True
     steps = workflow["jobs"]["streamlint"]["steps"]
     assert steps[0]["with"]["fetch-depth"] == 0
@@ -140,7 +141,7 @@ def test_action_yml(workspace: Path, tmp_path: Path) -> None:
 
 
 def test_gitlab_ci(workspace: Path) -> None:
-    config = yaml.safe_load(block_after("### GitLab CI", "yaml"))
+    config = yaml.safe_load(block_after("## GitLab CI", "yaml"))
     job = config["streamlint"]
     env = {"CI_MERGE_REQUEST_TARGET_BRANCH_NAME": "main"}
     statuses = []
@@ -156,20 +157,20 @@ def test_gitlab_ci(workspace: Path) -> None:
 
 
 def test_plain_ci(workspace: Path) -> None:
-    script = block_after("### Any other CI", "bash")
+    script = block_after("## Any other CI", "bash")
     assert run(script, workspace, {}).returncode == 1
     shutil.copy(ORDERS / "old.py", workspace / "jobs" / "orders.py")
     assert run(script, workspace, {}).returncode == 0
 
 
 def test_check_usage_lines_parse() -> None:
-    for line in block_after("### `streamlint check`", "bash").splitlines():
+    for line in block_after("## Every changed job since a git ref", "bash").splitlines():
         if line.strip():
             assert_parses(line.split("#", 1)[0])
 
 
 def test_pre_commit_snippet_names_the_shipped_hook() -> None:
-    config = yaml.safe_load(blocks("yaml", README.split("### Pre-commit", 1)[1])[0])
+    config = yaml.safe_load(blocks("yaml", SECTION.split("## Pre-commit", 1)[1])[0])
     hooks = yaml.safe_load((ROOT / ".pre-commit-hooks.yaml").read_text())
     assert config["repos"][0]["hooks"][0]["id"] in {hook["id"] for hook in hooks}
 
@@ -182,7 +183,7 @@ def test_configuration_example_is_valid() -> None:
     else:  # pragma: no cover
         import tomli as tomllib
 
-    table = tomllib.loads(block_after("### Configuration", "toml"))["tool"]["streamlint"]
+    table = tomllib.loads(block_after("# Configuration", "toml"))["tool"]["streamlint"]
     config = parse_config(table, "pyproject.toml")
     assert config.for_path("jobs/legacy/old_job.py").spark_version == "3.5"
     assert not config.wants_file("jobs/scratch/try.py") and config.wants_file("jobs/a.py")
@@ -191,6 +192,6 @@ def test_configuration_example_is_valid() -> None:
 def test_suppression_example_is_a_suppression() -> None:
     from streamlint.suppress import find_suppressions
 
-    line = block_after("### Accepting a deliberate change", "python").strip()
+    line = block_after("# Suppressions and accepted changes", "python").strip()
     good, bad = find_suppressions(f"df = (spark.readStream.load()\n{line}\n)\n", "job.py")
     assert bad == [] and good[0].codes == ("AG04", "AG02") and good[0].reason
