@@ -2,7 +2,15 @@
 complete output mode (STREAMING_OUTPUT_MODE.UNSUPPORTED_DATASOURCE), and a continuous trigger
 over anything but projections and filters (UnsupportedOperationChecker.checkForContinuous:
 "Continuous processing does not support ... operations"). Both measured on pyspark 4.3.0
-(tests/test_refused_queries.py). For a changed query, only a combination the new version makes is
+(tests/test_refused_queries.py). From Spark 4.2, query evolution adds two
+(STREAMING_QUERY_EVOLUTION_ERROR, measured on pyspark 4.3.0 in tests/test_query_evolution.py):
+a streaming source without a name where source evolution is on (another source is named with
+`.name()`, or spark.sql.streaming.queryEvolution.enableSourceEvolution is set):
+UNNAMED_STREAMING_SOURCES_WITH_ENFORCEMENT; and sink evolution set (enableSinkEvolution), which
+needs a named sink while PySpark's DataStreamWriter has no `.name()`:
+UNNAMED_STREAMING_SINKS_WITH_ENFORCEMENT. The rules say for which Spark versions each holds.
+
+For a changed query, only a combination the new version makes is
 reported: one the old version had could not have written the checkpoint, and the change did not
 cause it (a file sink with no format written is parquet here, but Delta on Databricks: an
 unchanged job is not blamed for it). A query only the new version has is reported too: the
@@ -12,8 +20,12 @@ deployment fails as surely.
 from __future__ import annotations
 
 from streamlint.core import Change, Code
+from streamlint.diff.render import describe
 from streamlint.diff.shapes import sink_kind
 from streamlint.model import Query
+
+SOURCE_EVOLUTION = "spark.sql.streaming.queryEvolution.enableSourceEvolution"
+SINK_EVOLUTION = "spark.sql.streaming.queryEvolution.enableSinkEvolution"
 
 # What a continuous trigger refuses, by the operator's kind, in words.
 _NOT_CONTINUOUS = {
@@ -37,7 +49,18 @@ def refused(query: Query) -> list[tuple[str, str]]:
             kinds.append("more than one source")
         if kinds:
             found.append(("continuous", f"a continuous trigger with {', '.join(kinds)}"))
+    streaming = [s for s in query.sources if s.streaming]
+    unnamed = [s for s in streaming if s.name is None]
+    if unnamed and (len(unnamed) < len(streaming) or setting_on(query, SOURCE_EVOLUTION)):
+        found.append(("unnamed_source", f"the source {describe(unnamed[0])} without a name"))
+    if setting_on(query, SINK_EVOLUTION):
+        found.append(("unnamed_sink", f"the {query.sink.format} sink without a name"))
     return found
+
+
+def setting_on(query: Query, key: str) -> bool:
+    """The query's session sets `key` to true (a value known only at run time is not)."""
+    return any(s.key == key and str(s.value).strip().lower() == "true" for s in query.config)
 
 
 def newly_refused(old: Query, new: Query) -> list[tuple[str, str]]:
