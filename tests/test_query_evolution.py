@@ -9,6 +9,7 @@ installed version (pyspark 4.3.0):
   start (QY19); names added to a checkpoint of unnamed sources (SO21) or removed from one of
   named sources (SO22) are refused; a renamed source starts over (SO10 + SO11);
 * sink evolution: PySpark's writer cannot name a sink, so the setting refuses every query (QY20);
+* a file sink partitioned by a column of a collated string type, refused on 4.3 (QY23);
 * a query switched to Real-Time Mode on a checkpoint of state store checkpoint format 1 (QY22).
   Real-Time Mode on 4.3 reads neither file nor rate sources and there is no Kafka here: the
   source is Spark's own LowLatencyMemoryStream (in spark-sql's main jar, the source Spark's
@@ -171,6 +172,40 @@ def test_sink_evolution_refuses_a_pyspark_query(spark: SparkSession, tmp_path: P
                                                                 "QY20": "incompatible"}
     _, error = _restart(spark, tmp_path, old, new, {}, {SINK_EVOLUTION: "true"})
     assert error is not None and "UNNAMED_STREAMING_SINKS_WITH_ENFORCEMENT" in error, error
+
+
+# -- a file sink's partition column of a collated string type ------------------------------
+
+PARTITIONED_JOB = '''
+df = spark.readStream.schema("k STRING, n LONG").json("/in")
+df.selectExpr("{k}", "n").writeStream.format("parquet").partitionBy("k").option("checkpointLocation", "/c").start("/o")
+'''  # noqa: E501
+
+
+@pytest.mark.parametrize(("collation", "refused"), [
+    ("UTF8_LCASE", True), ("UNICODE", True), ("UTF8_BINARY", False)])
+def test_a_partition_column_of_a_collated_string_is_refused(
+        spark: SparkSession, tmp_path: Path, collation: str, refused: bool) -> None:
+    from pyspark.errors import PySparkException
+
+    new = f"k COLLATE {collation} AS k"
+    static = _static(PARTITIONED_JOB.format(k="k"), PARTITIONED_JOB.format(k=new), "4.3")
+    assert static.get("QY23") == ("incompatible" if refused else None), static
+    _land(tmp_path / "in", 1, [{"k": "A", "n": 1}])
+    try:
+        query = (spark.readStream.schema("k STRING, n LONG").json(str(tmp_path / "in"))
+                 .selectExpr(new, "n").writeStream.format("parquet").partitionBy("k")
+                 .option("checkpointLocation", str(tmp_path / "chk"))
+                 .trigger(availableNow=True).start(str(tmp_path / "out")))
+        query.awaitTermination(120)
+        error = None
+    except PySparkException as err:
+        error = str(err)
+    if refused:
+        assert error is not None and "INVALID_PARTITION_COLUMN_DATA_TYPE" in error, error
+    else:
+        assert error is None, error
+        assert [r.k for r in spark.read.parquet(str(tmp_path / "out")).collect()] == ["A"]
 
 
 # -- Real-Time Mode on an existing checkpoint ------------------------------------------------

@@ -83,7 +83,7 @@ FACTS: dict[str, Facts] = {
     "query.volatile_checkpoint": {**_S, "sink": None},
     # Spark refuses the new query from any checkpoint (diff/refused.py).
     "query.refused": {**_S, "reason": frozenset({"output_mode", "continuous", "unnamed_source",
-                                                 "unnamed_sink"})},
+                                                 "unnamed_sink", "collated_partition"})},
     # A problem of the new version that the old version already had (diff/already.py):
     # `problem` is the change kind it would have been.
     "query.already_present": {"problem": frozenset({"query.shared_checkpoint",

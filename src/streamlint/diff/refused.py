@@ -8,7 +8,9 @@ a streaming source without a name where source evolution is on (another source i
 `.name()`, or spark.sql.streaming.queryEvolution.enableSourceEvolution is set):
 UNNAMED_STREAMING_SOURCES_WITH_ENFORCEMENT; and sink evolution set (enableSinkEvolution), which
 needs a named sink while PySpark's DataStreamWriter has no `.name()`:
-UNNAMED_STREAMING_SINKS_WITH_ENFORCEMENT. The rules say for which Spark versions each holds.
+UNNAMED_STREAMING_SINKS_WITH_ENFORCEMENT. Spark 4.3 also refuses a file sink partitioned by a
+column of a collated string type (INVALID_PARTITION_COLUMN_DATA_TYPE, measured). The rules say
+for which Spark versions each holds.
 
 For a changed query, only a combination the new version makes is
 reported: one the old version had could not have written the checkpoint, and the change did not
@@ -22,6 +24,7 @@ from __future__ import annotations
 from streamlint.core import Change, Code
 from streamlint.diff.render import describe
 from streamlint.diff.shapes import sink_kind
+from streamlint.diff.types import column_types
 from streamlint.model import Query
 
 SOURCE_EVOLUTION = "spark.sql.streaming.queryEvolution.enableSourceEvolution"
@@ -55,6 +58,31 @@ def refused(query: Query) -> list[tuple[str, str]]:
         found.append(("unnamed_source", f"the source {describe(unnamed[0])} without a name"))
     if setting_on(query, SINK_EVOLUTION):
         found.append(("unnamed_sink", f"the {query.sink.format} sink without a name"))
+    found.extend(("collated_partition", f"the {query.sink.format} sink partitioned by `{column}`"
+                  f" of type {kind.upper()}") for column, kind in collated_partitions(query))
+    return found
+
+
+def collated_partitions(query: Query) -> list[tuple[str, str]]:
+    """(column, type) of a file sink's partition columns of a collated string type, where the
+    code states it (a COLLATE, `F.collate`, a declared schema): Spark 4.3 refuses them when the
+    query starts (INVALID_PARTITION_COLUMN_DATA_TYPE; UTF8_BINARY is the plain string)."""
+    from streamlint.extract.schema_text import split_top_level  # pure text, no libcst
+
+    if sink_kind(query.sink.format) != "file":
+        return []
+    stated = column_types(query.operators)
+    schemas = [s.schema for s in query.sources if s.streaming and isinstance(s.schema, str)]
+    declared = dict(tuple(f.split(":", 1)) for f in split_top_level(schemas[0])
+                    if ":" in f) if len(schemas) == 1 else {}
+    found = []
+    for column in query.sink.partition_by:
+        if not isinstance(column, str):
+            continue
+        kind = stated[column] if column in stated else declared.get(column)
+        if kind and kind.lower().startswith("string collate ") and \
+                kind.lower() != "string collate utf8_binary":
+            found.append((column, kind.lower()))
     return found
 
 
@@ -64,8 +92,14 @@ def setting_on(query: Query, key: str) -> bool:
 
 
 def newly_refused(old: Query, new: Query) -> list[tuple[str, str]]:
-    before = {reason for reason, _ in refused(old)}
-    return [(reason, what) for reason, what in refused(new) if reason not in before]
+    """The refusals of `new` that `old` did not have: by reason, or for a partition column by
+    the column (another column partitioned is another refusal)."""
+    before = {_key(reason, what) for reason, what in refused(old)}
+    return [(reason, what) for reason, what in refused(new) if _key(reason, what) not in before]
+
+
+def _key(reason: str, what: str) -> str:
+    return what if reason == "collated_partition" else reason
 
 
 def refused_new_query(new: Query) -> list[Change]:
