@@ -26,6 +26,7 @@ from streamlint.diff.render import describe
 from streamlint.diff.shapes import sink_kind
 from streamlint.diff.types import column_types
 from streamlint.model import Query
+from streamlint.rules import rule_for
 
 SOURCE_EVOLUTION = "spark.sql.streaming.queryEvolution.enableSourceEvolution"
 SINK_EVOLUTION = "spark.sql.streaming.queryEvolution.enableSinkEvolution"
@@ -100,6 +101,23 @@ def newly_refused(old: Query, new: Query) -> list[tuple[str, str]]:
 
 def _key(reason: str, what: str) -> str:
     return what if reason == "collated_partition" else reason
+
+
+def upgrade_refusals(old: Query, new: Query, version: tuple[int, ...],
+                     base: tuple[int, ...]) -> list[Change]:
+    """What both versions of a query do that Spark `version` refuses at start and Spark `base`
+    (the one the old version pinned) did not: the upgrade, not the code, stops the query."""
+    newly = {_key(reason, what) for reason, what in newly_refused(old, new)}
+    found = []
+    for reason, what in refused(new):
+        change = Change("query.refused", what, None, Code(what), old.sink.loc, new.sink.loc,
+                        new.label, {"reason": reason,
+                                    "stateful": "true" if new.stateful else "false"})
+        now, before = rule_for(change, version), rule_for(change, base)
+        if _key(reason, what) not in newly and now is not None and \
+                now.verdict == "incompatible" and (before is None or before.verdict != now.verdict):
+            found.append(change)
+    return found
 
 
 def refused_new_query(new: Query) -> list[Change]:
