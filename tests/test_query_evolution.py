@@ -140,6 +140,31 @@ def test_names_added_to_a_checkpoint_of_unnamed_sources_are_refused(
     assert error is not None and "CANNOT_ENABLE_ON_EXISTING_CHECKPOINT" in error, error
 
 
+SQL_JOB = '''
+df = spark.sql("SELECT id FROM STREAM(events){named}")
+df.writeStream.foreachBatch(save).option("checkpointLocation", "/c").start()
+'''
+
+
+def test_sql_identified_by_added_to_a_checkpoint_of_unnamed_sources_is_refused(
+        spark: SparkSession, tmp_path: Path) -> None:
+    """SQL names a source with `STREAM t IDENTIFIED BY name` (Spark 4.2+): the same refusal."""
+    named = " IDENTIFIED BY events_src"
+    assert _static(SQL_JOB.format(named=""), SQL_JOB.format(named=named), "4.3") == {
+        "SO21": "incompatible"}
+    spark.range(3).write.parquet(str(tmp_path / "events"))
+    spark.sql(f"CREATE TABLE events USING parquet LOCATION '{tmp_path / 'events'}'")
+    try:
+        rows, error = _run(spark, lambda: spark.sql("SELECT id FROM STREAM(events)"),
+                           tmp_path / "chk")
+        assert error is None and len(rows) == 3, error
+        with _conf(spark, **ON):
+            _, error = _run(spark, lambda: spark.sql(f"SELECT id FROM STREAM(events){named}"),
+                            tmp_path / "chk")
+    finally:
+        spark.sql("DROP TABLE events")
+    assert error is not None and "CANNOT_ENABLE_ON_EXISTING_CHECKPOINT" in error, error
+
 @pytest.mark.parametrize("setting", ["on", "off"])
 def test_names_removed_from_a_checkpoint_of_named_sources_are_refused(
         spark: SparkSession, tmp_path: Path, setting: str) -> None:
