@@ -265,6 +265,7 @@ def test_check_of_an_upgrade_reports_what_the_new_spark_refuses(tmp_path: Path, 
     assert main(["check", "--base", "HEAD~1", "--head", "HEAD"]) == 1
     out = capsys.readouterr().out
     assert "QY23" in out and "the base pins Spark 4.1" in out, out
+    assert "(unchanged since the base, which pins Spark 4.1)" in out, out
     # The same change with no upgrade: nothing the change caused.
     repo.put("requirements.txt", "pyspark==4.1.1\n")
     repo.commit()

@@ -77,7 +77,7 @@ def diff_pairs(old: JobFile, new: JobFile, pairs: tuple[tuple[Query | None, Quer
         if before is not None and after is not None:
             found = compare_queries(before, after, helpers)
             if base_version and base_version != spark_version:
-                found += upgrade_refusals(before, after, version, parse_version(base_version))
+                found += upgrade_refusals(before, after, version, base_version)
         elif after is not None and checkpoint_key(after) not in taken:
             found = [query_added(after), *refused_new_query(after)]
         elif before is not None:

@@ -26,7 +26,7 @@ from streamlint.diff.render import describe
 from streamlint.diff.shapes import sink_kind
 from streamlint.diff.types import column_types
 from streamlint.model import Query
-from streamlint.rules import rule_for
+from streamlint.rules import parse_version, rule_for
 
 SOURCE_EVOLUTION = "spark.sql.streaming.queryEvolution.enableSourceEvolution"
 SINK_EVOLUTION = "spark.sql.streaming.queryEvolution.enableSinkEvolution"
@@ -104,16 +104,17 @@ def _key(reason: str, what: str) -> str:
 
 
 def upgrade_refusals(old: Query, new: Query, version: tuple[int, ...],
-                     base: tuple[int, ...]) -> list[Change]:
+                     base: str) -> list[Change]:
     """What both versions of a query do that Spark `version` refuses at start and Spark `base`
     (the one the old version pinned) did not: the upgrade, not the code, stops the query."""
     newly = {_key(reason, what) for reason, what in newly_refused(old, new)}
     found = []
     for reason, what in refused(new):
-        change = Change("query.refused", what, None, Code(what), old.sink.loc, new.sink.loc,
+        shown = Code(f"{what} (unchanged since the base, which pins Spark {base})")
+        change = Change("query.refused", what, None, shown, old.sink.loc, new.sink.loc,
                         new.label, {"reason": reason,
                                     "stateful": "true" if new.stateful else "false"})
-        now, before = rule_for(change, version), rule_for(change, base)
+        now, before = rule_for(change, version), rule_for(change, parse_version(base))
         if _key(reason, what) not in newly and now is not None and \
                 now.verdict == "incompatible" and (before is None or before.verdict != now.verdict):
             found.append(change)
