@@ -99,6 +99,20 @@ def test_stream_reads_in_from() -> None:
             "table", (("table", "events"),), True)
 
 
+def test_identified_by_names_the_source() -> None:
+    """Spark 4.2+'s `STREAM t IDENTIFIED BY name` is `.name(name)` on the reader (Spark 4.3
+    reads it so: the plan's StreamingRelation says `name="src_a"`; an alias may follow, not
+    precede it)."""
+    for sql in ("SELECT * FROM STREAM(events) IDENTIFIED BY src_a",
+                "SELECT * FROM STREAM events IDENTIFIED BY src_a",
+                "SELECT * FROM STREAM(events) IDENTIFIED BY `src_a` AS e WHERE id > 1"):
+        (query,) = job(f"out = spark.sql({sql!r})").queries
+        (source,) = query.sources
+        assert (source.identity, source.name) == ((("table", "events"),), "src_a"), sql
+    (query,) = job('out = spark.sql("SELECT * FROM STREAM(events) identified")').queries
+    assert query.sources[0].name is None  # an alias named `identified`
+
+
 def test_a_table_named_stream_is_a_table() -> None:
     (select,) = parse_statements("SELECT * FROM stream")
     assert select.args["from_"].this.name == "stream"

@@ -230,10 +230,46 @@ def test_check_reads_the_pin_at_the_head(tmp_path: Path, monkeypatch, capsys) ->
     monkeypatch.chdir(tmp_path)
     assert main(["check", "--base", "HEAD", "--format", "json"]) == 1
     data = json.loads(capsys.readouterr().out)
-    assert data["files"][0]["spark"] == {"version": "3.5",
-                                         "source": "pyspark==3.5.0 in requirements.txt"}
+    # The base pins another version: the report says so.
+    assert data["files"][0]["spark"] == {
+        "version": "3.5", "source": "pyspark==3.5.0 in requirements.txt",
+        "base": {"version": "4.2", "source": "pyspark==4.2.0 in requirements.txt"}}
     repo.commit()
     assert main(["check", "--base", "HEAD~1", "--head", "HEAD"]) == 1
-    assert "judged for Spark 3.5 (pyspark==3.5.0 in requirements.txt)" in \
-        capsys.readouterr().out
+    assert ("judged for Spark 3.5 (pyspark==3.5.0 in requirements.txt, the head); the base "
+            "pins Spark 4.2 (pyspark==4.2.0 in requirements.txt)") in capsys.readouterr().out
+    assert main(["check", "--base", "HEAD~1", "--spark-version", "4.2", "--format", "json"]) == 0
+    assert "base" not in json.loads(capsys.readouterr().out)["files"][0]["spark"]
     assert main(["check", "--base", "HEAD~1", "--spark-version", "9.9"]) == 2
+
+
+PARTITIONED = '''
+df = spark.readStream.schema("k STRING, n LONG").json("/in")
+df.selectExpr("k COLLATE UTF8_LCASE AS k", "n").writeStream.format("parquet").partitionBy("k").option("checkpointLocation", "/c").start("/o")
+'''  # noqa: E501
+
+
+def test_check_of_an_upgrade_reports_what_the_new_spark_refuses(tmp_path: Path, monkeypatch,
+                                                                 capsys) -> None:
+    """A file sink partitioned by a collated string ran on 4.1 (the base's pin); the head
+    pins 4.3, which refuses it at start (QY23, measured): the job's unrelated change is
+    judged for 4.3, and the partition column, unchanged, is reported as the upgrade's."""
+    repo = Repo(tmp_path)
+    repo.put("job.py", PARTITIONED)
+    repo.put("requirements.txt", "pyspark==4.1.1\n")
+    repo.commit()
+    repo.put("job.py", PARTITIONED + "# the sink's partitioning is unchanged\n")
+    repo.put("requirements.txt", "pyspark==4.3.0\n")
+    repo.commit()
+    monkeypatch.chdir(tmp_path)
+    assert main(["check", "--base", "HEAD~1", "--head", "HEAD"]) == 1
+    out = capsys.readouterr().out
+    assert "QY23" in out and "the base pins Spark 4.1" in out, out
+    assert "(unchanged since the base, which pins Spark 4.1)" in out, out
+    # The same change with no upgrade: nothing the change caused.
+    repo.put("requirements.txt", "pyspark==4.1.1\n")
+    repo.commit()
+    repo.put("job.py", PARTITIONED)
+    repo.commit()
+    assert main(["check", "--base", "HEAD~1", "--head", "HEAD"]) == 0
+    assert "QY23" not in capsys.readouterr().out

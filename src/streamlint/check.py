@@ -29,7 +29,7 @@ from streamlint.model import JobFile
 from streamlint.records import record, replace
 from streamlint.rules import worst
 from streamlint.settle import settle
-from streamlint.target import Target, git_files, resolve, with_bundle
+from streamlint.target import DEFAULT_SOURCE, Target, git_files, resolve, with_bundle
 from streamlint.target.profiles import parse_profile
 
 # Below this many files a pool costs more to start than it saves.
@@ -49,6 +49,9 @@ class Pair:
     spark_version: str
     config: Config
     spark_source: str = ""  # where spark_version came from (`streamlint.target`)
+    # The Spark the base pins where it differs from the head's, and where it was read.
+    base_spark_version: str = ""
+    base_spark_source: str = ""
     # The repository's modules each version may import (read from git beforehand, so the
     # worker pool never runs git), and where packages start.
     old_job: str | None = None  # the old version's root-relative path
@@ -93,14 +96,15 @@ def _diff_pair(pair: Pair) -> Report | FileError:
                if pair.old_text is not None else JobFile(pair.path, "", ()))
         new = (extract_text(pair.new_text, pair.path, new_project) if pair.new_text is not None
                else JobFile(pair.path, "", ()))
-        report = diff_jobs(old, new, pair.spark_version)
+        report = diff_jobs(old, new, pair.spark_version, pair.base_spark_version)
     except InputError as err:
         return FileError.of(err)
     except Exception as err:  # noqa: BLE001 - a bug on one file must not hide the others
         return FileError(pair.path, 1, 0, f"streamlint failed on this file "
                          f"({type(err).__name__}: {err}); please report it")
-    return settle(replace(report, status=pair.status, spark_source=pair.spark_source),
-                  pair.config, pair.accepted)
+    return settle(replace(report, status=pair.status, spark_source=pair.spark_source,
+                          base_spark_source=pair.base_spark_source if
+                          report.base_spark_version else ""), pair.config, pair.accepted)
 
 
 def _relative(root: Path, config: Config, path: str) -> str:
@@ -143,7 +147,7 @@ def collect(root: Path, base: str, head: str | None, paths: list[str] | None,
                  if head is not None else {})
     pairs: list[Pair] = []
     errors: list[FileError] = []
-    targets = Targets(root, head, spark_version, graph.spark_version)
+    targets = Targets(root, head, spark_version, graph.spark_version, base)
     for change in changes:
         old_data = old_blobs.get(change.old_path) if change.old_path else None
         data = _new_data(root, head, change, new_blobs)
@@ -154,12 +158,14 @@ def collect(root: Path, base: str, head: str | None, paths: list[str] | None,
             path = change.new_path or change.old_path or ""
             path_config = config.for_path(_relative(root, config, path))
             target = targets.of(path, path_config)
+            pinned = targets.base_of(change.old_path or path, path_config, target)
             pairs.append(Pair(
                 status=change.status, path=path,
                 old_path=f"{base}:{change.old_path}" if change.old_path else None,
                 new_path=change.new_path, old_text=texts[0], new_text=texts[1],
                 spark_version=target.version, spark_source=target.source,
                 config=path_config, old_job=change.old_path, source_roots=graph.roots,
+                **pinned,
             ))
     pairs = _with_modules(pairs, graph)
     helped = _rejudged("helper-changed", graph.affected(_done(pairs)), root, base, paths,
@@ -174,9 +180,11 @@ class Targets:
     files read from the head (or the working tree) once, and only if some job needs them."""
 
     def __init__(self, root: Path, head: str | None, flag: str | None,
-                 bundle: Callable[[str], tuple[str, str] | None]) -> None:
+                 bundle: Callable[[str], tuple[str, str] | None], base: str = "") -> None:
         self.root, self.head, self.flag, self.bundle = root, head, flag, bundle
+        self.base = base
         self._files: dict[str, str] | None = None
+        self._base_files: dict[str, str] | None = None
 
     def of(self, path: str, config: Config) -> Target:
         if self.flag or config.spark_version:
@@ -185,6 +193,22 @@ class Targets:
             self._files = git_files(self.root, self.head)
         # Nothing names a version: the clusters of the head's Databricks bundle may.
         return with_bundle(resolve(None, None, None, path, self._files), self.bundle(path))
+
+    def base_of(self, path: str, config: Config, head: Target) -> dict[str, str]:
+        """The Spark the base's own declaration files pin for the job, where it differs from
+        the head's (an upgrade or a downgrade), as Pair fields; nothing when a flag or the
+        configuration names the version (it holds for both) or the base pins none."""
+        if self.flag or config.spark_version or not self.base:
+            return {}
+        if self._base_files is None:
+            self._base_files = git_files(self.root, self.base)
+        try:
+            pinned = resolve(None, None, None, path, self._base_files)
+        except UsageError:  # the base pinned a version without a profile: not this change's
+            return {}
+        if pinned.source == DEFAULT_SOURCE or pinned.version == head.version:
+            return {}
+        return {"base_spark_version": pinned.version, "base_spark_source": pinned.source}
 
 
 def _new_data(root: Path, head: str | None, change: Change,
@@ -242,7 +266,8 @@ def _rejudged(status: str, affected: dict[str, list[str]], root: Path, base: str
             status=status, path=path, old_path=f"{base}:{path}", new_path=path,
             old_text=graph.base.texts[path], new_text=graph.head.texts[path],
             spark_version=target.version, spark_source=target.source, config=path_config,
-            old_job=path, source_roots=graph.roots))
+            old_job=path, source_roots=graph.roots,
+            **targets.base_of(path, path_config, target)))
     return again
 
 

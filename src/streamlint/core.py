@@ -83,7 +83,8 @@ FACTS: dict[str, Facts] = {
     "query.shared_checkpoint": {**_S, "alike": BOOL},
     "query.volatile_checkpoint": {**_S, "sink": None},
     # Spark refuses the new query from any checkpoint (diff/refused.py).
-    "query.refused": {**_S, "reason": frozenset({"output_mode", "continuous"})},
+    "query.refused": {**_S, "reason": frozenset({"output_mode", "continuous", "unnamed_source",
+                                                 "unnamed_sink", "collated_partition"})},
     # A problem of the new version that the old version already had (diff/already.py):
     # `problem` is the change kind it would have been.
     "query.already_present": {"problem": frozenset({"query.shared_checkpoint",
@@ -106,7 +107,8 @@ FACTS: dict[str, Facts] = {
     # fields is read downstream (an operator or the sink), "unknown" when that is not known.
     "source.schema": {**_S, "fields": frozenset({"added", "removed", "other"}),
                       "used": frozenset({"true", "false", "unknown"})},
-    "source.name": _S,
+    # `naming`: the source gained a name, lost it, or was named otherwise.
+    "source.name": {**_S, "naming": frozenset({"added", "removed", "renamed"})},
     "stateful.added": _S, "stateful.removed": _S, "stateful.replaced": _S,
     "agg.method": _S, "agg.keys": _S, "agg.window": _S, "agg.aggregates": _S,
     "agg.function": _S, "agg.input": _S, "agg.alias": _S,
@@ -140,7 +142,11 @@ FACTS: dict[str, Facts] = {
     # `watermark`: the query has one (its state is evicted as the watermark passes).
     "output_mode": {**_S, "old_mode": OUTPUT_MODES, "new_mode": OUTPUT_MODES,
                     "watermark": BOOL},
-    "trigger": {**_S, "continuous": BOOL, "real_time": BOOL},
+    # `checkpoint_v1`, for a switch to Real-Time Mode: "refused" when the old version wrote
+    # its checkpoint with state store checkpoint format 1 (the default), "allowed" when the new
+    # version sets the escape hatch for that, "no" otherwise (diff/compare.py trigger_facts).
+    "trigger": {**_S, "continuous": BOOL, "real_time": BOOL,
+                "checkpoint_v1": frozenset({"refused", "allowed", "no"})},
     # `stateful` "unknown": a query streamlint did not read whole (it may hold state).
     "config.changed": {"stateful": frozenset({"true", "false", "unknown"}), "key": None},
     "pipeline.flow_renamed": _S,

@@ -61,9 +61,11 @@ def across_files(reports: list[Report], configs: dict[str, Config],
         extra += shared.get(ri, [])
         sources = tuple(distinct([reports[a].old for a, _, b, _ in moves if b == ri]))
         rebuilt = diff_pairs(report.old, report.new, pairs, report.spark_version,
-                             tuple(extra), sources)
+                             tuple(extra), sources, report.base_spark_version)
         out[ri] = settle(replace(rebuilt, status=report.status,
-                                 spark_source=report.spark_source), configs[report.new.path])
+                                 spark_source=report.spark_source,
+                                 base_spark_source=report.base_spark_source),
+                         configs[report.new.path])
     return out
 
 

@@ -14,7 +14,7 @@ from streamlint.diff.compare import (
     query_removed,
     unseen_changes,
 )
-from streamlint.diff.refused import refused_new_query
+from streamlint.diff.refused import refused_new_query, upgrade_refusals
 from streamlint.model import JobFile, Query, show
 from streamlint.model.labels import pair_labels
 from streamlint.records import record, replace
@@ -39,17 +39,26 @@ class Report:
     # Where `spark_version` came from, in the user's words (`streamlint.target`): the
     # command line, the configuration, a pin the project declares, or the default.
     spark_source: str = ""
+    # `check` where the base pins another Spark than the head (an upgrade or a downgrade):
+    # the base's version and where it was read; empty otherwise.
+    base_spark_version: str = ""
+    base_spark_source: str = ""
 
 
-def diff_jobs(old: JobFile, new: JobFile, spark_version: str = DEFAULT_SPARK_VERSION) -> Report:
-    return diff_pairs(old, new, tuple(pipelines.match(old.queries, new.queries)), spark_version)
+def diff_jobs(old: JobFile, new: JobFile, spark_version: str = DEFAULT_SPARK_VERSION,
+              base_version: str = "") -> Report:
+    """`base_version`: the Spark the old version pinned, where it differs (`check`)."""
+    return diff_pairs(old, new, tuple(pipelines.match(old.queries, new.queries)), spark_version,
+                      base_version=base_version)
 
 
 def diff_pairs(old: JobFile, new: JobFile, pairs: tuple[tuple[Query | None, Query | None], ...],
                spark_version: str = DEFAULT_SPARK_VERSION, extra: tuple[Change, ...] = (),
-               others: tuple[JobFile, ...] = ()) -> Report:
+               others: tuple[JobFile, ...] = (), base_version: str = "") -> Report:
     """Judge given query pairs (git mode pairs queries across files too) and `extra` changes
-    found elsewhere, with what every new version is checked for: its checkpoints."""
+    found elsewhere, with what every new version is checked for: its checkpoints. Where the
+    old version pinned another Spark (`base_version`), what both versions do that the new
+    Spark refuses and the old one did not is reported too (`refused.upgrade_refusals`)."""
     from streamlint.diff.checkpoints import checkpoint_key, shared_in_file, volatile_changes
     from streamlint.rules import judge, parse_version, worst
 
@@ -67,6 +76,8 @@ def diff_pairs(old: JobFile, new: JobFile, pairs: tuple[tuple[Query | None, Quer
             continue  # judged above, by the flow's identity
         if before is not None and after is not None:
             found = compare_queries(before, after, helpers)
+            if base_version and base_version != spark_version:
+                found += upgrade_refusals(before, after, version, base_version)
         elif after is not None and checkpoint_key(after) not in taken:
             found = [query_added(after), *refused_new_query(after)]
         elif before is not None:
@@ -85,7 +96,8 @@ def diff_pairs(old: JobFile, new: JobFile, pairs: tuple[tuple[Query | None, Quer
     changes = _relabel(changes, pairs, labels)
     findings = _merge_repeats([judge(change, version) for change in changes])
     return Report(old, new, pairs, findings, worst([f.verdict for f in findings]), spark_version,
-                  others=others)
+                  others=others,
+                  base_spark_version=base_version if base_version != spark_version else "")
 
 
 def _relabel(changes: list[Change], pairs: tuple[tuple[Query | None, Query | None], ...],

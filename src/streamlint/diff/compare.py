@@ -24,6 +24,7 @@ from streamlint.diff.changes import (
     unseen_changes,
 )
 from streamlint.diff.columns import changed_steps, same_names, same_names_text
+from streamlint.diff.evolution import checkpoint_v1, naming
 from streamlint.diff.inputs import input_changes, overridden
 from streamlint.diff.refused import newly_refused
 from streamlint.diff.render import (
@@ -306,7 +307,8 @@ class _Differ:
             self.add("source.schema", f"the declared schema of the {fmt} source", old.schema,
                      new.schema, old.loc, new.loc, fields=fields, used=used)
         if old.name != new.name and facts.get("named") != "true":
-            self.add("source.name", "the source name", old.name, new.name, old.loc, new.loc)
+            self.add("source.name", "the source name", old.name, new.name, old.loc, new.loc,
+                     naming=naming(old.name, new.name))
 
     # -- stateful operators -------------------------------------------------------------------
 
@@ -517,7 +519,8 @@ class _Differ:
                      trigger_text(new.trigger),
                      old.trigger_loc or old.loc, new.trigger_loc or new.loc,
                      continuous="true" if "continuous" in kinds else "false",
-                     real_time="true" if "realTime" in kinds else "false")
+                     real_time="true" if "realTime" in kinds else "false",
+                     checkpoint_v1=checkpoint_v1(self.old, self.new))
         if old.query_name != new.query_name and same_path(old.checkpoint, new.checkpoint):
             self.add("query.name", "the query name", old.query_name, new.query_name, old.loc,
                      new.loc)

@@ -49,6 +49,10 @@ def stated_type(expr: Expr) -> str | None:
             return _RESULT[function]
         if function in _SAME_AS_ARGUMENT and expr.args:
             return stated_type(expr.args[0])
+        if function == "collate" and len(expr.args) == 2:  # F.collate(c, "UNICODE"), SQL COLLATE
+            name = expr.args[1]
+            collation = name.value if isinstance(name, Literal) else getattr(name, "name", None)
+            return f"string collate {collation.lower()}" if isinstance(collation, str) else None
     return None
 
 

@@ -87,12 +87,14 @@ def no_query(report: Report) -> str | None:
 def judged_for(reports: list[Report]) -> list[str]:
     """`Spark 4.3 (pyspark==4.3.0 in requirements.txt)` for each profile the reports were
     judged for, with the files it holds for when they differ (`check` of several projects)."""
-    used: dict[tuple[str, str], list[str]] = {}
+    used: dict[tuple[str, str, str, str], list[str]] = {}
     for report in reports:
-        used.setdefault((report.spark_version, report.spark_source), []).append(report.new.path)
-    return [f"Spark {version}" + (f" ({source})" if source else "")
+        used.setdefault((report.spark_version, report.spark_source, report.base_spark_version,
+                         report.base_spark_source), []).append(report.new.path)
+    return [f"Spark {version}" + (f" ({source}{', the head' if base else ''})" if source else "")
+            + (f"; the base pins Spark {base} ({base_source})" if base else "")
             + (f" for {', '.join(paths)}" if len(used) > 1 else "")
-            for (version, source), paths in used.items()]
+            for (version, source, base, base_source), paths in used.items()]
 
 
 def repo_path(path: str, root: str | None) -> str:

@@ -87,7 +87,10 @@ def _data(report: Report) -> dict[str, Any]:
         "version": 1,
         "verdict": report.verdict,
         # The profile the rules judged for, and where it came from (`streamlint.target`).
-        "spark": {"version": report.spark_version, "source": report.spark_source},
+        "spark": {"version": report.spark_version, "source": report.spark_source,
+                  **({"base": {"version": report.base_spark_version,
+                               "source": report.base_spark_source}}
+                     if report.base_spark_version else {})},
         "queries": [{"old": _query(old, label), "new": _query(new, label)}
                     for (old, new), label in zip(report.pairs, pair_labels(report.pairs),
                                                  strict=True)],

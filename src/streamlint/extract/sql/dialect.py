@@ -5,6 +5,9 @@
   followed by `(` is the `window()` function, as Spark reads it.
 - `FROM STREAM t` (Databricks): a streaming read of `t`, not a table named `stream` aliased
   `t`. `FROM STREAM(t)` parses as a table-valued call and is read as the same thing.
+- `FROM STREAM(t) IDENTIFIED BY events` (Spark 4.2+ source evolution): the source's name, kept
+  on the table in NAME_ARG (what `DataStreamReader.name("events")` says), not the alias
+  `IDENTIFIED`.
 - `FROM t WATERMARK ts DELAY OF INTERVAL 10 MINUTES` (Spark 4's watermark clause): kept on the
   table as `(column, delay)` in WATERMARK_ARG, not read as the alias `WATERMARK`.
 """
@@ -22,6 +25,7 @@ from sqlglot.tokens import TokenType
 
 STREAM_ARG = "streamlint_stream"  # set on an exp.Table read with `STREAM t`
 WATERMARK_ARG = "streamlint_watermark"  # (column, delay) of `t WATERMARK c DELAY OF d`
+NAME_ARG = "streamlint_source_name"  # the name of `STREAM t IDENTIFIED BY name`
 
 
 class StreamingSpark(Spark):
@@ -56,15 +60,24 @@ class StreamingSpark(Spark):
             if stream:
                 self._advance()
             self._streamlint_watermark: tuple[exp.Expr, exp.Expr] | None = None
+            self._streamlint_name: str | None = None
             table = super()._parse_table(*args, **kwargs)
             if isinstance(table, exp.Table):
                 if stream:
                     table.set(STREAM_ARG, True)
+                if self._streamlint_name is not None:
+                    table.set(NAME_ARG, self._streamlint_name)
                 if self._streamlint_watermark is not None:
                     table.set(WATERMARK_ARG, self._streamlint_watermark)
             return table
 
         def _parse_table_alias(self, *args: Any, **kwargs: Any) -> exp.TableAlias | None:
+            if self._match_text_seq("IDENTIFIED", "BY"):
+                name = self._parse_id_var(any_token=False)
+                if name is None:
+                    self.raise_error("expected the source's name after IDENTIFIED BY")
+                else:
+                    self._streamlint_name = name.name
             curr, after = self._curr, self._next
             if (curr is not None and after is not None and curr.text.upper() == "WATERMARK"
                     and after.token_type in (TokenType.VAR, TokenType.IDENTIFIER)):

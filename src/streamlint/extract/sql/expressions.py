@@ -81,6 +81,8 @@ def _lower_operand(node: exp.Expr) -> Expr | None:
         return Interval(micros) if micros is not None else _unresolved(node)
     if isinstance(node, exp.Cast | exp.TryCast):
         return Cast(lower(node.this), normalize_type(node.to.sql(dialect=StreamingSpark)))
+    if isinstance(node, exp.Collate):  # `k COLLATE UTF8_LCASE` is collate(k, 'UTF8_LCASE')
+        return call("collate", lower(node.this), Literal(node.expression.name))
     return None
 
 

@@ -25,6 +25,7 @@ from streamlint.extract import pyspark_api as api
 from streamlint.extract.sql.bridge import output_column, to_col
 from streamlint.extract.sql.canon import has_aggregate
 from streamlint.extract.sql.dialect import (
+    NAME_ARG,
     STREAM_ARG,
     WATERMARK_ARG,
     StreamingSpark,
@@ -324,7 +325,7 @@ def _relation(scope: Scope, node: exp.Expr) -> Plan:
         return scope.ctes[name.lower()]
     if name.lower() in scope.interp.views:
         return scope.interp.views[name.lower()]
-    reader = Reader(streaming=streaming, loc=scope.loc)
+    reader = Reader(streaming=streaming, loc=scope.loc, name=node.args.get(NAME_ARG))
     plan = api.reader_call(scope.interp, reader, "table", [name], {}, scope.loc)
     return plan if isinstance(plan, Plan) else _unread(scope, node)
 
