@@ -26,6 +26,7 @@ from streamlint.diff.render import describe
 from streamlint.diff.shapes import sink_kind
 from streamlint.diff.types import column_types
 from streamlint.model import Query
+from streamlint.model.schema_text import split_top_level
 from streamlint.rules import parse_version, rule_for
 
 SOURCE_EVOLUTION = "spark.sql.streaming.queryEvolution.enableSourceEvolution"
@@ -68,8 +69,6 @@ def collated_partitions(query: Query) -> list[tuple[str, str]]:
     """(column, type) of a file sink's partition columns of a collated string type, where the
     code states it (a COLLATE, `F.collate`, a declared schema): Spark 4.3 refuses them when the
     query starts (INVALID_PARTITION_COLUMN_DATA_TYPE; UTF8_BINARY is the plain string)."""
-    from streamlint.extract.schema_text import split_top_level  # pure text, no libcst
-
     if sink_kind(query.sink.format) != "file":
         return []
     stated = column_types(query.operators)
