@@ -19,7 +19,7 @@ from streamlint.extract.values import (
     Schema,
     column,
 )
-from streamlint.model import OverridableNumber, Template, Unknown, code_of, origins_of
+from streamlint.model import Note, OverridableNumber, Template, Unknown, code_of, origins_of
 from streamlint.model.durations import duration_micros
 from streamlint.model.expr import (
     Alias,
@@ -311,7 +311,9 @@ def option_key(key: Any) -> str:
         return key
     known = plain(key)
     text = known.text if isinstance(known, Unknown) else str(known)
-    return f"<unresolved: {text[:120]}>"
+    # Compared by what names it (a loop's item names its list by a digest), shown as written.
+    shown = (known.shown or known.text) if isinstance(known, Unknown) else str(known)
+    return Note(f"<unresolved: {text[:120]}>", shown[:120])
 
 
 def last_wins(options: Any) -> list[tuple[str, Any]]:
