@@ -258,7 +258,7 @@ def test_every_format_renders_a_move_and_a_shared_checkpoint(repo: Repo, capsys)
     ("/chk/{update_time()}", None),
 ])
 def test_volatile_call_names_the_call(text: str, call: str | None) -> None:
-    from streamlint.diff.checkpoints import volatile_call
+    from streamlint.extract.volatile import volatile_call
     from streamlint.model import Unknown
 
     assert volatile_call(Unknown(text)) == call

@@ -8,21 +8,11 @@ is a new checkpoint on every run.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
 
 from streamlint.diff.compare import Change, Code
 from streamlint.model import Query, Template, Unknown, exclusive, is_known
 from streamlint.model.paths import normal_path, normal_value
-
-# Calls whose value differs on every run: the clock, random ids. Matched in the code the
-# extractor kept for an unresolved checkpoint (`model.Unknown.text`).
-_VOLATILE_RE = re.compile(
-    r"(?<![\w])(?:[\w.]*\b(?:datetime|date|pendulum|arrow|Timestamp)\s*\.\s*"
-    r"(?:now|utcnow|today)"
-    r"|\btime\s*\.\s*(?:time|time_ns|strftime|localtime|gmtime|ctime)"
-    r"|(?:\buuid\s*\.\s*)?\buuid[14]"
-    r"|\brandom\s*\.\s*\w+|\bsecrets\s*\.\s*token_\w+)\s*\(")
 
 
 def checkpoint_key(query: Query, partly: bool = False) -> str | None:
@@ -35,28 +25,11 @@ def checkpoint_key(query: Query, partly: bool = False) -> str | None:
     files, and never for a path that changes on every run (the clock, a random id).
     """
     value = query.sink.checkpoint
-    if partly and isinstance(value, Template) and volatile_call(value) is None:
+    if partly and isinstance(value, Template) and query.sink.volatile is None:
         return str(normal_value(value)) or "/"
     if not isinstance(value, str) or not is_known(value) or not value.strip():
         return None
     return normal_path(value)
-
-
-def volatile_call(value: object) -> str | None:
-    """The call (`datetime.now()`, `uuid.uuid4()`) that makes a checkpoint path differ on
-    every run, as written; None for a path that stays put or is unknown for other reasons."""
-    text = unresolved_text(value)
-    if text is None:
-        return None
-    match = _VOLATILE_RE.search(text)
-    if match is None:
-        return None
-    depth, end = 0, match.end() - 1
-    for end in range(match.end() - 1, len(text)):
-        depth += {"(": 1, ")": -1}.get(text[end], 0)
-        if depth == 0:
-            break
-    return re.sub(r"\s+", "", match.group(0)[:-1]) + text[match.end() - 1:end + 1]
 
 
 def unresolved_text(value: object) -> str | None:
@@ -72,7 +45,7 @@ def volatile_changes(queries: Iterable[Query]) -> list[Change]:
     """One change per query whose checkpoint path is built from the clock or a random id."""
     changes = []
     for query in queries:
-        call = volatile_call(query.sink.checkpoint)
+        call = query.sink.volatile
         if call is not None:
             text = unresolved_text(query.sink.checkpoint) or ""
             changes.append(Change(

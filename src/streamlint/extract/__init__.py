@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 from streamlint.errors import InputError
 from streamlint.extract.inputs import inputs_of
+from streamlint.extract.volatile import volatile_call
 from streamlint.model import JobFile, Loc, Query, Setting, Sink, Unknown, keep_origins, option
 from streamlint.model.secrets import mask_options
 from streamlint.records import replace
@@ -310,7 +311,7 @@ def _query(interp: Interpreter, writer: Writer, settings: tuple[Setting, ...],
         checkpoint=checkpoint, loc=writer.loc, trigger_loc=writer.trigger_loc,
         output_mode_loc=writer.output_mode_loc, checkpoint_loc=writer.checkpoint_loc,
         cleared=generation(interp.effects.removed, index, checkpoint),
-        conditions=writer.conditions,
+        conditions=writer.conditions, volatile=volatile_call(checkpoint),
     )
     plan = writer.plan
     query = Query(plan.sources, plan.operators, sink, settings, plan.unresolved, plan.columns)

@@ -499,6 +499,9 @@ class Sink:
     # The run-time conditions it is started under (`if mode == "A": ...start()`): queries
     # under exclusive ones never run together.
     conditions: tuple[Condition, ...] = ()
+    # The call that makes its checkpoint path differ on every run (`datetime.now()`,
+    # `uuid.uuid4()`), as written; None for a path that stays put (extract/volatile.py).
+    volatile: str | None = None
 
 
 @record
