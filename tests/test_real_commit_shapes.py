@@ -136,3 +136,22 @@ def test_a_glue_streaming_job_reads_its_stream_and_its_arguments() -> None:
     assert codes(GLUE, renamed) == []
     moved = GLUE.replace("/checkpoints/clicks/", "/checkpoints/clicks_v2/")
     assert "QY01" in codes(GLUE, moved)
+
+
+WRAPPED = """
+path = dbutils.notebook.entry_point.getDbutils().notebook().getContext().notebookPath().get()
+df = spark.readStream.table(f"{path.split('/')[2]}.orders")
+df.writeStream.option("checkpointLocation", "/chk/o").toTable("silver.orders")
+"""
+
+
+def test_a_run_time_value_wrapped_in_brackets_or_commented_is_the_same_value() -> None:
+    # An0N-ops 254b5187: a long line wrapped in brackets by a formatter.
+    wrapped = WRAPPED.replace(
+        "path = dbutils.notebook.entry_point.getDbutils().notebook().getContext()"
+        ".notebookPath().get()",
+        "path = (\n    dbutils.notebook.entry_point.getDbutils().notebook().getContext()"
+        ".notebookPath().get()  # the notebook's own path\n)")
+    assert codes(WRAPPED, wrapped) == []
+    moved = WRAPPED.replace("split('/')[2]", "split('/')[3]")
+    assert codes(WRAPPED, moved) != []

@@ -138,9 +138,15 @@ class Interpreter(Statements, Expressions, Calls, InPlace):
     def code(self, node: cst.CSTNode) -> str:
         # Memoized: a helper called N times asks for the same node's code N times, and
         # libcst's code generation is linear in the node's size (extract/budget.py).
+        # Without the node's outer brackets and the comments written inside it: wrapping a
+        # long line in brackets or commenting it is no edit of what it computes.
         text = self.codes.get(id(node))
         if text is None:
-            text = self.codes[id(node)] = " ".join(self.module.code_for_node(node).split())
+            lpar = getattr(node, "lpar", None)
+            code = self.module.code_for_node(node.with_changes(lpar=[], rpar=[]) if lpar
+                                             else node)
+            text = self.codes[id(node)] = " ".join(
+                (_without_comments(code) if "#" in code else code).split())
         return text
 
     def condition(self, node: cst.BaseExpression) -> str:
