@@ -14,10 +14,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from streamlint.core import DEFAULT_SPARK_VERSION, Change, same_dataframe_settings
+from streamlint.core import Change, same_dataframe_settings
 from streamlint.model import STATEFUL_KINDS, Fork, Loc, Query
 from streamlint.records import replace
 from streamlint.rules import judge, parse_version
+from streamlint.target.profiles import known
 
 # Changes judged by the sink's kind: on a branch writing another format they may be judged
 # otherwise (or, for options, compared at all).
@@ -113,8 +114,7 @@ def _alternatives_agree(query: Query, fork: Fork, compare: Compare) -> bool:
     if fork.other is None or fork.chosen is None or fork.other[4] != fork.chosen[4]:
         return False
     read, other = (_with(query, shape) for shape in (fork.chosen, fork.other))
-    return all(judge(change, _VERSION).verdict == "compatible"
-               for change in compare(("alternatives", fork), read, other))
+    return all(_compatible(change) for change in compare(("alternatives", fork), read, other))
 
 
 def stateless_notes(notes: tuple[tuple[str, Loc], ...]) -> bool:
@@ -158,7 +158,13 @@ def other_branch_changes(old_query: Query, new_query: Query, old: Fork, new: For
     before, after = _with(shared, old.other), _with(new_query, new.other)
     return [replace(change, facts={**change.facts, "branch": new.condition})
             for change in compare(("branches", old, new), before, after)
-            if judge(change, _VERSION).verdict != "compatible"]
+            if not _compatible(change)]
 
 
-_VERSION = parse_version(DEFAULT_SPARK_VERSION)
+def _compatible(change: Change) -> bool:
+    """Compatible on every Spark version streamlint knows: the report's version is not known
+    here, and a change on a branch not read is dropped only where no version could object."""
+    return all(judge(change, version).verdict == "compatible" for version in _VERSIONS)
+
+
+_VERSIONS = tuple(parse_version(v) for v in known())
