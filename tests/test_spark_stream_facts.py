@@ -1,7 +1,7 @@
 """Facts about streaming DataFrames that the static reading relies on, measured on pyspark:
 a batch action on a stream is refused, so such code starts no query
 (extract/pyspark_api/dataframe.py consumes the stream there); a file source reads every
-declared field as nullable (diff/shapes.same_declared_schema)."""
+declared field as nullable (extract/schemas.as_read_by_a_file_source)."""
 
 from __future__ import annotations
 

@@ -45,7 +45,6 @@ from streamlint.diff.shapes import (
     _source_key,
     _static,
     _undecidable,
-    same_declared_schema,
     sink_kind,
 )
 from streamlint.diff.types import changed_types, narrowed
@@ -301,7 +300,7 @@ class _Differ:
                 self.add("source.option", f"the {fmt} source option `{key}`", a, b, old.loc,
                          new.loc, key=key.lower(),
                          option_class=known.name if known is not None else "unknown", **cited)
-        if not same_declared_schema(fmt, old.schema, new.schema):
+        if old.schema != new.schema:
             fields, columns = _schema_change(old.schema, new.schema, fmt)
             used = uses((self.old, self.new), columns) if fields != "other" else "unknown"
             self.add("source.schema", f"the declared schema of the {fmt} source", old.schema,

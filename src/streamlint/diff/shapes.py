@@ -4,7 +4,6 @@ sources compares, as plain functions (`diff.compare` turns their answers into ch
 from __future__ import annotations
 
 import difflib
-import re
 from typing import Any
 
 from streamlint.core import SINK_KINDS
@@ -14,7 +13,6 @@ from streamlint.diff.values import undecidable
 from streamlint.model import Query, Source, is_known
 from streamlint.model.expr import render
 from streamlint.model.schema_text import split_top_level
-from streamlint.options import source_kind
 
 FILE_SINKS = {"parquet", "json", "csv", "orc", "text", "avro"}
 TABLE_SINKS = {"org.apache.hudi": "hudi", "org.apache.iceberg": "iceberg"}
@@ -138,18 +136,3 @@ def _keys_of(a: tuple, b: tuple) -> list[str]:
         if str(key).lower() not in {k.lower() for k in seen}:
             seen[str(key)] = None
     return list(seen)
-
-
-_NOT_NULL = re.compile(r"\s+not\s+null\b", re.IGNORECASE)
-
-
-def same_declared_schema(fmt: str, old: Any, new: Any) -> bool:
-    """Whether two declared source schemas are the same for the restart. A file source reads
-    every field as nullable whatever the schema says (spark.sql.streaming.fileSource.schema.
-    forceNullable, true since Spark 3.0; tests/test_spark_stream_facts.py), so NOT NULL there
-    changes nothing."""
-    if old == new:
-        return True
-    if source_kind(fmt) != "file" or not isinstance(old, str) or not isinstance(new, str):
-        return False
-    return _NOT_NULL.sub("", old) == _NOT_NULL.sub("", new)

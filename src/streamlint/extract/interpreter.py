@@ -150,12 +150,9 @@ class Interpreter(Statements, Expressions, Calls, InPlace):
         return text
 
     def condition(self, node: cst.BaseExpression) -> str:
-        """A run-time condition's code, as choices and notes name it: without its outer
-        brackets and the comments written inside it, so neither is a change."""
-        lpar = getattr(node, "lpar", None)
-        bare = node.with_changes(lpar=[], rpar=[]) if lpar else node
-        code = self.module.code_for_node(bare)
-        return " ".join((_without_comments(code) if "#" in code else code).split())
+        """A run-time condition's code, as choices and notes name it (`code`: without its
+        outer brackets and the comments written inside it, so neither is a change)."""
+        return self.code(node)
 
     # -- running a file -----------------------------------------------------------------
 

@@ -80,8 +80,8 @@ def _read_facts(statement: cst.CSTNode) -> Facts:
 
 # Calls made for their output only: a log line, a print, a DataFrame shown. An edit of them
 # cannot reach what a query reads, keeps or writes.
-_OUTPUT_ONLY = frozenset({"print", "display", "debug", "info", "warning", "warn", "error",
-                          "exception", "critical", "log", "show", "printSchema", "explain"})
+_OUTPUT_ONLY = frozenset({"debug", "info", "warning", "warn", "error", "exception", "critical",
+                          "log", "show", "printSchema", "explain"})
 
 
 def _essential(tree: ast.AST) -> ast.AST:
@@ -113,9 +113,9 @@ def _output_only(statement: ast.stmt) -> bool:
     if not (isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Call)):
         return False
     func = statement.value.func
-    name = func.id if isinstance(func, ast.Name) else (
-        func.attr if isinstance(func, ast.Attribute) else "")
-    return name in _OUTPUT_ONLY
+    if isinstance(func, ast.Name):  # a bare name: the job's own `log(df)` may do anything
+        return func.id == "print"
+    return isinstance(func, ast.Attribute) and func.attr in _OUTPUT_ONLY
 
 
 def _unparsed(tree: ast.AST, fallback: str) -> str:

@@ -34,10 +34,7 @@ MODULES = (
 )
 
 # What a stage's methods give back: another stage (a fitted model, a copy, a setter's self).
-_STAGE_METHODS = frozenset({"fit", "load", "read", "copy", "setParams", "setInputCol",
-                            "setInputCols", "setOutputCol", "setOutputCols",
-                            "setFeaturesCol", "setPredictionCol", "setProbabilityCol",
-                            "setRawPredictionCol", "setThreshold", "setThresholds"})
+_STAGE_METHODS = frozenset({"fit", "load", "read", "copy"})  # and every `set...` setter
 
 
 @record

@@ -10,7 +10,12 @@ import libcst as cst
 
 from streamlint.extract import pipelines, registry
 from streamlint.extract.columns import last_wins, option_key, option_value, plain
-from streamlint.extract.schemas import FIXED_COLUMNS, schema_columns, schema_of
+from streamlint.extract.schemas import (
+    FIXED_COLUMNS,
+    as_read_by_a_file_source,
+    schema_columns,
+    schema_of,
+)
 from streamlint.extract.values import Plan, Reader
 from streamlint.model import Loc, Source, Unknown, keep_origins, option
 from streamlint.model.secrets import is_credential, mask_line, masked
@@ -135,7 +140,9 @@ def make_source(reader: Reader, fmt: Any, options: list[tuple[Any, Any]]) -> Sou
         bucket.append((str(key), masked(key, value)))
     return Source(
         format=fmt, identity=tuple(sorted(identity)), rate_limits=tuple(sorted(limits)),
-        options=tuple(sorted(others)), schema=schema_of(reader.schema), name=plain(reader.name),
+        options=tuple(sorted(others)),
+        schema=(as_read_by_a_file_source(schema_of(reader.schema)) if fmt in FILE_FORMATS
+                else schema_of(reader.schema)), name=plain(reader.name),
         loc=reader.loc, streaming=reader.streaming,
     )
 
