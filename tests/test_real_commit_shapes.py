@@ -155,3 +155,52 @@ def test_a_run_time_value_wrapped_in_brackets_or_commented_is_the_same_value() -
     assert codes(WRAPPED, wrapped) == []
     moved = WRAPPED.replace("split('/')[2]", "split('/')[3]")
     assert codes(WRAPPED, moved) != []
+
+
+# A pipeline built from a manifest: one dataset per entry, each registered by applying the
+# decorator as a call (`dlt.table(name=...)(fn)`), expectations applied over it, and a helper
+# whose first branch returns early for the entries that stay materialized views.
+MANIFEST_PIPELINE = """
+import json
+import dlt
+from pyspark.sql import SparkSession
+
+SPECS = json.loads(open("manifest.json").read())
+
+def with_expectations(func, spec):
+    for item in spec["expectations"]:
+        func = dlt.expect_or_fail(item["name"], item["constraint"])(func)
+    return func
+
+def register(spec):
+    name = f"gold.{spec['name']}"
+    if spec["kind"] == "aggregate":
+        def _mv():
+            return SparkSession.getActiveSession().read.table(spec["source"])
+        return with_expectations(dlt.table(name=name)(_mv), spec)
+
+    def _prep():
+        return SparkSession.getActiveSession().{READ}.table(spec["source"])
+    with_expectations(dlt.table(name=f"gold.prep_{spec['name']}")(_prep), spec)
+    dlt.create_streaming_table(name=name)
+    dlt.apply_changes(target=name, source=f"gold.prep_{spec['name']}", keys=["id"],
+                      sequence_by="ts")
+
+for spec in SPECS:
+    register(spec)
+"""
+
+
+def test_a_dataset_registered_by_a_call_is_read_past_an_early_return() -> None:
+    job = extract_text(MANIFEST_PIPELINE.replace("{READ}", "readStream"), "job.py")
+    assert not job.unseen
+    targets = sorted(str(q.sink.target) for q in job.queries)
+    assert any("prep_" in t for t in targets)  # the prep table streams: a flow
+    assert len(job.batch_datasets) == 1  # the aggregate entries' materialized view
+
+
+def test_a_prep_table_from_batch_to_streaming_by_a_call_is_incompatible() -> None:
+    old = MANIFEST_PIPELINE.replace("{READ}", "read")
+    new = MANIFEST_PIPELINE.replace("{READ}", "readStream")
+    assert "PL09" in codes(old, new)
+    assert codes(new, new) == []

@@ -84,7 +84,7 @@ class Calls:
             return registry.call_method(self, func.target, func.name, args, kwargs, node)
         if isinstance(func, FunctionRef):  # builtins and libraries: `python_api`, `pyspark_api`
             return registry.call_library(self, func, args, kwargs, node)
-        return Unknown(self.code(node))
+        return registry.call_value(self, func, args, kwargs, node)
 
     def call_function(
         self, func: Function, args: list[Any], kwargs: dict[str, Any], node: cst.CSTNode

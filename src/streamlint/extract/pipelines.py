@@ -90,6 +90,9 @@ class State:
     batch: list[str] = factory(list)  # the materialized views' names
     resolving: set[str] = factory(set)
     inlined: set[tuple[int, int]] = factory(set)  # reads of a view, read through its plan
+    # Expectations applied by a call to a function no dataset holds yet (`id` of the
+    # Function): the dataset it becomes takes them.
+    pending: dict[int, list[Decorator]] = factory(dict)
 
 
 def state(interp: Interpreter, module: str) -> State:
@@ -157,6 +160,40 @@ def decorated(interp: Interpreter, stmt: cst.FunctionDef, function: Function,
         assert interp.pipeline is not None
         if wrapped is not function:
             interp.pipeline.definitions[-1].wrapped = wrapped
+
+
+@record
+class Registered:
+    """What a dataset's decorator applied by a call returns (DLT's `_dlt_get_dataset`): a
+    handle on the definition, for expectations applied over it. Nothing streams through it."""
+
+    definition: Definition
+
+
+registry.inert(Registered)
+
+
+@registry.method(Decorator, "__call__")
+def applied(interp: Interpreter, decorator: Decorator, name: str, args: list[Any],
+            kwargs: dict[str, Any], node: cst.Call) -> Any:
+    """`dlt.table(name=n)(fn)`, `dp.expect(n, c)(fn)`: a decorator applied by a call, as a
+    pipeline built from a manifest registers one dataset per entry. The same as `@`."""
+    if len(args) != 1 or kwargs or not isinstance(args[0], Function | Registered):
+        return registry.NEXT
+    target = args[0]
+    pipeline = interp.pipeline
+    assert pipeline is not None  # the decorator's own call made the state
+    datasets = TABLES | VIEWS | {"append_flow"}
+    if isinstance(target, Registered):
+        if decorator.name in datasets:
+            return registry.NEXT  # a second dataset over the first one's handle: not modelled
+        target.definition.expectations.append(decorator)  # over the dataset: it still applies
+        return target
+    if decorator.name in datasets:
+        _apply(interp, decorator, target, pipeline.pending.pop(id(target), []))
+        return Registered(pipeline.definitions[-1])
+    pipeline.pending.setdefault(id(target), []).append(decorator)
+    return target
 
 
 def _apply(interp: Interpreter, decorator: Decorator, function: Function,

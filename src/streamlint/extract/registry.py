@@ -32,6 +32,7 @@ _subscripts: dict[type, Handler] = {}
 _operators: dict[type, tuple[Handler, Handler]] = {}
 _builders: set[type] = set()
 _kept: set[type] = set()
+_inert: set[type] = set()
 _followed: dict[type, tuple[Handler, Handler]] = {}
 _differences: dict[type, Handler] = {}
 _shapes: dict[type, Handler] = {}
@@ -95,6 +96,12 @@ def kept(*receivers: type) -> None:
     _kept.update(receivers)
 
 
+def inert(*receivers: type) -> None:
+    """Handles nothing streams through (a pipeline dataset once registered): a guard clause
+    may return one early, and the rest of the function is still read."""
+    _inert.update(receivers)
+
+
 def followed(receiver: type, note: Handler, digest: Handler,
              differences: Handler | None = None, shape: Handler | None = None) -> None:
     """Objects followed through one branch of a run-time choice, with `note(value, note)`
@@ -141,6 +148,19 @@ def call_method(interp: Interpreter, target: Any, name: str, args: list[Any],
     return Unknown(interp.code(node))
 
 
+def call_value(interp: Interpreter, func: Any, args: list[Any], kwargs: dict[str, Any],
+               node: cst.Call) -> Any:
+    """`value(...)` on a value a brain made callable (`method(receiver, "__call__")`): a
+    decorator factory's result applied as a call, `dlt.table(name=n)(fn)`."""
+    for cls in _walk(func):
+        handler = _methods.get((cls, "__call__"))
+        if handler is not None:
+            result = handler(interp, func, "__call__", args, kwargs, node)
+            if result is not NEXT:
+                return result
+    return Unknown(interp.code(node))
+
+
 def call_library(interp: Interpreter, func: Any, args: list[Any], kwargs: dict[str, Any],
                  node: cst.Call) -> Any:
     handler = _libraries.get(func.module)
@@ -175,6 +195,10 @@ def is_builder(value: Any) -> bool:
 
 def is_kept(value: Any) -> bool:
     return isinstance(value, tuple(_kept))
+
+
+def is_inert(value: Any) -> bool:
+    return isinstance(value, tuple(_inert))
 
 
 def _followed_of(value: Any) -> tuple[Handler, Handler] | None:

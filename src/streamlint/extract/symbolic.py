@@ -301,8 +301,9 @@ def after_guard_writes(log: list[tuple[Any, Any, Any]], guard: tuple[Any, str, L
 
 def inert(value: Any) -> bool:
     """A value a guard clause may return: plain data or a value not known, never a function,
-    an object, a reader or anything a caller could stream through."""
-    return is_data(value) or isinstance(value, Unknown | Template)
+    an object, a reader or anything a caller could stream through (a brain's handle that
+    nothing streams through is one: `registry.inert`)."""
+    return is_data(value) or isinstance(value, Unknown | Template) or registry.is_inert(value)
 
 
 def holds_followed(value: Any, depth: int = 0) -> bool:
