@@ -423,15 +423,17 @@ def _run(main: Any, argv: list[str]) -> str:
 def test_a_renamed_one_time_batch_flow_is_not_called_a_materialized_view() -> None:
     """`append_flow(once=True)` reading a batch table is a backfill into a streaming table:
     once listed as a materialized view with "no checkpoint", so renaming it (the pipeline
-    then runs it again, appending its rows twice) was compatible (found in review)."""
+    then runs it again, appending its rows twice) was compatible (found in review). A one-time
+    flow is a flow like the others, known by its target and name: renamed, it is PL01, as a
+    renamed streaming flow that reads its sources again from the beginning."""
     old = ('import dlt\n\ndlt.create_streaming_table("events")\n\n'
            '@dlt.append_flow(target="events", once=True)\ndef backfill():\n'
            '    return spark.read.table("old_events")\n')
     new = old.replace("def backfill", "def backfill_2024")
     assert extract_text(old, "old.py").batch_datasets == ()
     report = diff(old, new)
-    assert report.verdict == "review"
-    assert [f.code for f in report.findings] == ["UN03", "UN03"]
+    assert report.verdict == "incompatible"
+    assert [f.code for f in report.findings] == ["PL01"]
 
 
 def test_a_tables_partition_columns_are_its_layout() -> None:

@@ -204,3 +204,32 @@ def test_a_prep_table_from_batch_to_streaming_by_a_call_is_incompatible() -> Non
     new = MANIFEST_PIPELINE.replace("{READ}", "readStream")
     assert "PL09" in codes(old, new)
     assert codes(new, new) == []
+
+
+# A one-time flow seeding an existing streaming table from a batch query built at run time
+# (Databricks, `append_flow(once=True)`: the return value "must be a batch DataFrame", and
+# "the flow is run one time by default").
+BRONZE = """
+import dlt
+catalog = spark.conf.get("catalog")
+
+@dlt.table(name="trades")
+def trades():
+    return spark.readStream.format("cloudFiles").option("cloudFiles.format", "csv").load("/in")
+"""
+BACKFILL = """
+@dlt.append_flow(target="trades", once=True, name="trades_backfill")
+def trades_backfill():
+    return spark.sql(f"SELECT * FROM {catalog}.staging.trades")
+"""
+
+
+def test_a_new_one_time_backfill_flow_is_a_new_flow() -> None:
+    assert codes(BRONZE, BRONZE + BACKFILL) == ["PL03"]  # compatible: runs once
+    job = extract_text(BRONZE + BACKFILL, "job.py")
+    assert not job.unseen
+
+
+def test_a_renamed_one_time_backfill_flow_runs_again() -> None:
+    renamed = BACKFILL.replace('name="trades_backfill"', 'name="trades_seed"')
+    assert "PL01" in codes(BRONZE + BACKFILL, BRONZE + renamed)

@@ -20,6 +20,7 @@ import libcst as cst
 
 from streamlint.extract import registry
 from streamlint.extract.columns import as_col, col_sql, literal_expr, plain
+from streamlint.extract.frames import unresolved_plan
 from streamlint.extract.values import Function, FunctionRef, Plan, Writer
 from streamlint.model import ChangeFlow, Expectation, Filter, Loc, Note, Unknown, Unseen, show
 from streamlint.model.expr import Literal, render
@@ -77,6 +78,7 @@ class Definition:
     # How a table lays out its files: `partition_cols`, `cluster_by` (a table's own flow).
     partition_cols: Any = None
     cluster_by: Any = None
+    once: Any = None  # `append_flow(once=True)`: a one-time flow (a backfill)
 
 
 @record(frozen=False)
@@ -204,7 +206,8 @@ def _apply(interp: Interpreter, decorator: Decorator, function: Function,
     if decorator.name == "append_flow":
         target = decorator.kwarg("target")
         flow = decorator.kwarg("name") or own
-        definition = Definition("flow", target, flow, function, expectations, loc)
+        definition = Definition("flow", target, flow, function, expectations, loc,
+                                once=decorator.kwarg("once"))
     else:
         name = decorator.kwarg("name") or own
         kind = "view" if decorator.name in VIEWS else "table"
@@ -328,6 +331,15 @@ def run(interp: Interpreter) -> None:
         # What can reach the definition (its function, decorators included, and what they
         # use): the same in both versions, it defines the same dataset.
         reach = interp.reach(definition.function.node) if definition.function else ""
+        if plain(definition.once) is True:
+            # A one-time flow (a backfill): the runtime runs its batch DataFrame once under its
+            # name, on the next update (Databricks: append_flow, `once`), and never again
+            # unless the table is fully refreshed. What it reads does not change
+            # what the table's other flows resume; its name is what the pipeline remembers.
+            if not isinstance(plan, Plan):
+                plan = unresolved_plan(plan, definition.loc)
+            interp.effects.queries.append(_writer(definition, plan, once=True))
+            continue
         if not isinstance(plan, Plan):
             said = ("is not one streamlint can follow, so whether it is a streaming flow is "
                     "not known")
@@ -342,8 +354,8 @@ def run(interp: Interpreter) -> None:
             pipeline.batch.append(name if isinstance(name, str) else show(name))
             continue
         if not _streaming(plan):
-            # A batch flow (`append_flow(once=True)`, a backfill): the pipeline keeps that it
-            # ran under its flow name, and a renamed one runs again; not modelled, so shown.
+            # A batch flow whose `once` is not known to be True (a value known at run time):
+            # a backfill if it is, refused otherwise; not modelled, so shown.
             pipeline.unseen.append(Unseen(
                 "pipeline", f"{label} is a batch flow into {show(plain(definition.name))} (a "
                 "one-time backfill): streamlint does not model it; the pipeline knows it by "
@@ -383,7 +395,7 @@ def _name(value: Any) -> str:
     return col.name or render(col.expr)
 
 
-def _writer(definition: Definition, plan: Plan) -> Writer:
+def _writer(definition: Definition, plan: Plan, once: bool = False) -> Writer:
     table, flow = plain(definition.name), plain(definition.flow)
     if isinstance(table, str) and isinstance(flow, str):
         checkpoint: Any = f"pipeline flow {table}/{flow}"
@@ -398,7 +410,8 @@ def _writer(definition: Definition, plan: Plan) -> Writer:
     partition_by = (tuple(partitions) if isinstance(partitions, tuple | list)
                     else () if partitions is None else (partitions,))
     return Writer(plan, definition.loc, format="pipeline", options=options, query_name=flow,
-                  partition_by=partition_by)
+                  partition_by=partition_by,
+                  trigger=("once", True) if once else ("default", None))
 
 
 def _unreached_reads(interp: Interpreter, pipeline: State, reached: set[tuple[int, int]]) -> None:
