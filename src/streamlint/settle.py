@@ -19,11 +19,13 @@ def settle(report: Report, config: Config, accepted: tuple[Acceptance, ...] = ()
     from streamlint.suppress import apply_suppressions
 
     findings, suppressed = report.findings, ()
-    if report.new.text:
+    if report.new.text or report.new.commented_modules:
         # Before the configuration, so that a comment for a code the team ignores is not
         # "unused", and so that SL01/SL02 themselves can be ignored or re-graded.
         findings, suppressed = apply_suppressions(findings, report.new.text, report.new.path,
-                                                  report.old.text or None)
+                                                  report.old.text or None,
+                                                  report.new.commented_modules,
+                                                  report.old.commented_modules)
     if accepted:
         findings, by_file = apply(findings, report, accepted)
         suppressed = (*suppressed, *by_file)
