@@ -5,6 +5,7 @@ the next step for what stays incompatible)."""
 from __future__ import annotations
 
 from streamlint.accept import Acceptance
+from streamlint.at_change import at_change
 from streamlint.config import Config
 from streamlint.diff import Report
 from streamlint.records import replace
@@ -18,7 +19,9 @@ def settle(report: Report, config: Config, accepted: tuple[Acceptance, ...] = ()
     from streamlint.remedy import with_remedies
     from streamlint.suppress import apply_suppressions
 
-    findings, suppressed = report.findings, ()
+    findings = at_change(report.findings, report.old.text, report.old.path, report.new.text,
+                         report.new.path)
+    suppressed: tuple = ()
     if report.new.text or report.new.commented_modules:
         # Before the configuration, so that a comment for a code the team ignores is not
         # "unused", and so that SL01/SL02 themselves can be ignored or re-graded.

@@ -167,9 +167,11 @@ def _apply_file(findings: tuple[Finding, ...], text: str, path: str, base_text: 
     used: set[tuple[int, str]] = set()
     pointed: set[int] = set()  # the lines of the statements findings point at in this file
     for finding in findings:
-        where = finding.new
         hit = None
-        if where is not None and where.path == path:
+        # At the change it points at, or where the query uses it (streamlint/at_change.py).
+        for where in (finding.new, *finding.related):
+            if where is None or where.path != path or hit is not None:
+                continue
             lines = covered_lines(where.line, spans)
             pointed.update(lines)
             hit = next((s for s in comments if s.line in lines and finding.code in s.codes
