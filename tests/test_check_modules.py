@@ -165,3 +165,15 @@ def test_a_notebook_whose_run_target_changed_is_judged(tmp_path: Path, capsys,
     (job,) = data["files"]
     assert (job["path"], job["status"]) == ("notebooks/ingest.py", "helper-changed")
     assert [f["code"] for f in job["findings"]] == [code("checkpoint-location-changed")]
+
+
+def test_a_comment_in_the_helper_accepts_its_finding_in_check(repo: Repo, capsys) -> None:
+    grouping = code("grouping-keys-changed")
+    line = 'alias("total"))'
+    repo.edit("jobs/transforms.py", 'groupBy("customer_id")', 'groupBy("customer_id", "region")')
+    repo.edit("jobs/transforms.py", line, f"{line}  # streamlint: ignore[{grouping}] OPS-9 reset")
+    repo.commit("a grouping key in the helper, accepted there")
+    status, data = run_json(capsys, "--base", "HEAD~1", "--head", "HEAD")
+    (job,) = data["files"]
+    assert grouping not in {f["code"] for f in job["findings"]}
+    assert job["suppressed"] == [grouping]

@@ -145,7 +145,7 @@ def test_json_report_shape(pair, capsys) -> None:  # type: ignore[no-untyped-def
         # fix and docs and the query (issue 13: one result model, every format).
         assert set(finding) == {"code", "name", "verdict", "message", "old", "new", "help",
                                 "next", "kind", "old_value", "new_value", "query", "fix",
-                                "docs"}
+                                "docs", "related"}
         assert finding["verdict"] in ("compatible", "review", "incompatible")
         for side, path in (("old", old), ("new", new)):
             where = finding[side]

@@ -206,3 +206,72 @@ def test_globs(path: str, patterns: tuple[str, ...], expected: bool) -> None:
     from streamlint.config import matches
 
     assert matches(path, patterns) is expected
+
+
+# -- comments in the repository modules a job imports ------------------------------------------
+
+HELPER_JOB = '''from helpers import dedup
+events = spark.readStream.format("kafka").option("subscribe", "orders").load()
+dedup(events).writeStream.format("delta").option("checkpointLocation", "/chk/a").start("/o/a")
+'''
+HELPER = '''def dedup(df):
+    return df.dropDuplicates([{keys}]){comment}
+'''
+DEDUP_KEYS = CODES["dedup-keys-changed"]
+
+
+def helper_versions(root: Path, old_comment: str, new_comment: str) -> tuple[str, str]:
+    """Two versions of a repository whose job's dedup keys change in its helper module."""
+    for side, keys, comment in (("old", '"id"', old_comment), ("new", '"id", "ts"', new_comment)):
+        (root / side).mkdir()
+        (root / side / "pyproject.toml").write_text("")
+        (root / side / "job.py").write_text(HELPER_JOB)
+        (root / side / "helpers.py").write_text(HELPER.format(keys=keys, comment=comment))
+    return str(root / "old" / "job.py"), str(root / "new" / "job.py")
+
+
+def helper_diff(capsys: pytest.CaptureFixture[str], old: str, new: str) -> tuple[int, dict]:
+    status = main(["diff", old, new, "--format", "json"])
+    return status, json.loads(capsys.readouterr().out)
+
+
+def test_a_comment_in_a_helper_module_accepts_the_finding_at_its_statement(
+        tmp_path: Path, capsys) -> None:
+    old, new = helper_versions(tmp_path, "", f"  # streamlint: ignore[{DEDUP_KEYS}] OPS-7 reset")
+    status, data = helper_diff(capsys, old, new)
+    assert status == 0 and DEDUP_KEYS not in codes(data)
+    main(["diff", old, new, "--format", "sarif"])
+    results = json.loads(capsys.readouterr().out)["runs"][0]["results"]
+    [accepted] = [r for r in results if r["ruleId"] == DEDUP_KEYS]
+    assert accepted["suppressions"] == [{"kind": "inSource"}]
+
+
+def test_without_the_comment_the_helper_finding_stands(tmp_path: Path, capsys) -> None:
+    old, new = helper_versions(tmp_path, "", "")
+    status, data = helper_diff(capsys, old, new)
+    assert status == 1 and DEDUP_KEYS in codes(data)
+    assert data["findings"][0]["new"]["path"].endswith("helpers.py")
+
+
+def test_a_helper_comment_the_base_already_had_accepts_nothing_new(
+        tmp_path: Path, capsys) -> None:
+    comment = f"  # streamlint: ignore[{DEDUP_KEYS}] OPS-7 reset"
+    old, new = helper_versions(tmp_path, comment, comment)
+    status, data = helper_diff(capsys, old, new)
+    assert status == 1 and DEDUP_KEYS in codes(data)
+    assert "unused-suppression" not in {f["name"] for f in data["findings"]}
+
+
+def test_a_helper_comment_for_another_code_is_not_called_unused(tmp_path: Path, capsys) -> None:
+    # Another job importing the helper may be the one the comment is for.
+    old, new = helper_versions(tmp_path, "", f"  # streamlint: ignore[{WINDOW}] other job")
+    status, data = helper_diff(capsys, old, new)
+    assert status == 1 and codes(data) == {DEDUP_KEYS}
+
+
+def test_a_malformed_helper_comment_at_the_finding_is_reported(tmp_path: Path, capsys) -> None:
+    old, new = helper_versions(tmp_path, "", f"  # streamlint: ignore[{DEDUP_KEYS}]")
+    status, data = helper_diff(capsys, old, new)
+    assert status == 1 and codes(data) == {DEDUP_KEYS, "SL02"}
+    [bad] = [f for f in data["findings"] if f["code"] == "SL02"]
+    assert bad["new"]["path"].endswith("helpers.py") and "a reason" in bad["message"]

@@ -126,6 +126,9 @@ class Finding:
     # A finding shared by several queries (one session setting): each one's label; `query`
     # names them all for people. Empty: the one query `query` names.
     queries: tuple[str, ...] = ()
+    # Where the query uses what changed, when the finding points at the change itself
+    # (streamlint/at_change.py): a code host annotates only the lines a pull request touched.
+    related: tuple[Loc, ...] = ()
 
     @property
     def next(self) -> str:

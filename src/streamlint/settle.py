@@ -5,6 +5,7 @@ the next step for what stays incompatible)."""
 from __future__ import annotations
 
 from streamlint.accept import Acceptance
+from streamlint.at_change import at_change
 from streamlint.config import Config
 from streamlint.diff import Report
 from streamlint.records import replace
@@ -18,12 +19,16 @@ def settle(report: Report, config: Config, accepted: tuple[Acceptance, ...] = ()
     from streamlint.remedy import with_remedies
     from streamlint.suppress import apply_suppressions
 
-    findings, suppressed = report.findings, ()
-    if report.new.text:
+    findings = at_change(report.findings, report.old.text, report.old.path, report.new.text,
+                         report.new.path)
+    suppressed: tuple = ()
+    if report.new.text or report.new.commented_modules:
         # Before the configuration, so that a comment for a code the team ignores is not
         # "unused", and so that SL01/SL02 themselves can be ignored or re-graded.
         findings, suppressed = apply_suppressions(findings, report.new.text, report.new.path,
-                                                  report.old.text or None)
+                                                  report.old.text or None,
+                                                  report.new.commented_modules,
+                                                  report.old.commented_modules)
     if accepted:
         findings, by_file = apply(findings, report, accepted)
         suppressed = (*suppressed, *by_file)

@@ -9,6 +9,10 @@ A comment is about the change that added it. One the base version already has (t
 codes and reason) accepted an earlier change: it accepts nothing new, and it is never
 reported as unused, so a merged comment does not complain in every later pull request. A
 comment this change adds that accepts nothing is reported (SL01).
+
+A comment in a repository module the job imports accepts the findings pointing at its
+statement there, for every job importing it; it is never "unused" for one job (another job
+importing the module may be the one it is for).
 """
 
 from __future__ import annotations
@@ -115,16 +119,37 @@ def _key(comment: Suppression, code: str) -> tuple[str, str]:
     return code, " ".join(comment.reason.split())
 
 
+Helper = tuple[str, str, str]  # a module followed: (root-relative path, shown path, text)
+
+
 def apply_suppressions(findings: tuple[Finding, ...], text: str, path: str,
-                       base_text: str | None = None
+                       base_text: str | None = None, helpers: tuple[Helper, ...] = (),
+                       base_helpers: tuple[Helper, ...] = ()
                        ) -> tuple[tuple[Finding, ...], tuple[Finding, ...]]:
     """(findings kept, plus one per unused or malformed comment; findings silenced).
 
     `base_text` is the version the change starts from: its comments are inherited, they
-    accept nothing new and are never unused.
+    accept nothing new and are never unused. A comment in a repository module the job
+    imports (`helpers`, with `base_helpers` the base version's) accepts the findings that
+    point at its statement there; one that accepts nothing for this job is not reported, as
+    another job importing the module may be the one it is for, and a malformed one only where
+    a finding points at its statement.
     """
+    kept, silenced = _apply_file(findings, text, path, base_text, job=True)
+    base = {relpath: old for relpath, _, old in base_helpers}
+    for relpath, shown, helper_text in helpers:
+        if shown == path:
+            continue
+        kept, more = _apply_file(kept, helper_text, shown, base.get(relpath), job=False)
+        silenced = (*silenced, *more)
+    return kept, silenced
+
+
+def _apply_file(findings: tuple[Finding, ...], text: str, path: str, base_text: str | None,
+                job: bool) -> tuple[tuple[Finding, ...], tuple[Finding, ...]]:
+    """The comments of one file applied to the findings that point into it."""
     comments, malformed = find_suppressions(text, path)
-    if not comments:
+    if not comments and (job or not malformed):
         return findings + tuple(malformed), ()
     inherited: set[tuple[str, str]] = set()
     if base_text:
@@ -140,11 +165,15 @@ def apply_suppressions(findings: tuple[Finding, ...], text: str, path: str,
     kept: list[Finding] = []
     silenced: list[Finding] = []
     used: set[tuple[int, str]] = set()
+    pointed: set[int] = set()  # the lines of the statements findings point at in this file
     for finding in findings:
-        where = finding.new
         hit = None
-        if where is not None and where.path == path:
+        # At the change it points at, or where the query uses it (streamlint/at_change.py).
+        for where in (finding.new, *finding.related):
+            if where is None or where.path != path or hit is not None:
+                continue
             lines = covered_lines(where.line, spans)
+            pointed.update(lines)
             hit = next((s for s in comments if s.line in lines and finding.code in s.codes
                         and _key(s, finding.code) not in inherited), None)
         if hit is None:
@@ -152,6 +181,9 @@ def apply_suppressions(findings: tuple[Finding, ...], text: str, path: str,
         else:
             used.add((hit.line, finding.code))
             silenced.append(finding)
+    if not job:
+        return (*kept, *(f for f in malformed if f.new is not None and f.new.line in pointed)), \
+            tuple(silenced)
     for comment in comments:
         for code in comment.codes:
             if (comment.line, code) in used or _key(comment, code) in inherited:

@@ -10,8 +10,6 @@ is what PR02 allows. Anything else that might name a column differently keeps th
 
 from __future__ import annotations
 
-import re
-
 from streamlint.core import Code
 from streamlint.diff.render import projections_text
 from streamlint.model import Loc, Operator, Projection, Query, Source
@@ -22,8 +20,6 @@ from streamlint.records import replace
 NAME_KEEPING = frozenset({"filter", "watermark", "expectation"})
 # Projections whose output names are those of their expressions: an alias names its column.
 NAMING = frozenset({"select", "selectExpr", "withColumn", "withColumns"})
-# A note's digest of the branch not followed (extract/symbolic.py): compared on its own.
-_DIGEST = re.compile(r" #[0-9a-f]{8}\b")
 _NOWHERE = Loc("", 0, 0)
 # How PR02 shows columns it could not list but knows to be named as before.
 SAME_NAMES = "not all known, but named by the same steps as before"
@@ -52,7 +48,9 @@ def _source(source: Source) -> tuple:
 
 
 def _notes(query: Query) -> list[str]:
-    return sorted(_DIGEST.sub("", text) for text, _ in query.unresolved)
+    """The notes as people read them (`Note.shown`): a branch not read is compared on its
+    own (diff/forks.py), not through the digest a note's text carries of it."""
+    return sorted(str(text) for text, _ in query.unresolved)
 
 
 def _expands(query: Query) -> bool:

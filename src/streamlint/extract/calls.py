@@ -339,7 +339,9 @@ class Calls:
                 code = code_text(decorator.node) if isinstance(
                     decorator, Function | Class) else self.code(item.decorator)
                 return Unknown(f"{stmt.name.value} (decorated by @{self.code(item.decorator)}:"
-                               f" #{_crc(code)} #{_crc(code_text(stmt))})")
+                               f" #{_crc(code)} #{_crc(code_text(stmt))})",
+                               shown=f"{stmt.name.value} (decorated by "
+                                     f"@{self.code(item.decorator)})")
         return value
 
     def decorated_method(self, owner: Instance, method: cst.FunctionDef, func: Function) -> Any:

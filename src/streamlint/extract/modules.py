@@ -124,6 +124,12 @@ class Loader:
     def modules(self) -> tuple[tuple[str, str], ...]:
         return tuple(sorted(self.followed.items()))
 
+    def commented(self) -> tuple[tuple[str, str, str], ...]:
+        """The modules followed that hold a suppression comment: (path, shown, text)."""
+        return tuple((path, self.prefix + path, text) for path in sorted(self.followed)
+                     for text in [self.texts.get(path)]
+                     if text and "streamlint" in text and "ignore" in text)
+
     def _note(self, what: str, loc: Loc) -> None:
         unseen = Unseen("module", what, loc)
         if unseen not in self.unseen:

@@ -148,6 +148,7 @@ def extract_notebook(text: str, path: str, converted: Converted,
         followed: tuple = ()
         batch: tuple[str, ...] = ()
         api = None
+        commented = ()
     else:
         def prepare(interp: Interpreter) -> None:
             from streamlint.extract.removals import REMOVE_HOOK, remove_hook
@@ -161,6 +162,7 @@ def extract_notebook(text: str, path: str, converted: Converted,
         queries, found, followed, batch = read.queries, read.unseen, read.modules, \
             read.batch_datasets
         api = read.pipeline_api
+        commented = read.commented_modules
         queries, found = relocate((queries, found), runs.maps)
     streaming = bool(queries) or runs.streaming
     unseen = [cell.unseen() for cell in runs.sql if cell.call is None
@@ -170,7 +172,7 @@ def extract_notebook(text: str, path: str, converted: Converted,
     modules = dict(followed)
     modules.update(runs.modules)
     return JobFile(path, text, queries, tuple(unseen), tuple(sorted(modules.items())), batch,
-                   api)
+                   api, commented)
 
 
 def _located(function: Any, converted: Converted, path: str, *args: Any) -> Any:

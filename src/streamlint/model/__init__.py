@@ -580,3 +580,7 @@ class JobFile:
     # A pipeline file's API: "sdp" (Spark Declarative Pipelines, `pyspark.pipelines`), "dlt"
     # (Databricks `import dlt`), None for a job.
     pipeline_api: str | None = None
+    # The repository modules followed whose text holds a `streamlint: ignore` comment, as
+    # (root-relative path, path as locations show it, text): a comment in a helper accepts
+    # the findings that point at its statement (streamlint/suppress.py).
+    commented_modules: tuple[tuple[str, str, str], ...] = ()

@@ -105,6 +105,7 @@ def _data(report: Report) -> dict[str, Any]:
                 "message": f.message,
                 "old": _loc(f.old),
                 "new": _loc(f.new),
+                "related": [_loc(loc) for loc in f.related],
                 "help": f.fix if f.verdict != "compatible" else "",
                 "next": f.next,
                 # griffe's breakage: what kind of change, from what, to what; the rule's fix

@@ -13,7 +13,8 @@ from typing import TYPE_CHECKING, Any
 from streamlint import __version__
 from streamlint.diff import Report
 from streamlint.errors import FileError
-from streamlint.report import LEVEL, where
+from streamlint.model import Loc
+from streamlint.report import LEVEL, repo_path, where
 
 if TYPE_CHECKING:
     from streamlint.result import Confirmation
@@ -38,6 +39,14 @@ def _rule(finding: Any, known: dict[str, Any]) -> dict[str, Any]:
     if finding.docs:
         data["helpUri"] = finding.docs
     return data
+
+
+def _related(related: tuple[Loc, ...], root: str | None) -> list[dict[str, Any]]:
+    """Where the query uses the change a finding points at (streamlint/at_change.py)."""
+    return [{"id": n, "message": {"text": "used here"}, "physicalLocation": {
+        "artifactLocation": {"uri": _uri(repo_path(loc.path, root)), "uriBaseId": "%SRCROOT%"},
+        "region": {"startLine": loc.line, "startColumn": loc.column + 1}}}
+        for n, loc in enumerate(related)]
 
 
 def _uri(path: str) -> str:
@@ -83,6 +92,8 @@ def render(reports: list[Report], errors: tuple[FileError, ...] = (),
                 }}],
                 "properties": {"verdict": finding.verdict, "query": finding.query},
             }
+            if finding.related:  # where the query uses what changed
+                result["relatedLocations"] = _related(finding.related, root)
             if id(finding) in silenced:  # shown as dismissed by code-scanning dashboards
                 result["suppressions"] = [{"kind": "inSource"}]
             results.append(result)

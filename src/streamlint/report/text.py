@@ -82,6 +82,8 @@ def _findings(report: Report) -> list[str]:
                 snippet = _source_line(text, loc) if text is not None else ""
                 if snippet:
                     out.append(snippet)
+        for loc in finding.related:
+            out.append(f"  used at: {loc}")
         if finding.fix and finding.verdict != "compatible":
             out.append(f"  help: {finding.fix}")
         for line in getattr(finding, "next", "").splitlines():
