@@ -131,9 +131,19 @@ def _in_checkout(loader: Any, path: str) -> str | None:
 
 
 def _candidates(interp: Interpreter, path: str) -> list[str]:
+    """Where a relative path may lead: the repository root, the module's folder, then each
+    folder above the module's, nearest first. The working directory is the deployment's
+    choice (`WORKDIR /app` beside a Dockerfile's `ADD src/config.json /app/`, a `cd src`
+    before `spark-submit consumer/job.py`); a file of that name in a folder the job sits
+    in is the one its deployment ships."""
     here = interp.context.relpath or interp.loader.project.job
+    folders = ["", posixpath.dirname(here)]
+    folder = folders[-1]
+    while folder:
+        folder = posixpath.dirname(folder)
+        folders.append(folder)
     found = []
-    for base in ("", posixpath.dirname(here)):
+    for base in folders:
         joined = posixpath.normpath(posixpath.join(base, path))
         if not joined.startswith("..") and joined not in found:
             found.append(joined)
