@@ -298,3 +298,38 @@ Job("t").run()
 def test_a_method_is_read_with_what_can_reach_it() -> None:
     assert findings(METHOD, METHOD.replace('print("report")', 'print("done")')) == []
     assert findings(METHOD, METHOD.replace('"append"', '"overwrite"')) == [("SK12", "review")]
+
+
+BESIDE_THE_LAMBDA = '''
+if __name__ == "__main__":
+    df = spark.readStream.format("kafka").option("subscribe", "in").load()
+
+    def write_out(batch):
+        batch.write.format("org.apache.spark.sql.cassandra").mode("append") \\
+            .options(table="user_actions", keyspace="events").save()
+
+    df.writeStream.foreachBatch(lambda batch, _: write_out(batch)).start()
+'''
+
+AT_MODULE_LEVEL = '''
+def write_out(batch):
+    batch.write.format("org.apache.spark.sql.cassandra").mode("append").options(
+        table="user_actions", keyspace="events"
+    ).save()
+
+
+if __name__ == "__main__":
+    df = spark.readStream.format("kafka").option("subscribe", "in").load()
+    df.writeStream.foreachBatch(lambda batch, _: write_out(batch)).start()
+'''
+
+
+def test_a_helper_defined_beside_the_lambda_is_part_of_it() -> None:
+    # A real commit moved the helper out of `if __name__ == "__main__":`: the same writes.
+    assert writes(BESIDE_THE_LAMBDA) == writes(AT_MODULE_LEVEL) != ()
+    assert {c for c, _ in findings(BESIDE_THE_LAMBDA, AT_MODULE_LEVEL)} <= {"SK07"}
+
+
+def test_a_helper_beside_the_lambda_that_writes_elsewhere_is_review() -> None:
+    moved = AT_MODULE_LEVEL.replace('table="user_actions"', 'table="user_events"')
+    assert "SK12" in [c for c, _ in findings(BESIDE_THE_LAMBDA, moved)]
