@@ -150,3 +150,47 @@ def test_a_branch_that_returns_another_value_stays_a_choice() -> None:
     files = {JOB: code, CONFIG: SETTINGS}
     job = extract_text(code, JOB, Project(MappingFiles(files), JOB))
     assert dict(job.queries[0].sources[0].identity)["subscribe"] != "events"
+
+
+# -- a value known only at run time is compared by where it comes from ----------------------
+
+UNREAD = '''\
+import json
+with open("/dbfs/conf/app.json") as f:
+    config = json.load(f)
+df = spark.readStream.format("kafka").option("subscribe", {topic}).load()
+df.writeStream.format("delta").option("checkpointLocation", "/chk/o").start("/t/o")
+'''
+
+ENVIRONMENT = '''\
+import os
+df = spark.readStream.format("kafka").option("subscribe", {topic}).load()
+df.writeStream.format("delta").option("checkpointLocation", "/chk/o").start("/t/o")
+'''
+
+
+def single(old: str, new: str) -> list[str]:
+    return codes(diff_jobs(extract_text(old, "job.py"), extract_text(new, "job.py")))
+
+
+def test_a_key_of_a_file_not_read_read_another_way_is_the_same_value() -> None:
+    # The file itself may have changed (UN06 asks), but the code reads the same key.
+    found = single(UNREAD.format(topic='config["topic"]'),
+                   UNREAD.format(topic='config.get("topic", False)'))
+    assert "UN02" not in found and "UN06" in found
+
+
+def test_another_key_of_a_file_not_read_is_a_changed_value() -> None:
+    found = single(UNREAD.format(topic='config["topic"]'),
+                   UNREAD.format(topic='config["topic_v2"]'))
+    assert "UN02" in found
+
+
+def test_one_environment_variable_read_another_way_is_the_same_value() -> None:
+    assert single(ENVIRONMENT.format(topic='os.environ["TOPIC"]'),
+                  ENVIRONMENT.format(topic='os.getenv("TOPIC")')) == []
+
+
+def test_another_environment_variable_is_a_changed_value() -> None:
+    assert "UN02" in single(ENVIRONMENT.format(topic='os.environ["TOPIC"]'),
+                            ENVIRONMENT.format(topic='os.environ.get("TOPIC_V2")'))

@@ -315,7 +315,8 @@ class Calls:
         if isinstance(result, Unknown):
             target = func.target if isinstance(func, BoundMethod) else None
             escaped(self, (target, *args, *kwargs.values()), self.code(node.func))
-        if isinstance(result, Unknown) and result.text == self.code(node) and not result.unread:
+        if isinstance(result, Unknown) and result.text == self.code(node) and not (
+                result.unread or result.origin):
             # An unknown callee: remember what it was given, and a file not read it was given.
             opaque = self.opaque(node, env)
             given = next((v.unread for v in (*args, *kwargs.values())
