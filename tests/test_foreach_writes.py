@@ -335,8 +335,8 @@ def test_a_helper_beside_the_lambda_that_writes_elsewhere_is_review() -> None:
     assert "SK12" in [c for c, _ in findings(BESIDE_THE_LAMBDA, moved)]
 
 
-def test_a_dataframe_writer_under_row_wise_foreach_writes_nothing() -> None:
-    # foreach(f) hands f a Row: `row.write...save()` never runs; under foreachBatch it writes.
+def test_a_dataframe_writer_under_row_wise_foreach_fails_instead_of_writing() -> None:
+    # foreach(f) hands f a Row: `row.write...save()` fails; under foreachBatch it writes.
     row_wise = BESIDE_THE_LAMBDA.replace("foreachBatch(lambda batch, _: write_out(batch))",
                                          "foreach(write_out)")
     assert ("SK12", "review") in findings(row_wise, BESIDE_THE_LAMBDA)
@@ -345,3 +345,6 @@ def test_a_dataframe_writer_under_row_wise_foreach_writes_nothing() -> None:
     # A client's call is a write under foreach too: another topic is review.
     assert ("SK12", "review") in findings(client, client.replace('"events", batch',
                                                                  '"events_v2", batch'))
+    printing = row_wise.replace('batch.write.format("org.apache.spark.sql.cassandra")',
+                                'print(batch)\n        batch.foo("x")')
+    assert ("SK12", "review") in findings(printing, row_wise)  # prints, then fails

@@ -120,11 +120,13 @@ def _unlisted(projections: list[Any] | Code, static_joins: list[Any]) -> Code:
 
 def _made(code: ForeachCode) -> tuple[BatchWrite, ...] | None:
     """The writes a sink function makes. `foreach` calls it with a Row on an executor: a
-    DataFrame writer, a merge or SQL there never runs (tests/test_spark_stream_facts.py), only
-    a client's call writes."""
+    DataFrame writer, a merge or SQL there fails instead of writing (tests/test_spark_stream_
+    facts.py), which is not what the same code does under foreachBatch; a client's call
+    writes under either."""
     if code.writes is None or code.method != "foreach":
         return code.writes
-    return tuple(w for w in code.writes if w.kind == "call")
+    return tuple(w if w.kind == "call" else replace(
+        w, kind=f"{w.kind} (fails: foreach hands its function a Row)") for w in code.writes)
 
 
 class _Differ:
