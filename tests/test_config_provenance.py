@@ -194,3 +194,34 @@ def test_one_environment_variable_read_another_way_is_the_same_value() -> None:
 def test_another_environment_variable_is_a_changed_value() -> None:
     assert "UN02" in single(ENVIRONMENT.format(topic='os.environ["TOPIC"]'),
                             ENVIRONMENT.format(topic='os.environ.get("TOPIC_V2")'))
+
+
+TRIGGER_BY_SETTING = '''\
+def add_trigger(writer, kind):
+    if kind == "availablenow":
+        return writer.trigger(availableNow=True)
+    elif kind == "processingtime":
+        return writer.trigger(processingTime="1 minute")
+    else:
+        raise ValueError(kind)
+
+
+def save(df, batch_id):
+    df.write.format("delta").mode("append").saveAsTable("{table}")
+
+
+df = spark.readStream.format("kafka").option("subscribe", "in").load()
+writer = df.writeStream.option("checkpointLocation", "/chk/t")
+writer = add_trigger(writer, KIND)
+writer.foreachBatch(save).start()
+'''
+
+
+def test_a_sink_function_edited_under_a_trigger_chosen_at_run_time_is_judged_as_it_is() -> None:
+    # Every branch of the setter writes the same DataFrame with another trigger (its `else`
+    # raises): the function's edit is judged by its code, whatever the trigger.
+    old = TRIGGER_BY_SETTING.replace("{table}", "silver.t")
+    edited = old.replace('df.write.format', 'df.distinct().write.format')
+    assert [c for c in single(old, edited) if c.startswith(("UN", "SK12"))] == []
+    moved = old.replace("silver.t", "silver.t2")
+    assert "SK12" in single(old, moved)
