@@ -22,6 +22,7 @@ from streamlint.model import (
     Filter,
     JobFile,
     Loc,
+    Origin,
     Projection,
     Query,
     Source,
@@ -832,7 +833,8 @@ def test_run_time_values_are_unknown_and_name_their_code() -> None:
     jobfile = job("notebook_params.py")
     assert len(jobfile.queries) == 3
     events = jobfile.queries[0]
-    assert option(events.sources[0].identity, "subscribe") == Unknown('os.environ["EVENTS_TOPIC"]')
+    assert option(events.sources[0].identity, "subscribe") == Unknown(
+        'os.environ["EVENTS_TOPIC"]', origin=Origin("environment", "EVENTS_TOPIC"))
     # A string built around run-time values keeps its known text (issue 11).
     assert events.sink.target == Template(("/mnt/", Unknown("sys.argv[1]"), "/events"))
     # However it is reached, a widget is named one way: dbutils.widgets.get('<key>').
@@ -881,21 +883,27 @@ grouped.count().writeStream.format("delta").option("checkpointLocation", "/c2").
     assert "`PROD`" in note and loc.line == 7
 
 
-@pytest.mark.parametrize(("setup", "value"), [
-    ('import os\nX = os.environ["TOPIC"]', 'os.environ["TOPIC"]'),
-    ("import sys\nX = sys.argv[1]", "sys.argv[1]"),
-    ('X = dbutils.widgets.get("topic")', "dbutils.widgets.get('topic')"),
-    ("from settings import TOPIC as X", "TOPIC"),
-    ('from settings import topic_for\nX = topic_for("orders")', 'topic_for("orders")'),
-    ('import os\nX = os.environ.get("TOPIC")', 'os.environ.get("TOPIC")'),
+ENVIRONMENT_TOPIC = Origin("environment", "TOPIC")
+
+
+@pytest.mark.parametrize(("setup", "value", "origin"), [
+    ('import os\nX = os.environ["TOPIC"]', 'os.environ["TOPIC"]', ENVIRONMENT_TOPIC),
+    ("import sys\nX = sys.argv[1]", "sys.argv[1]", None),
+    ('X = dbutils.widgets.get("topic")', "dbutils.widgets.get('topic')", None),
+    ("from settings import TOPIC as X", "TOPIC", None),
+    ('from settings import topic_for\nX = topic_for("orders")', 'topic_for("orders")', None),
+    ('import os\nX = os.environ.get("TOPIC")', 'os.environ.get("TOPIC")', ENVIRONMENT_TOPIC),
 ])
-def test_unresolvable_values_are_unknown_never_guessed(setup: str, value: str) -> None:
+def test_unresolvable_values_are_unknown_never_guessed(setup: str, value: str,
+                                                       origin: Origin | None) -> None:
     query = snippet(f'''
 {setup}
 spark.readStream.format("kafka").option("subscribe", X).load() \\
     .writeStream.format("delta").option("checkpointLocation", "/c").start("/t")
 ''')
-    assert query.sources[0].identity == (("subscribe", Unknown(value)),)
+    ((key, found),) = query.sources[0].identity
+    assert key == "subscribe" and found == Unknown(value, origin=origin)
+    assert str(found) == value  # shown as the job writes it
 
 
 def test_env_defaults_with_os_getenv_and_environ_get() -> None:

@@ -298,3 +298,53 @@ Job("t").run()
 def test_a_method_is_read_with_what_can_reach_it() -> None:
     assert findings(METHOD, METHOD.replace('print("report")', 'print("done")')) == []
     assert findings(METHOD, METHOD.replace('"append"', '"overwrite"')) == [("SK12", "review")]
+
+
+BESIDE_THE_LAMBDA = '''
+if __name__ == "__main__":
+    df = spark.readStream.format("kafka").option("subscribe", "in").load()
+
+    def write_out(batch):
+        batch.write.format("org.apache.spark.sql.cassandra").mode("append") \\
+            .options(table="user_actions", keyspace="events").save()
+
+    df.writeStream.foreachBatch(lambda batch, _: write_out(batch)).start()
+'''
+
+AT_MODULE_LEVEL = '''
+def write_out(batch):
+    batch.write.format("org.apache.spark.sql.cassandra").mode("append").options(
+        table="user_actions", keyspace="events"
+    ).save()
+
+
+if __name__ == "__main__":
+    df = spark.readStream.format("kafka").option("subscribe", "in").load()
+    df.writeStream.foreachBatch(lambda batch, _: write_out(batch)).start()
+'''
+
+
+def test_a_helper_defined_beside_the_lambda_is_part_of_it() -> None:
+    # A real commit moved the helper out of `if __name__ == "__main__":`: the same writes.
+    assert writes(BESIDE_THE_LAMBDA) == writes(AT_MODULE_LEVEL) != ()
+    assert {c for c, _ in findings(BESIDE_THE_LAMBDA, AT_MODULE_LEVEL)} <= {"SK07"}
+
+
+def test_a_helper_beside_the_lambda_that_writes_elsewhere_is_review() -> None:
+    moved = AT_MODULE_LEVEL.replace('table="user_actions"', 'table="user_events"')
+    assert "SK12" in [c for c, _ in findings(BESIDE_THE_LAMBDA, moved)]
+
+
+def test_a_dataframe_writer_under_row_wise_foreach_fails_instead_of_writing() -> None:
+    # foreach(f) hands f a Row: `row.write...save()` fails; under foreachBatch it writes.
+    row_wise = BESIDE_THE_LAMBDA.replace("foreachBatch(lambda batch, _: write_out(batch))",
+                                         "foreach(write_out)")
+    assert ("SK12", "review") in findings(row_wise, BESIDE_THE_LAMBDA)
+    client = row_wise.replace('batch.write.format("org.apache.spark.sql.cassandra")',
+                              'producer.send("events", batch)\n        batch.write.format("x")')
+    # A client's call is a write under foreach too: another topic is review.
+    assert ("SK12", "review") in findings(client, client.replace('"events", batch',
+                                                                 '"events_v2", batch'))
+    printing = row_wise.replace('batch.write.format("org.apache.spark.sql.cassandra")',
+                                'print(batch)\n        batch.foo("x")')
+    assert ("SK12", "review") in findings(printing, row_wise)  # prints, then fails

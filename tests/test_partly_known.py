@@ -8,7 +8,7 @@ import pytest
 
 from streamlint.diff import diff_jobs
 from streamlint.extract import extract_text
-from streamlint.model import Template, Unknown, option, show
+from streamlint.model import Origin, Template, Unknown, option, show
 from streamlint.model.values import values_differ
 from streamlint.report.json import render as render_json
 from streamlint.report.sarif import render as render_sarif
@@ -116,7 +116,7 @@ def test_a_topic_list_keeps_its_known_entries() -> None:
         'df = spark.readStream.format("kafka").option("subscribe", ",".join([T, "b"])).load()\n'
         'df.writeStream.option("checkpointLocation", "/chk").start("/t")\n', "job.py")
     value = option(job.queries[0].sources[0].identity, "subscribe")
-    assert value == t("", Unknown('os.environ["T"]'), ",b")
+    assert value == t("", Unknown('os.environ["T"]', origin=Origin("environment", "T")), ",b")
 
 
 # -- the diff and its reports ------------------------------------------------------------------

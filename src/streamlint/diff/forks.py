@@ -38,9 +38,10 @@ def settings_of(note: str) -> frozenset[str] | None:
 
 
 # Changes judged the same whatever the output mode or trigger: a continuous trigger refuses
-# most operators (a watermark, a join), an output mode decides what an aggregation emits.
+# most operators (a watermark, a join), an output mode decides what an aggregation emits. A
+# sink function's code or writes (SK07, SK12) are judged by that code alone.
 _ANY_MODE = frozenset({"source.rate_limit", "source.option", "sink.option", "query.name",
-                       "config.changed"})
+                       "config.changed", "sink.foreach_code", "sink.foreach_writes"})
 
 
 def may_differ(change: Change, settings: frozenset[str]) -> bool:

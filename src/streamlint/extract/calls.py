@@ -16,6 +16,7 @@ from streamlint.extract.bindings import member
 from streamlint.extract.coverage import escaped
 from streamlint.extract.symbolic import (
     ABSENT,
+    Raised,
     Return,
     after_guard_writes,
     after_guards,
@@ -120,6 +121,8 @@ class Calls:
                     self.run_small(small, env)
         except Return as ret:
             value = ret.value
+        except Raised:  # past its guard clauses it always raises: they alone return
+            value = guards[0][0] if (guards := self.guards[-1]) else None
         finally:
             self.depth -= 1
             self.frames.pop()
@@ -312,7 +315,8 @@ class Calls:
         if isinstance(result, Unknown):
             target = func.target if isinstance(func, BoundMethod) else None
             escaped(self, (target, *args, *kwargs.values()), self.code(node.func))
-        if isinstance(result, Unknown) and result.text == self.code(node) and not result.unread:
+        if isinstance(result, Unknown) and result.text == self.code(node) and not (
+                result.unread or result.origin):
             # An unknown callee: remember what it was given, and a file not read it was given.
             opaque = self.opaque(node, env)
             given = next((v.unread for v in (*args, *kwargs.values())

@@ -23,7 +23,7 @@ import libcst as cst
 
 from streamlint.extract import registry, templates
 from streamlint.extract.values import BoundMethod, FunctionRef, Items, PathValue
-from streamlint.model import Overridable, Unknown, origins_of
+from streamlint.model import Origin, Overridable, Unknown, origins_of
 from streamlint.records import record, replace
 
 if TYPE_CHECKING:
@@ -131,9 +131,19 @@ def _in_checkout(loader: Any, path: str) -> str | None:
 
 
 def _candidates(interp: Interpreter, path: str) -> list[str]:
+    """Where a relative path may lead: the repository root, the module's folder, then each
+    folder above the module's, nearest first. The working directory is the deployment's
+    choice (`WORKDIR /app` beside a Dockerfile's `ADD src/config.json /app/`, a `cd src`
+    before `spark-submit consumer/job.py`); a file of that name in a folder the job sits
+    in is the one its deployment ships."""
     here = interp.context.relpath or interp.loader.project.job
+    folders = ["", posixpath.dirname(here)]
+    folder = folders[-1]
+    while folder:
+        folder = posixpath.dirname(folder)
+        folders.append(folder)
     found = []
-    for base in ("", posixpath.dirname(here)):
+    for base in folders:
         joined = posixpath.normpath(posixpath.join(base, path))
         if not joined.startswith("..") and joined not in found:
             found.append(joined)
@@ -146,8 +156,9 @@ def _digest(text: str) -> str:
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
-def unread(code: str, why: str) -> Unknown:
-    return Unknown(code, unread=why)
+def unread(code: str, why: str, origin: Origin | None = None) -> Unknown:
+    """A value of a file not read; without `origin`, the file's whole content."""
+    return Unknown(code, unread=why, origin=origin or Origin("file", why))
 
 
 def from_data(value: Any, origins: tuple[tuple[str, str], ...] = ()) -> Any:
@@ -489,8 +500,14 @@ def parse_env(text: str) -> dict[str, str]:
 def unread_item(target: Unknown, key: Any) -> Any:
     """`config["kafka"]["topic"]` of a file not read: still from that file."""
     if target.unread and isinstance(key, str | int):
-        return unread(f"{target.text}[{key!r}]", target.unread)
+        return unread(f"{target.text}[{key!r}]", target.unread, _child(target, key))
     return registry.NEXT
+
+
+def _child(target: Unknown, key: str | int) -> Origin | None:
+    """The origin of `target[key]`: that key of the file; unknown below what is not the
+    file's content (`text.split(",")[0]`)."""
+    return target.origin.child(key) if target.origin is not None else None
 
 
 @registry.subscript(BoundMethod)
@@ -498,7 +515,8 @@ def unread_attribute_item(target: BoundMethod, key: Any) -> Any:
     """`config.kafka["topic"]` of a file not read."""
     owner = target.target
     if isinstance(owner, Unknown) and owner.unread and isinstance(key, str | int):
-        return unread(f"{owner.text}.{target.name}[{key!r}]", owner.unread)
+        return unread(f"{owner.text}.{target.name}[{key!r}]", owner.unread,
+                      Origin("file", owner.unread, ("code", owner.text, target.name, key)))
     return registry.NEXT
 
 
@@ -509,8 +527,15 @@ def unread_attribute(target: Unknown, name: str) -> Any:
     return BoundMethod(target, name)
 
 
-def unread_method(interp: Interpreter, target: Unknown, node: cst.Call) -> Any:
-    return unread(interp.code(node), target.unread)
+def unread_method(interp: Interpreter, target: Unknown, node: cst.Call, name: str = "",
+                  args: tuple[Any, ...] = ()) -> Any:
+    """A method `name` of a file's content not read: `config.get("topic")` is
+    `config["topic"]` (with a default too: the version whose `[]` ran had the key, and the
+    file itself stays a question, UN06); any other is known by its code."""
+    if name == "get" and args and isinstance(args[0], str | int):
+        return unread(interp.code(node), target.unread, _child(target, args[0]))
+    return unread(interp.code(node), target.unread,
+                  Origin("file", target.unread, ("code", interp.code(node))))
 
 
 # -- a file handed to code streamlint cannot follow ------------------------------------------

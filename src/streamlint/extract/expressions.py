@@ -267,6 +267,8 @@ class Expressions:
             return Unknown(f"{self.code(node)} (past the {len(target)} items seen in "
                            f"{self.code(node.value)}: #{held})", shown=self.code(node))
         item = registry.get_item(target, key)  # a DataFrame's column, a column's field
+        if isinstance(item, Unknown) and item.origin is not None and not item.unread:
+            return Unknown(self.code(node), origin=item.origin)  # written as the job does
         if item is not registry.NEXT:
             return item
         # Anything else, an unknown config dict as much as a DataFrame from another module, is

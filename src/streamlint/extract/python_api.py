@@ -14,8 +14,16 @@ import libcst as cst
 from streamlint.extract import config_files, registry, templates
 from streamlint.extract.budget import MAX_VALUE
 from streamlint.extract.symbolic import ABSENT, digest, length_unknown
-from streamlint.extract.values import EnvDefault, FunctionRef, Items, Native, Partial, PathValue
-from streamlint.model import OverridableNumber, Unknown, keep_origins, origins_of
+from streamlint.extract.values import (
+    EnvDefault,
+    FunctionRef,
+    Items,
+    ModuleRef,
+    Native,
+    Partial,
+    PathValue,
+)
+from streamlint.model import Origin, OverridableNumber, Unknown, keep_origins, origins_of
 
 if TYPE_CHECKING:
     from streamlint.extract.interpreter import Interpreter
@@ -64,7 +72,16 @@ def call_os(interp: Interpreter, func: FunctionRef, args: list[Any], kwargs: dic
                                         (f"environment variable {name}", str(default))))
         if default is not None:
             return default
-        return Unknown(interp.code(node))
+        return Unknown(interp.code(node), origin=Origin("environment", key) if isinstance(
+            key, str) else None)
+    return registry.NEXT
+
+
+@registry.subscript(ModuleRef)
+def environment_item(target: ModuleRef, key: Any) -> Any:
+    """`os.environ["TOPIC"]`: the variable, the same value as `os.getenv("TOPIC")`."""
+    if target.name == "os.environ" and isinstance(key, str):
+        return Unknown(f"os.environ[{key!r}]", origin=Origin("environment", key))
     return registry.NEXT
 
 

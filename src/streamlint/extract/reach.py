@@ -248,6 +248,28 @@ def _top_of(index: ModuleIndex, node: cst.CSTNode) -> cst.CSTNode | None:
     return next((s for s in index.body if _contains(s, node)), None)
 
 
+_BLOCKS = (cst.BaseSuite, cst.If, cst.Else, cst.For, cst.While, cst.With, cst.Try,
+           cst.ExceptHandler, cst.Finally)
+
+
+def _defined_beside(top: cst.CSTNode, node: cst.CSTNode, used: set[str]
+                    ) -> list[cst.FunctionDef]:
+    """The functions nested code calls that are defined in the same top-level statement (a
+    `write_to_cassandra` beside the `foreachBatch(lambda ...)` in `if __name__ ==
+    "__main__":`, or in the enclosing function): part of that code, as a module-level
+    helper is."""
+    found: list[cst.FunctionDef] = []
+    stack = [top]
+    while stack:
+        for child in stack.pop().children:
+            if isinstance(child, cst.FunctionDef) and child is not top and (
+                    child.name.value in used and not _contains(child, node)):
+                found.append(child)
+            elif isinstance(child, _BLOCKS):
+                stack.append(child)
+    return found
+
+
 def _contains(root: cst.CSTNode, target: cst.CSTNode) -> bool:
     stack = [root]
     while stack:
@@ -370,7 +392,9 @@ def reach_of(index: ModuleIndex, node: cst.CSTNode, module_text: ModuleText,
         nodes = list(methods)
     elif alone and top is not node:
         code, _, used, own_imports = _facts(node)
-        codes, nodes = [code], [node]
+        codes, nodes = [code], [node, *_defined_beside(top, node, used)]
+        codes += [_facts(helper)[0] for helper in nodes[1:]]
+        used = used.union(*(_facts(helper)[2] for helper in nodes[1:]))
     else:
         taken = {start}
         used = set(facts[start][2])

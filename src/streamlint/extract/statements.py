@@ -15,6 +15,7 @@ from streamlint.extract.bindings import import_star, member, module_ref
 from streamlint.extract.conditions import compared_with_literal
 from streamlint.extract.symbolic import (
     ABSENT,
+    Raised,
     Return,
     choose,
     digest,
@@ -53,7 +54,7 @@ class Statements:
         elif isinstance(stmt, cst.For):
             self.run_for(stmt, env)
         elif isinstance(stmt, cst.While):
-            self.run_block(stmt.body.body, env)
+            self.run_unsure(stmt.body.body, env, uncertain=0)
             if stmt.orelse is not None:
                 self.run_block(stmt.orelse.body.body, env)
         elif isinstance(stmt, cst.Match):
@@ -108,6 +109,8 @@ class Statements:
                 self.ev(small.value, env)
         elif isinstance(small, cst.Return):
             raise Return(None if small.value is None else self.ev(small.value, env))
+        elif isinstance(small, cst.Raise) and self.frames:
+            raise Raised  # (at a module's top level it is read past, as code that may run)
         elif isinstance(small, cst.Import | cst.ImportFrom) and self.loader is not None and (
                 self.loader.run_import(self, small, env)):
             return  # a module of the repository, followed (`modules.py`)
@@ -196,6 +199,7 @@ class Statements:
         outcomes: list[dict[str, Any]] = []
         returns: list[Return] = []
         returned: list[int] = []
+        raised: list[int] = []
         started: list[list[Any]] = []
         heap_mark = heap.watch(self)
         branch_writes: list[heap.Writes] = []
@@ -211,6 +215,8 @@ class Statements:
                 # A branch that wrote beyond its names (`self.df = ...`) before returning
                 # leaves that for the code after the `if` to see: no guard clause then.
                 returned.append(number if self.effects.heap_writes == writes else -1)
+            except Raised:
+                raised.append(number)  # `else: raise ...`: nothing after it on this path
             finally:
                 self.effects.uncertain -= 1
                 branch_writes.append(heap.undo(self, heap_mark))
@@ -218,9 +224,12 @@ class Statements:
             started.append(self.effects.queries[mark:])
             del self.effects.queries[mark:]
         heap.merge(self, branch_writes, condition, loc)
-        if self.guard_clause(returns, returned, started, condition, loc):
-            outcomes = [o for number, o in enumerate(outcomes) if number not in returned]
-            returns = []
+        if len(raised) == len(branches):
+            raise Raised
+        if len(returns) < len(branches) - len(raised) and self.guard_clause(
+                returns, returned, started, condition, loc):
+            returns, raised = [], raised + returned  # what follows sees neither
+        outcomes = [o for number, o in enumerate(outcomes) if number not in raised] or outcomes
         kept = started_in_branches(started, condition, loc)
         for writer in (w for writers in started for w in writers):
             # A branch's query not kept is the kept one's alternative: seen, not lost.
@@ -234,7 +243,7 @@ class Statements:
                 if other is not merged and other != merged:
                     merged = choose(merged, other, condition, loc)
             env.names[name] = merged
-        if len(returns) == len(branches) > 1:
+        if len(returns) == len(branches) - len(raised) and len(branches) > 1:
             # Every branch returns (an if/elif/else of returns): nothing after runs, and the
             # value is a choice among all of them, not the first branch's alone.
             value = returns[0].value
@@ -282,13 +291,20 @@ class Statements:
                 self.run_block(stmt.body.body, env)
         else:
             self.assign(stmt.target, self.loop_item(stmt, items), env)
-            self.effects.uncertain += 1  # the body may run any number of times, even none
-            try:
-                self.run_block(stmt.body.body, env)
-            finally:
-                self.effects.uncertain -= 1
+            self.run_unsure(stmt.body.body, env)
         if stmt.orelse is not None:
             self.run_block(stmt.orelse.body.body, env)
+
+    def run_unsure(self, body: Sequence[cst.CSTNode], env: Env, uncertain: int = 1) -> None:
+        """A loop's body, which may run any number of times, even none: a `raise` in it
+        ends no path."""
+        self.effects.uncertain += uncertain
+        try:
+            self.run_block(body, env)
+        except Raised:
+            pass
+        finally:
+            self.effects.uncertain -= uncertain
 
     def loop_item(self, stmt: cst.For, items: Any) -> Unknown:
         """An item of what a loop runs over, not known one by one: named with a digest of

@@ -37,6 +37,10 @@ class Return(Exception):
         self.value = value
 
 
+class Raised(Exception):  # noqa: N818 - a signal, like Return
+    """A `raise` in a function: the path it ends runs no further (extract/statements.py)."""
+
+
 def is_plain(value: Any) -> bool:
     if isinstance(value, tuple):
         return not length_unknown(value)  # `if extra:` on a list an `if` may have extended

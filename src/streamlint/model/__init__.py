@@ -25,11 +25,29 @@ class Loc:
 
 
 @record
+class Origin:
+    """Where a value known only at run time comes from, as data: two values of one origin are
+    one value, however the code reads it (`config["topic"]`, `config.get("topic", False)`,
+    `json.load(f)["topic"]`; `os.environ["TOPIC"]`, `os.getenv("TOPIC")`).
+
+    kind "file": the key path `key` of the configuration file `name` names (as `Unknown.unread`
+    says it); "environment": the environment variable `name`, no default."""
+
+    kind: str
+    name: str
+    key: tuple[str | int, ...] = ()
+
+    def child(self, key: str | int) -> Origin:
+        return Origin(self.kind, self.name, (*self.key, key))
+
+
+@record
 class Unknown:
     """A value that static analysis cannot pin down; `text` is the code that produces it.
 
     Two unknowns with the same text compare equal: the same expression in both versions is the
-    same value, so only a changed expression becomes a finding.
+    same value, so only a changed expression becomes a finding. Two with the same `origin`
+    compare equal whatever their code: the same key of the same file is the same value.
     """
 
     text: str
@@ -44,8 +62,14 @@ class Unknown:
     # the job's repository is (root-relative, POSIX; "." for the root). A run of the job
     # (`--confirm`) finds its query by that place (model/paths.py `query_path`).
     repository: str = ""
+    origin: Origin | None = None
 
-    __record_compare__ = ("text", "unread")
+    __record_compare__ = ("identity", "unread")
+
+    @property
+    def identity(self) -> object:
+        """What it is compared by: its origin where known, else its code."""
+        return self.origin if self.origin is not None else self.text
 
     def __str__(self) -> str:
         return self.shown or self.text

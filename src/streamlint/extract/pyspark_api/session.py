@@ -232,7 +232,7 @@ def unknown_method(interp: Interpreter, target: Unknown, name: str, args: list[A
         return dataframe_call(interp, unresolved_plan(target, loc), name, args, kwargs,
                               node, loc)
     if target.unread:
-        return config_files.unread_method(interp, target, node)
+        return config_files.unread_method(interp, target, node, name, tuple(args))
     if name in ("get", "getenv") and target.text in ("os.environ", "environ") and len(args) > 1:
         return call_os(interp, FunctionRef("os", "get"), args, kwargs, node)
     if name in ("get", "getArgument") and target.text.endswith("widgets") and args and (
