@@ -436,3 +436,59 @@ def test_two_tasks_that_run_the_notebook_with_different_values_make_it_a_run_tim
 def test_a_bundle_that_cannot_be_read_leaves_the_widgets_default(broken: str) -> None:
     files = repository(bundle=broken, job_yml=broken)
     assert str(checkpoint(files)) == "/Volumes/dev/orders/checkpoints/ingest"
+
+
+# -- what the deployment sets: --var and BUNDLE_VAR_<name> -------------------------------------
+
+
+def test_a_bundle_var_in_the_environment_wins_over_the_default(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    files = repository()
+    monkeypatch.setenv("BUNDLE_VAR_catalog", "prod")
+    (query,) = extract_text(files[NOTEBOOK], NOTEBOOK,
+                            Project(MappingFiles(files), NOTEBOOK)).queries
+    assert query.sink.target == "prod.bronze.orders"
+
+
+def test_an_undeclared_bundle_var_in_the_environment_changes_nothing(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("BUNDLE_VAR_schema", "gold")
+    files = repository(JOB_YML.replace("${var.catalog}.bronze", "${var.catalog}.${var.schema}"))
+    (query,) = extract_text(files[NOTEBOOK], NOTEBOOK,
+                            Project(MappingFiles(files), NOTEBOOK)).queries
+    assert query.sink.target != "main.gold.orders"
+
+
+def write_repository(root: Path, files: dict[str, str]) -> str:
+    for name, text in files.items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text(text)
+    (root / "pyproject.toml").write_text("")
+    return str(root / NOTEBOOK)
+
+
+def test_var_pins_what_a_changed_default_would_change(tmp_path: Path, monkeypatch,
+                                                      capsys) -> None:
+    monkeypatch.delenv("BUNDLE_VAR_catalog", raising=False)
+    old = write_repository(tmp_path / "old", repository())
+    new = write_repository(tmp_path / "new", repository(
+        bundle=BUNDLE.replace("default: main", "default: staging")))
+    main(["diff", old, new, "--format", "json"])
+    assert [f["code"] for f in json.loads(capsys.readouterr().out)["findings"]] == ["SK08"]
+    # The deployment sets the catalog itself: the default's change reaches no run.
+    assert main(["diff", old, new, "--format", "json", "--var", "catalog=prod"]) == 0
+    assert json.loads(capsys.readouterr().out)["findings"] == []
+
+
+def test_a_malformed_var_is_a_usage_error(tmp_path: Path, capsys) -> None:
+    old = write_repository(tmp_path / "old", repository())
+    assert main(["diff", old, old, "--var", "catalog"]) == 2
+    assert "NAME=VALUE" in capsys.readouterr().err
+
+
+def test_var_leaves_the_callers_environment_as_it_was(tmp_path: Path, capsys) -> None:
+    import os
+
+    old = write_repository(tmp_path / "old", repository())
+    main(["diff", old, old, "--var", "catalog=prod"])
+    assert "BUNDLE_VAR_catalog" not in os.environ

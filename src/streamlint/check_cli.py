@@ -4,6 +4,7 @@ what `diff` shares with it: the configuration, suppressions and the pull-request
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from typing import TYPE_CHECKING, Any
 
@@ -38,6 +39,22 @@ def add_check_parser(commands: Any) -> None:
                        help="with --confirm: stop a job run after this long (default 120)")
 
 
+def bundle_var(text: str) -> tuple[str, str]:
+    """`--var NAME=VALUE`, refused before anything is read when it is not one."""
+    name, equals, value = text.partition("=")
+    if not equals or not name.strip() or not name.strip().replace("_", "").replace(
+            "-", "").isalnum():
+        raise argparse.ArgumentTypeError(f"{text!r}: give a bundle variable as NAME=VALUE")
+    return name.strip(), value
+
+
+def use_bundle_vars(args: argparse.Namespace) -> None:
+    """The `--var`s as the bundle CLI takes them: each one wins over `BUNDLE_VAR_<name>` in
+    the environment, which extract/bundles.py reads (streamlint's own process only)."""
+    for name, value in getattr(args, "var", None) or ():
+        os.environ[f"BUNDLE_VAR_{name}"] = value
+
+
 def add_verdict_options(parser: argparse.ArgumentParser) -> None:
     """The options `diff` and `check` share: which Spark judges, and what exits 1."""
     parser.add_argument("--spark-version", default=None,
@@ -45,6 +62,11 @@ def add_verdict_options(parser: argparse.ArgumentParser) -> None:
                         "(default: spark-version in [tool.streamlint], else the pyspark or "
                         "databricks-connect pin the project declares, else the latest "
                         "stable release)")
+    parser.add_argument("--var", action="append", default=[], metavar="NAME=VALUE",
+                        type=bundle_var,
+                        help="a Databricks bundle variable as the deployment sets it, as "
+                        "`databricks bundle deploy --var`: wins over BUNDLE_VAR_NAME in the "
+                        "environment, the target's value and the default (repeatable)")
     parser.add_argument("--strict", action="store_true",
                         help="exit 1 on findings to review, too")
     parser.add_argument("--exit-zero", action="store_true",

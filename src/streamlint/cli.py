@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import gc
+import os
 import sys
 from typing import Any
 
@@ -118,6 +119,16 @@ def _add_checkpoint_parser(commands: Any) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
+    saved = dict(os.environ)
+    try:
+        return _main(argv)
+    finally:
+        if os.environ != saved:  # `--var` sets BUNDLE_VAR_*: a caller's process keeps its own
+            os.environ.clear()
+            os.environ.update(saved)
+
+
+def _main(argv: list[str] | None) -> int:
     try:
         args = build_parser().parse_args(argv)
         # A static command run as the `streamlint` program (argv from the command line,
@@ -130,6 +141,10 @@ def main(argv: list[str] | None = None) -> int:
         # still watch the process. `--confirm` keeps it: it holds a Spark session for minutes.
         if argv is None and not getattr(args, "confirm", False):
             gc.disable()
+        if getattr(args, "var", None):
+            from streamlint.check_cli import use_bundle_vars
+
+            use_bundle_vars(args)
         if args.command == "diff" and args.checkpoint is not None:
             return run_checkpoint_diff(args)
         if args.command == "diff":

@@ -21,6 +21,7 @@ run time (an `Unknown` naming each). Nothing here runs or imports the code; YAML
 from __future__ import annotations
 
 import copy
+import os
 import posixpath
 import re
 from collections.abc import Iterator
@@ -37,6 +38,7 @@ if TYPE_CHECKING:
 
 BUNDLE_FILES = ("databricks.yml", "databricks.yaml")
 MAX_BUNDLE_BYTES = 1_000_000
+BUNDLE_VAR = "BUNDLE_VAR_"  # a variable's value as the deployment's environment sets it
 MAX_INCLUDED = 200  # resource files of one bundle
 MAX_DEPTH = 8  # variables defined through variables
 _SUBSTITUTION = re.compile(r"\$\{([^}]*)\}")
@@ -345,6 +347,9 @@ def _runs(merged: dict[str, Any], folder: str, job: str) -> Iterator[Run]:
 
 
 def _variables(defaults: Any, chosen: Any) -> dict[str, Any]:
+    """The variables' values under one target: the default, the target's value, then what the
+    deployment sets (`BUNDLE_VAR_<name>` in the environment, which `--var` sets too), in the
+    bundle CLI's order; only for the variables the bundle declares."""
     found = {}
     for name, spec in defaults.items() if isinstance(defaults, dict) else ():
         value = spec.get("default") if isinstance(spec, dict) else spec
@@ -356,6 +361,10 @@ def _variables(defaults: Any, chosen: Any) -> dict[str, Any]:
             found[name] = value
         else:
             found.pop(name, None)  # a lookup (`lookup: cluster: ...`): known at deploy time
+    declared = set(defaults) if isinstance(defaults, dict) else set()
+    for key, value in os.environ.items():
+        if key.startswith(BUNDLE_VAR) and key[len(BUNDLE_VAR):] in declared:
+            found[key[len(BUNDLE_VAR):]] = value
     return found
 
 
