@@ -9,8 +9,11 @@ run time and are not counted.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import grimp
 import pytest
+from importlinter.cli import lint_imports
 
 # No cache: a cached graph outlives the edits it should see.
 GRAPH = grimp.build_graph("streamlint", include_external_packages=True,
@@ -130,3 +133,13 @@ def test_no_function_grows_past_sixty_lines() -> None:
     assert {k: v for k, v in found.items() if v > LONG_FUNCTIONS.get(k, 60)} == {}
     # a function split below the line leaves the list, so that the list only shrinks
     assert sorted(set(LONG_FUNCTIONS) - set(found)) == []
+
+
+def test_the_import_linter_contracts_hold(capsys: pytest.CaptureFixture[str]) -> None:
+    """The layers as declared in pyproject.toml ([tool.importlinter]), checked by
+    import-linter itself: the form the ecosystem reads, beside the grimp checks above."""
+    config = Path(__file__).resolve().parents[1] / "pyproject.toml"
+    status = lint_imports(config_filename=str(config), no_cache=True, no_logo=True)
+    out = capsys.readouterr().out
+    assert status == 0, out
+    assert "0 broken" in out and "5 kept" in out

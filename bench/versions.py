@@ -1,0 +1,101 @@
+"""The `versions` lane: the version-dependent Spark evidence on each older pyspark.
+
+    python bench/versions.py [VERSION ...] [--tests FILE ...] [--keep-going]
+
+CI runs the whole suite on the newest pyspark (the test extra's pin). The rules that say
+"from Spark 4.1 on" or "on 4.0 only" are also tested on the versions they speak about: this
+script makes one virtual environment per version (under `$XDG_CACHE_HOME/streamlint/versions`,
+made once and reused), installs this checkout with its `spark` and `test` extras and that
+pyspark release, and runs the Spark tests that assert per version (each test reads the
+installed pyspark's version and expects what that version does). Prints one line a version:
+what pytest counted, and the time. Exits 1 if any version failed.
+
+VERSION is a Spark minor version streamlint has a profile for (rules/runtimes.toml) from 4.0
+on: the suite's expected error classes are Spark 4's (tests/conftest.py refuses 3.x).
+Default: every such version older than the newest.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import tomllib
+
+ROOT = Path(__file__).resolve().parent.parent
+# The tests that assert what each Spark version does on a restart.
+TESTS = ("tests/test_spark_versions.py", "tests/test_spark_context.py",
+         "tests/test_spark_stream_facts.py")
+
+
+def profiles() -> list[str]:
+    data = tomllib.loads((ROOT / "rules" / "runtimes.toml").read_text(encoding="utf-8"))
+    return [entry["version"] for entry in data["spark"]]
+
+
+def _key(version: str) -> tuple[int, ...]:
+    return tuple(int(part) for part in version.split("."))
+
+
+def environment(version: str) -> Path:
+    """The virtual environment of one pyspark minor version, made on first use."""
+    cache = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+    folder = cache / "streamlint" / "versions" / f"pyspark-{version}"
+    python = folder / "bin" / "python"
+    marker = folder / "installed.txt"
+    if marker.is_file() and marker.read_text() == str(ROOT):
+        return python
+    subprocess.run([sys.executable, "-m", "venv", "--clear", str(folder)], check=True)
+    subprocess.run([str(python), "-m", "pip", "install", "-q", "-e", f"{ROOT}[spark,test]",
+                    f"pyspark[connect]=={version}.*"], check=True)
+    marker.write_text(str(ROOT))
+    return python
+
+
+def run(version: str, tests: tuple[str, ...]) -> tuple[bool, str]:
+    python = environment(version)
+    installed = subprocess.run([str(python), "-c", "import pyspark; print(pyspark.__version__)"],
+                               capture_output=True, text=True, check=True).stdout.strip()
+    env = dict(os.environ, STREAMLINT_NO_CACHE="1")
+    done = subprocess.run([str(python), "-m", "pytest", "-m", "spark", "-q",
+                           "-p", "no:cacheprovider", *tests], cwd=ROOT, env=env,
+                          capture_output=True, text=True)
+    lines = [line for line in done.stdout.splitlines() if line.strip()]
+    counted = next((line.strip("= ") for line in reversed(lines)
+                    if re.search(r"\d+ (passed|failed|error)", line)), "no pytest summary")
+    if done.returncode != 0:
+        sys.stdout.write(done.stdout[-4000:])
+    return done.returncode == 0, f"pyspark {installed}: {counted}"
+
+
+def main() -> int:
+    known = [v for v in profiles() if _key(v) >= (4, 0)]
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("versions", nargs="*", metavar="VERSION",
+                        help=f"Spark minor versions, of {', '.join(known)} "
+                        f"(default: {', '.join(known[:-1])})")
+    parser.add_argument("--tests", nargs="+", default=list(TESTS), metavar="FILE",
+                        help="the test files to run (default: the per-version evidence)")
+    args = parser.parse_args()
+    versions = args.versions or known[:-1]
+    unknown = [v for v in versions if v not in known]
+    if unknown:
+        parser.error(f"no profile from 4.0 on for {', '.join(unknown)}; known: "
+                     f"{', '.join(known)}")
+    failed = False
+    for version in versions:
+        start = time.perf_counter()
+        ok, said = run(version, tuple(args.tests))
+        failed |= not ok
+        print(f"{'ok  ' if ok else 'FAIL'} Spark {version}: {said} "
+              f"({time.perf_counter() - start:.0f} s)", flush=True)
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
