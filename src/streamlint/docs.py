@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from streamlint.rules import Rule
+from streamlint.rules import Rule, documented_fix
 from streamlint.target.profiles import profiles_for, shown_range
 
 FOLDER = "docs/rules"  # the generated pages (streamlint.rule_pages)
@@ -79,7 +79,8 @@ def explain(rule: Rule) -> str:
         *("  " + line for line in rule.why.splitlines()),
     ]
     if rule.fix:
-        parts += ["", "What to do:", *("  " + line for line in rule.fix.splitlines())]
+        parts += ["", "What to do:",
+                  *("  " + line for line in documented_fix(rule.fix).splitlines())]
     for example in rule.examples:
         parts += ["", f"Example ({example.name}, {example.verdict}):"]
         if example.kind == "judge":

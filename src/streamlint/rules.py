@@ -401,6 +401,17 @@ def pipeline_fix(fix: str, verdict: str, family: str, facts: dict[str, str]) -> 
         "{old_table}", facts.get("old_table", "the old table"))
 
 
+def documented_fix(fix: str) -> str:
+    """A rule's fix as its page and `explain` show it: the pipeline placeholders a report
+    fills from the finding (`{full_refresh}`, `{table}`, `{old_table}`) in general words."""
+    if "{" not in fix:
+        return fix
+    remedy = _remedies().get("sdp", "fully refresh the table").replace(
+        "`{table}`", "the table").replace("{table}", "TABLE")  # in the commands
+    return fix.replace("{full_refresh}", remedy).replace("{table}", "the table").replace(
+        "{old_table}", "the old table name")
+
+
 # Changes after which the rows already in the table cannot stay: an AUTO CDC flow keyed or
 # ordered another way, and a renamed flow (a new flow, with no checkpoint of its own to reset).
 KEEPS_NO_ROWS = frozenset({"pipeline.cdc", "pipeline.flow_renamed"})
