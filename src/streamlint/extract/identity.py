@@ -32,7 +32,7 @@ def no_repository(dotted: str, level: int, importer: str) -> None:
     return None
 
 
-@dataclass
+@dataclass(eq=False)  # a key by identity: two versions' modules are never one
 class Module:
     """A module's top-level statements, read for what they bind: `statement(i)` gives the
     essential syntax tree of statement i (see `reach._essential`), parsed when asked."""
@@ -54,8 +54,8 @@ class Identity:
         self.find = find
         self.essential = essential
         self.module_of = module_of  # (path, text) -> Module
-        self.memo: dict[tuple[str, str], str] = {}
-        self.stack: list[tuple[str, str]] = []
+        self.memo: dict[tuple[Module, str], str] = {}
+        self.stack: list[tuple[Module, str]] = []
         self.modules: dict[str, Module] = {}
 
     def code(self, tree: ast.AST, where: Module, own: str | None = None) -> str:
@@ -96,7 +96,7 @@ class Identity:
                 tree.name = renamed
 
     def name(self, name: str, where: Module) -> str:
-        return self._memo((where.path, name), lambda: self._resolve(name, where))
+        return self._memo((where, name), lambda: self._resolve(name, where))
 
     def member(self, name: str, attribute: str, where: Module) -> str:
         """What `name.attribute` stands for: for a class of the repository, the member
@@ -110,7 +110,7 @@ class Identity:
         return self._member(*found, attribute)
 
     def _member(self, module: Module, cls: ast.ClassDef, attribute: str) -> str:
-        return self._memo((module.path, f"{cls.name}.{attribute}"),
+        return self._memo((module, f"{cls.name}.{attribute}"),
                           lambda: self._read_member(module, cls, attribute))
 
     def _read_member(self, module: Module, cls: ast.ClassDef, attribute: str) -> str:
@@ -146,7 +146,10 @@ class Identity:
             return None
         return self._class(alias.name, self._module(*found), depth + 1)
 
-    def _memo(self, key: tuple[str, str], compute: Callable[[], str]) -> str:
+    def _memo(self, key: tuple[Module, str], compute: Callable[[], str]) -> str:
+        if not self.stack and len(self.memo) > 50_000:
+            self.memo.clear()
+            self.modules.clear()
         if key in self.memo:
             return self.memo[key]
         if key in self.stack:  # recursion: the same by its distance, whatever its name

@@ -18,7 +18,7 @@ from typing import Any, NamedTuple
 
 import libcst as cst
 
-from streamlint.extract.identity import Finder, Identity, Module
+from streamlint.extract.identity import Finder, Identity, Module, no_repository
 from streamlint.extract.imports import is_outside, package_folder
 from streamlint.extract.positions import ModuleIndex, first_name
 from streamlint.extract.scopes import binds, module_names
@@ -215,14 +215,20 @@ def _top_of(index: ModuleIndex, node: cst.CSTNode) -> cst.CSTNode | None:
     if where is None:
         return next((s for s in index.body if _contains(s, node)), None)
     candidate = None
+    bounded = False  # a statement after the candidate starts after the node
     for statement in index.body:
         first = first_name(statement)
         start = index.starts.get(id(first)) if first is not None else None
         if start is not None and start <= where:
             candidate = statement
         elif start is not None:
+            # (a decorator is written before the first name its statement is found by)
+            bounded = not getattr(statement, "decorators", ())
             break
-    if candidate is not None and _contains(candidate, node):
+    # The module's own node (its first name has a position in this module) between two
+    # statements' starts is in the first: walking a big class to check it is slow.
+    if candidate is not None and (bounded and id(name) in index.starts
+                                  or _contains(candidate, node)):
         return candidate
     return next((s for s in index.body if _contains(s, node)), None)
 
@@ -333,9 +339,25 @@ def _start(index: ModuleIndex, node: cst.CSTNode
         return None
     method = None
     if isinstance(top, cst.ClassDef):
-        method = next((m for m in top.body.body
-                       if isinstance(m, cst.FunctionDef) and _contains(m, node)), None)
+        methods = [m for m in top.body.body if isinstance(m, cst.FunctionDef)]
+        method = _by_position(index, methods, node)
+        if method is None or not _contains(method, node):
+            method = next((m for m in methods if _contains(m, node)), None)
     return start, top, method
+
+
+def _by_position(index: ModuleIndex, methods: list[cst.FunctionDef], node: cst.CSTNode
+                 ) -> cst.FunctionDef | None:
+    """The last method starting at or before `node` (by the lines of their first names):
+    walking a big class's every method to find the one holding `node` is slow."""
+    name = first_name(node)
+    where = index.starts.get(id(name)) if name is not None else None
+    found = None
+    for method in methods if where is not None else []:
+        start = index.starts.get(id(method.name))
+        if start is not None and start <= where:
+            found = method
+    return found
 
 
 def identity_of(index: ModuleIndex, node: cst.CSTNode, find: Finder, path: str,
@@ -371,9 +393,25 @@ def identity_of(index: ModuleIndex, node: cst.CSTNode, find: Finder, path: str,
             return ""
         trees = [statement]
         own = statement.name if isinstance(statement, ast.FunctionDef | ast.ClassDef) else None
-    identity = Identity(find, _keeping_imports, _repository_module)
+    identity = _identity(find)
     return digest(tuple(identity.code(_keeping_imports(tree), module, own)
                         for tree in trees))
+
+
+# One resolver per repository a run reads (kept, so an id is never reused): what a name of
+# a module stands for is resolved once, however many unread streams use it.
+_IDENTITIES: dict[int, tuple[Finder, Identity]] = {}
+
+
+def _identity(find: Finder) -> Identity:
+    cached = _IDENTITIES.get(id(find))
+    if cached is not None and cached[0] is find:
+        return cached[1]
+    if len(_IDENTITIES) > 50:
+        _IDENTITIES.clear()
+    identity = Identity(find, _keeping_imports, _repository_module)
+    _IDENTITIES[id(find)] = (find, identity)
+    return identity
 
 
 def _keeping_imports(tree: ast.AST) -> ast.AST:
@@ -534,8 +572,17 @@ def repository_finder(find: Callable[[str, str | None], tuple[str, str] | None],
     return finder
 
 
+_FINDERS: dict[int, tuple[Any, Finder]] = {}
+
+
 def loader_finder(loader: Any) -> Finder:
-    """A `Finder` over the interpreter's module loader (None: no repository)."""
+    """A `Finder` over the interpreter's module loader (None: no repository), one per
+    loader (`_identity` resolves names once per finder)."""
     if loader is None:
-        return lambda dotted, level, importer: None
-    return repository_finder(loader.find, loader.read)
+        return no_repository
+    cached = _FINDERS.get(id(loader))
+    if cached is None or cached[0] is not loader:
+        if len(_FINDERS) > 50:
+            _FINDERS.clear()
+        cached = _FINDERS[id(loader)] = (loader, repository_finder(loader.find, loader.read))
+    return cached[1]
