@@ -175,7 +175,10 @@ class Identity:
                 imported = self._imported(tree, name, where)
                 parts.append(imported if imported.startswith("<") else f"<{imported}>")
             else:
-                own = name if isinstance(tree, _DEFINITIONS) and tree.name == name else None
+                # A helper's own name is how it is called, unless a decorator may read it
+                # (`@dlt.table` names a table by its function).
+                own = name if isinstance(tree, _DEFINITIONS) and tree.name == name \
+                    and not tree.decorator_list else None
                 parts.append(self.code(tree, where, own))
         if len(parts) == 1 and parts[0].startswith("<"):
             return parts[0]  # imported (or re-exported): what it stands for where defined

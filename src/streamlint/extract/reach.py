@@ -376,7 +376,6 @@ def identity_of(index: ModuleIndex, node: cst.CSTNode, find: Finder, path: str,
     start, top, method = found
     module = _job_module(index, path)
     trees: list[ast.AST]
-    own = None
     if method is not None and isinstance(top, cst.ClassDef):
         read = _method_trees(top, method)
         if read is None:
@@ -391,10 +390,10 @@ def identity_of(index: ModuleIndex, node: cst.CSTNode, find: Finder, path: str,
         statement = module.statement(start)
         if statement is None:
             return ""
+        # Its own name kept: a pipeline's flow or table is named by its function.
         trees = [statement]
-        own = statement.name if isinstance(statement, ast.FunctionDef | ast.ClassDef) else None
     identity = _identity(find)
-    return digest(tuple(identity.code(_keeping_imports(tree), module, own)
+    return digest(tuple(identity.code(_keeping_imports(tree), module)
                         for tree in trees))
 
 
