@@ -130,3 +130,139 @@ def test_the_method_holding_the_unread_stream_may_be_renamed() -> None:
     # A framework's hook renamed (kedro's `_load` -> `load`): the same code, the same stream.
     before = CLASS.replace("def load(self):", "def _load(self):")
     assert codes(before, before.replace("def _load(self):", "def load_events(self):")) == []
+
+
+def _repository(tmp_path: Path, side: str, files: dict[str, str]) -> str:
+    root = tmp_path / side
+    (root / ".git").mkdir(parents=True, exist_ok=True)
+    for name, text in files.items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text(text)
+    return str(root / "jobs" / "dataset.py")
+
+
+DATASET = '''from pyspark.sql import SparkSession
+from jobs.{module} import {helper}
+
+
+class StreamDataset:
+    def __init__(self, path):
+        self._path = path
+
+    def load(self):
+        return {helper}().readStream.format("delta").load(self._path)
+'''
+SESSION = '''from pyspark.sql import SparkSession
+
+
+def {helper}():
+    try:
+        from databricks.connect import DatabricksSession
+        return DatabricksSession.builder.getOrCreate()
+    except ImportError:
+        return SparkSession.builder.{how}()
+'''
+
+
+def _diff(tmp_path: Path, old: dict[str, str], new: dict[str, str]) -> list[str]:
+    report = diff_files(_repository(tmp_path, "old", old), _repository(tmp_path, "new", new))
+    return [f.code for f in report.findings if f.verdict != "compatible"]
+
+
+def test_a_helper_moved_to_another_module_and_renamed_with_its_code_is_no_finding(
+        tmp_path: Path) -> None:
+    """A framework's dataset class (never run by streamlint) whose session helper moved to a
+    new utility module and lost its underscore, re-exported, the same code: the same read."""
+    old = {"jobs/__init__.py": "", "jobs/dataset.py": DATASET.format(
+        module="spark", helper="_get_spark"), "jobs/spark.py": SESSION.format(
+        helper="_get_spark", how="getOrCreate") + "\n\ndef other():\n    return 1\n"}
+    new = {"jobs/__init__.py": "", "jobs/dataset.py": DATASET.format(
+        module="spark", helper="get_spark"),
+        "jobs/spark.py": "from jobs.utils.session import get_spark\n",
+        "jobs/utils/__init__.py": "",
+        "jobs/utils/session.py": "try:\n    from databricks.connect import DatabricksSession\n"
+        "except ImportError:\n    DatabricksSession = None\n\n\n" + SESSION.format(
+            helper="get_spark", how="getOrCreate")}
+    assert _diff(tmp_path, old, new) == []
+
+
+def test_a_moved_helper_whose_code_changed_is_asked(tmp_path: Path) -> None:
+    old = {"jobs/__init__.py": "", "jobs/dataset.py": DATASET.format(
+        module="spark", helper="_get_spark"), "jobs/spark.py": SESSION.format(
+        helper="_get_spark", how="getOrCreate")}
+    new = {"jobs/__init__.py": "", "jobs/dataset.py": DATASET.format(
+        module="spark", helper="get_spark"),
+        "jobs/spark.py": "from jobs.utils.session import get_spark\n",
+        "jobs/utils/__init__.py": "",
+        "jobs/utils/session.py": SESSION.format(helper="get_spark", how="remote('sc://x').create")}
+    assert set(_diff(tmp_path, old, new)) == {"UN03"}
+
+
+UTILS = '''class SpecUtils:
+    silver_columns = [{columns}]
+    defaults = {{"once": False}}
+
+    @staticmethod
+    def get_partition_cols(cols):
+        return [c.strip() for c in cols] if cols else None
+
+    @staticmethod
+    def get_silver_spec(rows):
+        return [{{c: r.get(c) for c in SpecUtils.silver_columns}} for r in rows]
+
+    @staticmethod
+    def get_options(options):
+        return {{**SpecUtils.defaults, **options}}
+'''
+PIPELINE = '''from jobs.utils import SpecUtils
+
+
+class Pipeline:
+    def __init__(self, spark, spec):
+        self.spark = spark
+        self.partitions = SpecUtils.get_partition_cols(spec.partitions)
+        self.options = SpecUtils.get_options(spec.options)
+
+    def read(self):
+        return self.spark.readStream.options(**self.options).table("bronze")
+'''
+
+
+def test_an_edit_of_a_class_member_the_unread_code_does_not_read_is_no_finding(
+        tmp_path: Path) -> None:
+    """A utility class's attribute read by none of the members the unread code calls (a
+    metadata framework's column list for another layer) cannot reach the stream; the
+    members it calls, and what they read of the class, can."""
+    files = {"jobs/__init__.py": "", "jobs/dataset.py": PIPELINE}
+    old = {**files, "jobs/utils.py": UTILS.format(columns='"a", "b"')}
+    new = {**files, "jobs/utils.py": UTILS.format(columns='"a", "b", "c"')}
+    assert _diff(tmp_path, old, new) == []
+    changed = {**files, "jobs/utils.py": UTILS.format(columns='"a", "b"').replace(
+        '"once": False', '"once": True')}
+    assert set(_diff(tmp_path / "2", old, changed)) == {"UN03"}
+
+
+def test_a_name_bound_in_the_function_is_not_the_modules() -> None:
+    """`get_spark` imports its own `DatabricksSession`: a module-level fallback of the same
+    name added later is not what it reads."""
+    job = '''from pyspark.sql import SparkSession
+
+
+def get_spark():
+    try:
+        from databricks.connect import DatabricksSession
+        return DatabricksSession.builder.getOrCreate()
+    except ImportError:
+        return SparkSession.builder.getOrCreate()
+
+
+class Dataset:
+    def load(self):
+        return get_spark().readStream.format("delta").load("/data/events")
+'''
+    fallback = job.replace("\n\ndef get_spark", "try:\n    from databricks.connect import "
+                           "DatabricksSession\nexcept ImportError:\n    DatabricksSession = "
+                           "None\n\n\ndef get_spark")
+    assert codes(job, fallback) == []
+    assert codes(job, job.replace("from databricks.connect import DatabricksSession",
+                                  "DatabricksSession = SparkSession")) == ["UN03"]

@@ -24,7 +24,7 @@ from streamlint.extract.coverage import escaped
 from streamlint.extract.expressions import Expressions
 from streamlint.extract.in_place import InPlace
 from streamlint.extract.positions import ModuleIndex, first_name
-from streamlint.extract.reach import Reach, loader_module_text, reach_of
+from streamlint.extract.reach import Reach, identity_of, loader_finder, reach_of
 from streamlint.extract.statements import Statements
 from streamlint.extract.values import (
     Class,
@@ -118,22 +118,28 @@ class Interpreter(Statements, Expressions, Calls, InPlace):
     def reach(self, node: cst.CSTNode) -> str:
         """A fingerprint of the code that can reach `node` (extract/reach.py): the same in
         two versions when no edit can have changed what it does; "" when not known."""
-        found = self.reach_of(node)
-        return found.fingerprint() if found is not None else ""
+        found = self._holder(node)
+        if found is None:
+            return ""
+        return identity_of(found[0], node, loader_finder(self.loader), found[1])
 
     def reach_of(self, node: cst.CSTNode, alone: bool = False) -> Reach | None:
         """What can reach `node` in the module that holds it (extract/reach.py), relative
         imports read from that module's folder; None when no module read holds it."""
-        contexts = [self.context, *self.contexts]
-        indexes = [*((c.index, c.relpath) for c in contexts),
-                   *((index, None) for _, index in self.files)]
-        name = first_name(node)
-        found = next(((i, relpath) for i, relpath in indexes if id(node) in i.tops
-                      or (name is not None and id(name) in i.starts)), None)
+        found = self._holder(node)
         if found is None:
             return None
-        index, relpath = found
-        return reach_of(index, node, loader_module_text(self.loader, relpath), alone)
+        return reach_of(found[0], node, loader_finder(self.loader), found[1], alone)
+
+    def _holder(self, node: cst.CSTNode) -> tuple[ModuleIndex, str] | None:
+        """The index of the module holding `node` and its path in the repository."""
+        contexts = [self.context, *self.contexts]
+        job = self.loader.project.job if self.loader is not None else self.context.path
+        indexes = [*((c.index, c.relpath or job) for c in contexts),
+                   *((index, path) for path, index in self.files)]
+        name = first_name(node)
+        return next(((i, path) for i, path in indexes if id(node) in i.tops
+                     or (name is not None and id(name) in i.starts)), None)
 
     def code(self, node: cst.CSTNode) -> str:
         # Memoized: a helper called N times asks for the same node's code N times, and

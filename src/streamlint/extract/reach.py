@@ -13,37 +13,16 @@ cannot reach it and leaves it as it was.
 from __future__ import annotations
 
 import ast
-import posixpath
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
 import libcst as cst
 
+from streamlint.extract.identity import Finder, Identity, Module, no_repository
+from streamlint.extract.imports import is_outside, package_folder
 from streamlint.extract.positions import ModuleIndex, first_name
+from streamlint.extract.scopes import binds, module_names
 from streamlint.extract.symbolic import code_text, digest
-
-# Reads a module of the repository by its import (dotted name, relative level); None when it
-# is not one of the repository's.
-ModuleText = Callable[[str, int], "str | None"]
-
-
-def _bound(tree: ast.AST) -> set[str]:
-    """Names a top-level statement binds (not descending into function or class bodies)."""
-    names: set[str] = set()
-    stack = [tree]
-    while stack:
-        node = stack.pop()
-        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
-            names.add(node.name)
-            continue
-        if isinstance(node, ast.Import | ast.ImportFrom):
-            names.update((a.asname or a.name).split(".")[0] for a in node.names)
-            continue
-        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
-            names.add(node.id)
-        stack.extend(ast.iter_child_nodes(node))
-    return names
-
 
 Facts = tuple[str, set[str], set[str], "list[Imported]"]
 # Per statement node (kept, so an id is never reused for another node): its facts. A module's
@@ -70,11 +49,11 @@ def _read_facts(statement: cst.CSTNode) -> Facts:
     except (SyntaxError, ValueError, RecursionError):
         return code, set(), set(), []
     imports = _imports(tree)
-    bound = _bound(tree)
+    bound = binds(tree)
     if all(isinstance(s, ast.Import | ast.ImportFrom) for s in tree.body):
         return "", bound, set(), imports  # counted as the modules it takes (`Reach.modules`)
     essential = _essential(tree)
-    used = {n.id for n in ast.walk(essential) if isinstance(n, ast.Name)}
+    used = {n.id for n in module_names(essential)}
     return _unparsed(essential, code), bound, used, imports
 
 
@@ -84,10 +63,10 @@ _OUTPUT_ONLY = frozenset({"debug", "info", "warning", "warn", "error", "exceptio
                           "log", "show", "printSchema", "explain"})
 
 
-def _essential(tree: ast.AST) -> ast.AST:
+def _essential(tree: ast.AST, imports: bool = False) -> ast.AST:
     """The code that can reach a query: without type annotations (they run nothing a query
-    depends on), docstrings, statements that only print or log, and imports inside functions
-    (what they import is part of the fingerprint as a module, wherever the import is)."""
+    depends on), docstrings, statements that only print or log, and (unless `imports`)
+    imports inside functions (what they import counts as a module, wherever it is)."""
     for node in ast.walk(tree):
         if isinstance(node, ast.arg):
             node.annotation = None
@@ -96,7 +75,7 @@ def _essential(tree: ast.AST) -> ast.AST:
         body = getattr(node, "body", None)
         if isinstance(body, list) and not isinstance(node, ast.Module):
             kept = [s for s in body if not _output_only(s)
-                    and not isinstance(s, ast.Import | ast.ImportFrom)]
+                    and (imports or not isinstance(s, ast.Import | ast.ImportFrom))]
             node.body = kept or [ast.Pass()]
         for field in ("orelse", "finalbody"):
             block = getattr(node, field, None)
@@ -156,7 +135,7 @@ def _part(text: str, names: tuple[str, ...] | None) -> str:
     except (SyntaxError, ValueError, RecursionError):
         return text
     body = _essential(tree).body  # an annotation's or a log line's names take nothing
-    bound = [_bound(statement) for statement in body]
+    bound = [binds(statement) for statement in body]
     if any(not any(name in b for b in bound) for name in names):
         return _code(text)
     taken: set[int] = set()
@@ -236,14 +215,20 @@ def _top_of(index: ModuleIndex, node: cst.CSTNode) -> cst.CSTNode | None:
     if where is None:
         return next((s for s in index.body if _contains(s, node)), None)
     candidate = None
+    bounded = False  # a statement after the candidate starts after the node
     for statement in index.body:
         first = first_name(statement)
         start = index.starts.get(id(first)) if first is not None else None
         if start is not None and start <= where:
             candidate = statement
         elif start is not None:
+            # (a decorator is written before the first name its statement is found by)
+            bounded = not getattr(statement, "decorators", ())
             break
-    if candidate is not None and _contains(candidate, node):
+    # The module's own node (its first name has a position in this module) between two
+    # statements' starts is in the first: walking a big class to check it is slow.
+    if candidate is not None and (bounded and id(name) in index.starts
+                                  or _contains(candidate, node)):
         return candidate
     return next((s for s in index.body if _contains(s, node)), None)
 
@@ -299,11 +284,13 @@ def _self_uses(code: str) -> tuple[set[str], set[str], set[str]]:
     return read, written, called
 
 
-def _method_reach(cls: cst.ClassDef, method: cst.FunctionDef
-                  ) -> tuple[list[str], set[str], list[cst.FunctionDef], list[Imported]]:
-    """The code of the methods of `cls` that can reach `method`'s behaviour (those it calls
-    through self, those that set an attribute it reads, transitively) and of the class's own
-    statements (attributes, decorators, bases), with the names they use, and those methods."""
+def _method_trees(cls: cst.ClassDef, method: cst.FunctionDef
+                  ) -> tuple[list[ast.Module], list[cst.FunctionDef]] | None:
+    """The syntax trees of the class's own statements (attributes, decorators, bases) and of
+    the methods of `cls` that can reach `method`'s behaviour (those it calls through self,
+    those that set an attribute it reads, transitively), `method` first and named `_`: a
+    framework's hook renamed (kedro's `_load` -> `load`) is the same code reading the same
+    stream. None when one cannot be parsed."""
     methods = {m.name.value: m for m in cls.body.body if isinstance(m, cst.FunctionDef)}
     uses = {name: _self_uses(code_text(m)) for name, m in methods.items()}
     taken = {method.name.value}
@@ -317,74 +304,231 @@ def _method_reach(cls: cst.ClassDef, method: cst.FunctionDef
     others = [s for s in cls.body.body if not isinstance(s, cst.FunctionDef)]
     header = cls.with_changes(body=cst.IndentedBlock(body=[*others, cst.SimpleStatementLine(
         [cst.Pass()])]))
+    order = [method.name.value, *sorted(taken - {method.name.value})]
+    trees: list[ast.Module] = []
+    for code in [code_text(header), *(code_text(methods[n]) for n in order)]:
+        try:
+            trees.append(ast.parse(code))
+        except (SyntaxError, ValueError, RecursionError):
+            return None
+    if trees[1].body and isinstance(trees[1].body[0], ast.FunctionDef):
+        trees[1].body[0].name = "_"
+    return trees, [methods[n] for n in order]
+
+
+def _method_reach(cls: cst.ClassDef, method: cst.FunctionDef
+                  ) -> tuple[list[str], set[str], list[cst.FunctionDef], list[Imported]]:
+    """The code of the methods of `cls` that can reach `method` and of the class's own
+    statements (`_method_trees`), with the names they use, and those methods."""
+    found = _method_trees(cls, method)
+    if found is None:
+        return [], set(), [], []
+    trees, methods = found
     codes: list[str] = []
     used: set[str] = set()
     imports: list[Imported] = []
-    # The method itself first and without its name: a framework's hook renamed (kedro's
-    # `_load` -> `load`) is the same code reading the same stream.
-    order = [method.name.value, *sorted(taken - {method.name.value})]
-    for i, code in enumerate([code_text(header), *(code_text(methods[n]) for n in order)]):
-        try:
-            tree = ast.parse(code)
-        except (SyntaxError, ValueError, RecursionError):
-            return [], set(), [], []
+    for tree in trees:
         imports += _imports(tree)
-        tree = _essential(tree)
-        if i == 1 and tree.body and isinstance(tree.body[0], ast.FunctionDef):
-            tree.body[0].name = "_"
-        used |= {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}
-        codes.append(_unparsed(tree, code))
-    return codes, used, [methods[n] for n in order], imports
+        essential = _essential(tree)
+        used |= {n.id for n in module_names(essential)}
+        codes.append(_unparsed(essential, ""))
+    return codes, used, methods, imports
 
 
 class Reach(NamedTuple):
     """What can reach a piece of code: the code it starts from (`nodes`: its top-level
     statement, the methods of its class that can reach it, or itself), the module-level
-    statements defining the names used, transitively, and the repository modules those import
-    with their code ("" when not the repository's)."""
+    statements defining the names used, transitively, the repository modules those import
+    with their code ("" when not the repository's), and its fingerprint (`identity_of`)."""
 
     codes: tuple[str, ...]
     nodes: tuple[cst.CSTNode, ...]
     statements: tuple[cst.BaseStatement, ...]
     modules: tuple[tuple[str, int, str], ...]
+    identity: str
 
     def fingerprint(self) -> str:
-        # A module from outside the repository counts by the code that uses it: importing
-        # `logging` for a log line is no edit of what a query reads.
-        return digest((self.codes, tuple(m for m in self.modules if m[2])))
+        return self.identity
 
 
-def reach_fingerprint(index: ModuleIndex, node: cst.CSTNode, module_text: ModuleText) -> str:
+def _start(index: ModuleIndex, node: cst.CSTNode
+           ) -> tuple[int, cst.CSTNode, cst.FunctionDef | None] | None:
+    """(index, statement) of the top-level statement holding `node`, and the method of its
+    class holding it; None when `node` is in no statement of the module."""
+    top = index.tops.get(id(node)) or _top_of(index, node)
+    start = next((i for i, statement in enumerate(index.body) if statement is top), None)
+    if start is None or top is None:
+        return None
+    method = None
+    if isinstance(top, cst.ClassDef):
+        methods = [m for m in top.body.body if isinstance(m, cst.FunctionDef)]
+        method = _by_position(index, methods, node)
+        if method is None or not _contains(method, node):
+            method = next((m for m in methods if _contains(m, node)), None)
+    return start, top, method
+
+
+def _by_position(index: ModuleIndex, methods: list[cst.FunctionDef], node: cst.CSTNode
+                 ) -> cst.FunctionDef | None:
+    """The last method starting at or before `node` (by the lines of their first names):
+    walking a big class's every method to find the one holding `node` is slow."""
+    name = first_name(node)
+    where = index.starts.get(id(name)) if name is not None else None
+    found = None
+    for method in methods if where is not None else []:
+        start = index.starts.get(id(method.name))
+        if start is not None and start <= where:
+            found = method
+    return found
+
+
+def identity_of(index: ModuleIndex, node: cst.CSTNode, find: Finder, path: str,
+                alone: bool = False) -> str:
     """The fingerprint of what can reach `node`; "" (never equal) when it cannot be told.
 
     In a method, that is the methods of its class that can reach it (not the whole class:
     a framework's class holds many methods, and an edit of one that neither sets what the
-    method reads nor is called by it cannot change it); elsewhere, its top-level statement.
-    Then the module-level statements defining the names used, transitively."""
-    found = reach_of(index, node, module_text)
-    return found.fingerprint() if found is not None else ""
+    method reads nor is called by it cannot change it); with `alone`, a function nested in
+    another by its own code; elsewhere, its top-level statement. Each module-level name that
+    code reads counts by what it stands for (extract/identity.py), wherever that is defined:
+    a helper moved to another module, or renamed, with the same code, is the same helper."""
+    found = _start(index, node)
+    if found is None:
+        return ""
+    start, top, method = found
+    module = _job_module(index, path)
+    trees: list[ast.AST]
+    if method is not None and isinstance(top, cst.ClassDef):
+        read = _method_trees(top, method)
+        if read is None:
+            return ""
+        trees = list(read[0])
+    elif alone and top is not node:
+        tree = _parsed(code_text(node))
+        if tree is None:
+            return ""
+        trees = [tree]
+    else:
+        statement = module.statement(start)
+        if statement is None:
+            return ""
+        # Its own name kept: a pipeline's flow or table is named by its function.
+        trees = [statement]
+    identity = _identity(find)
+    return digest(tuple(identity.code(_keeping_imports(tree), module)
+                        for tree in trees))
 
 
-def reach_of(index: ModuleIndex, node: cst.CSTNode, module_text: ModuleText,
-             alone: bool = False) -> Reach | None:
-    """What can reach `node` (see `reach_fingerprint`); with `alone`, code nested in a
-    top-level function (a function defined in one) starts from its own code rather than the
-    whole enclosing function. None when `node` is in no statement of the module."""
-    top = index.tops.get(id(node)) or _top_of(index, node)
-    facts = _Facts(index.body)
-    start = next((i for i, statement in enumerate(index.body) if statement is top), None)
-    if start is None or top is None:
+# One resolver per repository a run reads (kept, so an id is never reused): what a name of
+# a module stands for is resolved once, however many unread streams use it.
+_IDENTITIES: dict[int, tuple[Finder, Identity]] = {}
+
+
+def _identity(find: Finder) -> Identity:
+    cached = _IDENTITIES.get(id(find))
+    if cached is not None and cached[0] is find:
+        return cached[1]
+    if len(_IDENTITIES) > 50:
+        _IDENTITIES.clear()
+    identity = Identity(find, _keeping_imports, _repository_module)
+    _IDENTITIES[id(find)] = (find, identity)
+    return identity
+
+
+def _keeping_imports(tree: ast.AST) -> ast.AST:
+    """`_essential`, with the imports inside functions and blocks that bind a name the code
+    reads (`import logging` for a log line left out is no part of what can reach a query)."""
+    tree = _essential(tree, imports=True)
+    read = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)
+            and not isinstance(n.ctx, ast.Store)}
+    for node in ast.walk(tree):
+        for field in ("body", "orelse", "finalbody"):
+            block = getattr(node, field, None)
+            if isinstance(node, ast.Module) or not isinstance(block, list):
+                continue
+            for statement in block:
+                if isinstance(statement, ast.Import | ast.ImportFrom):
+                    statement.names = [a for a in statement.names if a.name == "*" or (
+                        a.asname or a.name.split(".")[0]) in read] or statement.names
+            kept = [s for s in block if not isinstance(s, ast.Import | ast.ImportFrom)
+                    or any((a.asname or a.name.split(".")[0]) in read for a in s.names)]
+            setattr(node, field, kept or ([ast.Pass()] if field == "body" else kept))
+    return tree
+
+
+def _parsed(code: str) -> ast.Module | None:
+    try:
+        return ast.parse(code)
+    except (SyntaxError, ValueError, RecursionError):
         return None
+
+
+# Per module index (kept, so an id is never reused): its statements as `identity.Module`.
+_MODULES: dict[int, tuple[ModuleIndex, str, Module]] = {}
+
+
+def _job_module(index: ModuleIndex, path: str) -> Module:
+    """The module holding the unread code, its statements parsed as they are asked for."""
+    cached = _MODULES.get(id(index))
+    if cached is not None and cached[0] is index and cached[1] == path:
+        return cached[2]
+    if len(_MODULES) > 200:
+        _MODULES.clear()
+    trees: dict[int, ast.stmt | None] = {}
+
+    def statement(i: int) -> ast.stmt | None:
+        if i not in trees:
+            tree = _parsed(code_text(index.body[i]))
+            trees[i] = None if tree is None else _single(_keeping_imports(tree))
+        return trees[i]
+
+    bound = _Facts(index.body).bound
+    module = Module(path, bound, statement, [i for i, b in enumerate(bound) if "*" in b])
+    _MODULES[id(index)] = (index, path, module)
+    return module
+
+
+def _single(tree: ast.AST) -> ast.stmt:
+    body = tree.body if isinstance(tree, ast.Module) else []
+    return body[0] if len(body) == 1 else ast.Module(body, [])  # type: ignore[return-value]
+
+
+def _repository_module(path: str, text: str) -> Module:
+    """A module of the repository a name was imported from, its statements made essential
+    as they are asked for."""
+    tree = _parsed(text)
+    body = tree.body if tree is not None else []
+    star = [i for i, s in enumerate(body) if isinstance(s, ast.ImportFrom)
+            and any(a.name == "*" for a in s.names)]
+    done: set[int] = set()
+
+    def statement(i: int) -> ast.stmt:
+        if i not in done:
+            done.add(i)
+            body[i] = _single(_keeping_imports(ast.Module([body[i]], [])))
+        return body[i]
+
+    return Module(path, [binds(s) for s in body], statement, star)
+
+
+def reach_of(index: ModuleIndex, node: cst.CSTNode, find: Finder, path: str,
+             alone: bool = False) -> Reach | None:
+    """What can reach `node` (see `identity_of`): the code it starts from, the module-level
+    statements defining the names it uses, transitively, and the repository modules they
+    import; with `alone`, code nested in a top-level function (a function defined in one)
+    starts from its own code rather than the whole enclosing function. None when `node` is
+    in no statement of the module."""
+    found = _start(index, node)
+    if found is None:
+        return None
+    start, top, method = found
+    facts = _Facts(index.body)
     codes: list[str] = []
     used: set[str] = set()
     nodes: list[cst.CSTNode] = [top]
-    method = None
-    if isinstance(top, cst.ClassDef):
-        method = next((m for m in top.body.body
-                       if isinstance(m, cst.FunctionDef) and _contains(m, node)), None)
     taken: set[int] = set()
     own_imports: list[Imported] = []
-    if method is not None:
+    if method is not None and isinstance(top, cst.ClassDef):
         codes, used, methods, own_imports = _method_reach(top, method)
         if not codes:
             return None
@@ -398,6 +542,25 @@ def reach_of(index: ModuleIndex, node: cst.CSTNode, module_text: ModuleText,
     else:
         taken = {start}
         used = set(facts[start][2])
+    taken |= _closure(facts, used, taken, start)
+    imports = [imported for i in taken for imported in facts[i][3]] + own_imports
+    codes += [facts[i][0] for i in sorted(taken) if facts[i][0]]
+
+    def module_text(dotted: str, level: int) -> str | None:
+        found = find(dotted, level, path)
+        return found[1] if found is not None else None
+
+    modules = sorted({(dotted, level, _part(text, names) if text else "")
+                      for dotted, level, names in imports
+                      for text in [module_text(dotted, level)]})
+    return Reach(tuple(codes), tuple(nodes),
+                 tuple(index.body[i] for i in sorted(taken) if i != start), tuple(modules),
+                 identity_of(index, node, find, path, alone))
+
+
+def _closure(facts: _Facts, used: set[str], taken: set[int], start: int) -> set[int]:
+    """The module-level statements defining `used`, and what those use, transitively."""
+    taken = set(taken)
     todo = list(taken)
     pending = set(used)
     while True:
@@ -406,42 +569,43 @@ def reach_of(index: ModuleIndex, node: cst.CSTNode, module_text: ModuleText,
                 taken.add(i)
                 todo.append(i)
         if not todo:
-            break
+            return taken
         pending = set()
         while todo:
             pending |= facts[todo.pop()][2]
-    imports = [imported for i in taken for imported in facts[i][3]] + own_imports
-    # An import is in the fingerprint as the module it takes, wherever it is written.
-    codes += [facts[i][0] for i in sorted(taken) if facts[i][0]]
-    modules = sorted({(dotted, level, _part(text, names) if text else "")
-                      for dotted, level, names in imports
-                      for text in [module_text(dotted, level)]})
-    return Reach(tuple(codes), tuple(nodes),
-                 tuple(index.body[i] for i in sorted(taken) if i != start), tuple(modules))
 
 
-def repository_module_text(find: Callable[[str, str | None], tuple[str, str] | None],
-                           read: Callable[[str], str | None], job: str) -> ModuleText:
-    """A `ModuleText` over a repository: absolute imports from its source roots, relative
-    ones from the job's folder."""
+def repository_finder(find: Callable[[str, str | None], tuple[str, str] | None],
+                      read: Callable[[str], str | None]) -> Finder:
+    """A `Finder` over a repository: absolute imports from its source roots, relative ones
+    from the importing module's folder."""
 
-    def text(dotted: str, level: int) -> str | None:
-        if not dotted:
-            return None
+    def finder(dotted: str, level: int, importer: str) -> tuple[str, str] | None:
+        if not dotted or (not level and is_outside(dotted)):
+            return None  # the standard library and pyspark, as the interpreter's imports
         folder = None
         if level:
-            folder = posixpath.dirname(job)
-            for _ in range(level - 1):
-                folder = posixpath.dirname(folder)
+            folder = package_folder(importer, level)
+            if folder is None:
+                return None
         found = find(dotted, folder)
-        return read(found[0]) if found else None
+        text = read(found[0]) if found else None
+        return (found[0], text) if found and text is not None else None
 
-    return text
+    return finder
 
 
-def loader_module_text(loader: Any, relpath: str | None = None) -> ModuleText:
-    """A `ModuleText` over the interpreter's module loader (None: no repository), relative
-    imports taken from `relpath` (a helper module's) or else the job's folder."""
+_FINDERS: dict[int, tuple[Any, Finder]] = {}
+
+
+def loader_finder(loader: Any) -> Finder:
+    """A `Finder` over the interpreter's module loader (None: no repository), one per
+    loader (`_identity` resolves names once per finder)."""
     if loader is None:
-        return lambda dotted, level: None
-    return repository_module_text(loader.find, loader.read, relpath or loader.project.job)
+        return no_repository
+    cached = _FINDERS.get(id(loader))
+    if cached is None or cached[0] is not loader:
+        if len(_FINDERS) > 50:
+            _FINDERS.clear()
+        cached = _FINDERS[id(loader)] = (loader, repository_finder(loader.find, loader.read))
+    return cached[1]

@@ -22,6 +22,7 @@ from collections.abc import Iterable, Iterator
 
 import libcst as cst
 
+from streamlint.extract.identity import no_repository
 from streamlint.extract.positions import index_module
 from streamlint.extract.reach import reach_of
 from streamlint.extract.sql.writes import Hole, sql_write
@@ -98,7 +99,7 @@ def imported_writes(nodes: Iterable[cst.CSTNode], modules: Iterable[tuple[str, i
         index = index_module(module)
         for statement in module.body:
             if isinstance(statement, cst.FunctionDef) and statement.name.value in called:
-                reach = reach_of(index, statement, lambda dotted, level: None)
+                reach = reach_of(index, statement, no_repository, "")
                 if reach is None:
                     continue
                 helpers = [s for s in reach.statements
