@@ -44,6 +44,10 @@ class Unknown:
     # the job's repository is (root-relative, POSIX; "." for the root). A run of the job
     # (`--confirm`) finds its query by that place (model/paths.py `query_path`).
     repository: str = ""
+    # A dict known only at run time whose keys the code limits to these (`{OPTS[k]: v for k,
+    # v in args.items() if k in OPTS}` holds only OPTS's values); None: any key. Its text
+    # already names what limits them (the known dict it reads), so it is not compared.
+    keys: tuple[str, ...] | None = None
 
     __record_compare__ = ("text", "unread")
 

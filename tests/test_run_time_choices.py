@@ -1,0 +1,82 @@
+"""Run-time values and choices that no verdict depends on, from real commits of the history
+corpus: an output mode from a job argument on a stateless query, a dict of CSV writer options
+built from the arguments by a known table of option names, a comprehension a formatter
+wrapped over lines. Each beside the shape where the value does matter."""
+
+from __future__ import annotations
+
+from streamlint.diff import diff_jobs
+from streamlint.extract import extract_text
+
+
+def findings(old: str, new: str) -> list[tuple[str, str]]:
+    report = diff_jobs(extract_text(old, "old.py"), extract_text(new, "new.py"))
+    return [(f.code, f.verdict) for f in report.findings]
+
+
+TEMPLATE = """
+import sys
+args = dict(a.split("=", 1) for a in sys.argv[1:])
+df = (spark.readStream.format("kafka").option("kafka.bootstrap.servers", args["brokers"])
+      .option("subscribe", args["topic"]).load())
+df = df.selectExpr("CAST(key AS STRING)", "CAST(value AS STRING)")
+df.writeStream.format("bigquery").outputMode("append") \\
+    .option("checkpointLocation", args["checkpoint"]).option("table", args["table"]).start()
+"""
+
+
+def test_an_output_mode_from_a_job_argument_on_a_stateless_query_is_compatible() -> None:
+    new = TEMPLATE.replace('outputMode("append")', 'outputMode(args["output_mode"])')
+    assert findings(TEMPLATE, new) == [("QY08", "compatible")]
+
+
+def test_an_output_mode_from_a_job_argument_on_an_aggregation_is_a_question() -> None:
+    counted = TEMPLATE.replace("df.writeStream", 'df.groupBy("key").count().writeStream')
+    new = counted.replace('outputMode("append")', 'outputMode(args["output_mode"])')
+    assert findings(counted, new) == [("UN02", "review")]
+
+
+CSV = """
+import sys
+CSV_OPTIONS = {"gcs.output.sep": "sep", "gcs.output.header": "header",
+               "gcs.output.compression": "compression", "gcs.output.quote": "quote"}
+args = dict(a.split("=", 1) for a in sys.argv[1:])
+df = spark.readStream.format("kafka").option("subscribe", args["topic"]).load()
+writer = df.writeStream.format("csv")
+@OPTS@
+writer.option("checkpointLocation", args["checkpoint"]).option("path", args["out"]).start()
+"""
+ONE_LINE = ("spark_options = {CSV_OPTIONS[k]: v for k, v in args.items() "
+            "if k in CSV_OPTIONS and v}\nwriter = writer.options(**spark_options)")
+WRAPPED = ("spark_options = {\n    CSV_OPTIONS[k]: v\n    for k, v in args.items()\n"
+           "    if k in CSV_OPTIONS and v\n}\nwriter = writer.options(**spark_options)")
+
+
+def test_csv_options_from_a_known_table_of_names_are_compatible() -> None:
+    old = CSV.replace("@OPTS@\n", "")
+    assert findings(old, CSV.replace("@OPTS@", ONE_LINE)) == [("SK09", "compatible")]
+
+
+def test_a_comprehension_wrapped_over_lines_is_the_same_value() -> None:
+    assert findings(CSV.replace("@OPTS@", ONE_LINE), CSV.replace("@OPTS@", WRAPPED)) == []
+
+
+def test_options_filtered_by_a_known_list_of_names_are_compatible() -> None:
+    old = CSV.replace("@OPTS@\n", "")
+    new = CSV.replace("@OPTS@", "writer = writer.options(**{k: v for k, v in args.items() "
+                                 "if k in ('sep', 'header')})")
+    assert findings(old, new) == [("SK09", "compatible")]
+
+
+def test_an_options_dict_that_may_hold_any_key_is_a_question() -> None:
+    # `args` may hold `path` or `checkpointLocation`: where the sink writes may change.
+    old = CSV.replace("@OPTS@\n", "")
+    new = CSV.replace("@OPTS@", "writer = writer.options(**{k: v for k, v in args.items() "
+                                 "if v})")
+    assert findings(old, new) == [("UN02", "review")]
+
+
+def test_a_known_table_that_names_the_path_is_a_question() -> None:
+    old = CSV.replace("@OPTS@\n", "")
+    table = CSV.replace('"gcs.output.quote": "quote"', '"gcs.output.dir": "path"')
+    assert findings(old, table.replace("@OPTS@", ONE_LINE)) == [("UN02", "review")]
