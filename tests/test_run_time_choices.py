@@ -80,3 +80,35 @@ def test_a_known_table_that_names_the_path_is_a_question() -> None:
     old = CSV.replace("@OPTS@\n", "")
     table = CSV.replace('"gcs.output.quote": "quote"', '"gcs.output.dir": "path"')
     assert findings(old, table.replace("@OPTS@", ONE_LINE)) == [("UN02", "review")]
+
+
+INGEST = """
+import sys
+from pyspark.sql import functions as F
+cfg = {"source_format": sys.argv[1], "path": sys.argv[2]}
+READ
+df = df.withColumn("_ingested_at", F.current_timestamp()).filter("value IS NOT NULL")
+df.writeStream.option("checkpointLocation", "/chk/bronze").toTable("bronze.orders")
+"""
+AUTO_LOADER = ('df = spark.readStream.format("cloudFiles").option("cloudFiles.format", "json")'
+               '.load(cfg["path"])')
+
+
+def test_a_new_opt_in_source_beside_the_old_one_is_a_note() -> None:
+    # filogonzalez e1c11989: `if cfg["source_format"] == "delta":` before the old Auto Loader.
+    new = INGEST.replace("READ", 'if cfg["source_format"] == "delta":\n'
+                         '    df = spark.readStream.table(cfg["path"])\nelse:\n    '
+                         + AUTO_LOADER)
+    assert findings(INGEST.replace("READ", AUTO_LOADER), new) == [("UN09", "compatible")]
+
+
+def test_a_new_condition_whose_every_branch_reads_another_source_still_fires() -> None:
+    new = INGEST.replace("READ", 'if cfg["source_format"] == "delta":\n'
+                         '    df = spark.readStream.table(cfg["path"])\nelse:\n    '
+                         'df = spark.readStream.format("kafka").option("subscribe", "o").load()')
+    assert ("SO03", "incompatible") in findings(INGEST.replace("READ", AUTO_LOADER), new)
+
+
+def test_a_new_source_as_the_only_path_still_fires() -> None:
+    new = INGEST.replace("READ", 'df = spark.readStream.table(cfg["path"])')
+    assert ("SO03", "incompatible") in findings(INGEST.replace("READ", AUTO_LOADER), new)

@@ -92,6 +92,8 @@ FACTS: dict[str, Facts] = {
                                                     "input.unread"})},
     "unresolved": {**_S, "about": None},  # a change kind, or "code"
     "unseen": {"about": None, "side": frozenset({"old", "new"})},
+    # A way a new run-time condition opens beside a branch that continues the old query.
+    "fork.alternative": _S,
     # A restart-relevant value from outside the code (diff/inputs.py).
     "input.default": {**_S, "about": INPUT_FACTS}, "input.unread": {**_S, "about": INPUT_FACTS},
     "input.moved": {**_S, "about": INPUT_FACTS,

@@ -164,6 +164,9 @@ class _Differ:
         self.same_dataframe_branches()
         self.inputs()
         self.changes = forks.without_repeats(self.changes)
+        continued = forks.continued_branch(self.old, self.new, self.changes, self._compare)
+        if continued is not None:  # the old deployment keeps to a branch like the old query
+            self.changes = continued
         if any(c.kind == "query.checkpoint" and c.facts.get("reset") == "explicit"
                for c in self.changes):
             # A fresh checkpoint carries no state, offsets or settings from the old one:
