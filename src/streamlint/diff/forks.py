@@ -195,8 +195,11 @@ def continued_branch(old_query: Query, new_query: Query, changes: list[Change],
         continued = compare(("continued", text), old_query, branch)
         if not all(_compatible(change) for change in continued):
             continue
-        first = next(c for c in changes if not _compatible(c))
-        taken = Code(f"{first.subject} changed from {show(first.old)} to {show(first.new)}")
+        # What the new way changes, in words: its first change that is not this note.
+        first = next((c for c in changes if not _compatible(c) and c.kind != "unresolved"),
+                     next(c for c in changes if not _compatible(c)))
+        taken = Code(_in_words(first) if first.kind != "unresolved"
+                     else "what it changes is not read")
         note = Change("fork.alternative", text.condition, None, taken, None, loc,
                       new_query.label, {"stateful": first.facts.get("stateful", "false")})
         return [*continued, note]
@@ -227,3 +230,11 @@ def _taking(query: Query, fork: Fork) -> Query | None:
     return replace(query, sources=fork.other[0], operators=(*fork.other[1], *later_ops),
                    output_columns=columns,
                    unresolved=(*fork.other[3], *query.unresolved[at + 1:]))
+
+
+def _in_words(change: Change) -> str:
+    if change.old is None:
+        return f"{change.subject} is added: {show(change.new)}"
+    if change.new is None:
+        return f"{change.subject} is removed: {show(change.old)}"
+    return f"{change.subject} changed from {show(change.old)} to {show(change.new)}"
