@@ -112,3 +112,12 @@ def test_a_new_condition_whose_every_branch_reads_another_source_still_fires() -
 def test_a_new_source_as_the_only_path_still_fires() -> None:
     new = INGEST.replace("READ", 'df = spark.readStream.table(cfg["path"])')
     assert ("SO03", "incompatible") in findings(INGEST.replace("READ", AUTO_LOADER), new)
+
+
+def test_a_new_try_whose_fallback_is_the_old_read_is_still_judged() -> None:
+    # waleadekoya ecab7be9: the try block runs unless it fails, so no deployment keeps to the
+    # handler that reads as before: the branch read (the try block) is the query's change.
+    new = INGEST.replace("READ", "try:\n    df = spark.readStream.table(cfg['path'])\n"
+                         "except Exception:\n    " + AUTO_LOADER)
+    got = findings(INGEST.replace("READ", AUTO_LOADER), new)
+    assert ("SO03", "incompatible") in got and ("UN09", "compatible") not in got

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from streamlint.core import Change, Code, same_dataframe_settings
-from streamlint.model import STATEFUL_KINDS, Fork, Loc, Query, show
+from streamlint.model import STATEFUL_KINDS, Fork, Loc, Outcome, Query, show
 from streamlint.records import replace
 from streamlint.rules import judge, parse_version
 from streamlint.target.profiles import known
@@ -186,6 +186,7 @@ def continued_branch(old_query: Query, new_query: Query, changes: list[Change],
                       if isinstance(text, Fork)}
     for text, loc in new_query.unresolved:
         if (not isinstance(text, Fork) or text.condition in old_conditions
+                or isinstance(text.condition, Outcome)  # the run decides, not a deployment
                 or text.other is None or text.chosen is None
                 or text.other[4] != text.chosen[4]):
             continue

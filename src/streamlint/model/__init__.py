@@ -79,6 +79,11 @@ class Note(str):
         return format(self.shown, spec)
 
 
+class Outcome(str):
+    """A run-time condition the run itself decides (whether an exception is raised), never a
+    deployment's setting: no deployment keeps to one of its branches (diff/forks.py)."""
+
+
 class Fork(Note):
     """A note that a run-time condition chooses the DataFrame and streamlint read one branch.
 
