@@ -148,12 +148,21 @@ def test_a_new_fork_whose_branches_differ_only_in_a_projection_is_no_question() 
     assert [f.code for f in report.findings] == ["PR02"]  # the branch read: a note
 
 
-def test_a_new_fork_whose_other_branch_keeps_state_is_asked() -> None:
+def test_a_new_fork_whose_other_branch_keeps_state_is_named() -> None:
+    # The old deployment keeps to the branch without `--count`, the old query again: the new
+    # way, which adds state, is named (UN09) rather than judged as the query's change.
     forked = PLAIN.replace('out = df.selectExpr("CAST(value AS STRING) AS v")\n',
                            'out = df.selectExpr("CAST(value AS STRING) AS v")\n'
                            'if "--count" in sys.argv:\n'
                            '    out = out.groupBy("v").count()\n')
-    assert "UN01" in codes(PLAIN, forked)
+    report = diff_jobs(extract_text(PLAIN, "old.py"), extract_text(forked, "new.py"))
+    assert [f.code for f in report.findings] == ["UN09"]
+    assert "a stateful operator is added" in report.findings[0].message
+    # Where the state is the only path, it is the query's change.
+    counted = PLAIN.replace('out = df.selectExpr("CAST(value AS STRING) AS v")\n',
+                            'out = df.selectExpr("CAST(value AS STRING) AS v")\n'
+                            'out = out.groupBy("v").count()\n')
+    assert "UN09" not in codes(PLAIN, counted) and codes(PLAIN, counted)
 
 
 def test_a_stateless_query_with_forks_read_as_data_is_stateless() -> None:

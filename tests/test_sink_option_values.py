@@ -1,5 +1,5 @@
 """A sink option whose value is known only at run time is a question (UN02), except Delta's
-`mergeSchema`, which SK09 judges whatever its values (`core.VALUE_FREE_SINK_OPTIONS`)."""
+`mergeSchema`, which SK09 judges whatever its values (rules/options.toml `sink_value_free`)."""
 
 from __future__ import annotations
 

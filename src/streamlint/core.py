@@ -92,6 +92,8 @@ FACTS: dict[str, Facts] = {
                                                     "input.unread"})},
     "unresolved": {**_S, "about": None},  # a change kind, or "code"
     "unseen": {"about": None, "side": frozenset({"old", "new"})},
+    # A way a new run-time condition opens beside a branch that continues the old query.
+    "fork.alternative": _S,
     # A restart-relevant value from outside the code (diff/inputs.py).
     "input.default": {**_S, "about": INPUT_FACTS}, "input.unread": {**_S, "about": INPUT_FACTS},
     "input.moved": {**_S, "about": INPUT_FACTS,
@@ -178,11 +180,6 @@ STRUCTURAL = {
     "query.removed", "pipeline.flow_renamed", "pipeline.table_renamed", "pipeline.flow_added",
     "pipeline.flow_removed", "query.refused",
 }
-# Sink options judged by their rule (SK09) whatever their values, known or not: Delta's
-# `mergeSchema` only decides whether a batch with new columns may add them to the table. It
-# keeps nothing in the checkpoint, and a change of the columns themselves is its own finding
-# (PR03), so no value it had or has can stop the restart.
-VALUE_FREE_SINK_OPTIONS = frozenset({"mergeschema"})
 # What a deliberate reset (a new checkpoint with explicit starting positions) leaves to judge:
 # the sink the new query writes into is the same table, topic or folder as before.
 STILL_MATTERS_AFTER_RESET = frozenset({

@@ -1,4 +1,5 @@
-"""What a source option is, read from `rules/options.toml`: its class, and the page that says so.
+"""What a source option is, read from `rules/options.toml`: its class, and the page that says so;
+and which sink options no verdict depends on the value of.
 
 The extractor sorts a source's options by class (what is read, rate limits, the rest) and the
 diff hands a changed option's class to the rules (`source.option`'s `option_class` fact), so
@@ -11,6 +12,7 @@ from fnmatch import fnmatchcase
 from functools import cache
 
 from streamlint.core import OPTION_CLASSES
+from streamlint.model import Unknown
 from streamlint.model.secrets import is_credential
 from streamlint.records import record
 from streamlint.rules import rule_data
@@ -96,3 +98,24 @@ def option_class(fmt: object, key: str) -> str:
     """The class's name, "unknown" for an option streamlint does not know."""
     found = classify(fmt, key)
     return found.name if found is not None else "unknown"
+
+
+@cache
+def _sink_value_free() -> frozenset[str]:
+    found: set[str] = set()
+    for entry in rule_data("options").get("sink_value_free", []):
+        if not entry.get("docs"):
+            raise ValueError(f"rules/options.toml: sink_value_free {entry.get('what')!r} "
+                             f"cites no page")
+        found |= {key.lower() for key in entry["options"]}
+    return frozenset(found)
+
+
+def sink_value_free(key: str, value: object = None) -> bool:
+    """Whether no rule's verdict depends on the value of sink option `key`
+    (rules/options.toml `sink_value_free`). A dict of options known only at run time
+    (`.options(**opts)`) is, where every key the code lets it hold is (`Unknown.keys`)."""
+    if key.startswith("**"):
+        keys = getattr(value, "keys", None) if isinstance(value, Unknown) else None
+        return keys is not None and all(k.lower() in _sink_value_free() for k in keys)
+    return key.lower() in _sink_value_free()

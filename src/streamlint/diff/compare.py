@@ -9,7 +9,7 @@ from __future__ import annotations
 import difflib
 from typing import Any
 
-from streamlint.core import OUTPUT_MODES, VALUE_FREE_SINK_OPTIONS
+from streamlint.core import OUTPUT_MODES
 from streamlint.diff import forks, operators
 from streamlint.diff.changes import (
     CHANGE_KINDS,
@@ -63,12 +63,13 @@ from streamlint.model import (
     Source,
     StreamJoin,
     Watermark,
+    is_known,
     option,
 )
 from streamlint.model.durations import normalized, same_duration
 from streamlint.model.expr import render
 from streamlint.model.paths import same_path
-from streamlint.options import classify
+from streamlint.options import classify, sink_value_free
 from streamlint.records import replace
 from streamlint.rules import judged_without_values
 
@@ -175,6 +176,9 @@ class _Differ:
         self.same_dataframe_branches()
         self.inputs()
         self.changes = forks.without_repeats(self.changes)
+        continued = forks.continued_branch(self.old, self.new, self.changes, self._compare)
+        if continued is not None:  # the old deployment keeps to a branch like the old query
+            self.changes = continued
         if any(c.kind == "query.checkpoint" and c.facts.get("reset") == "explicit"
                for c in self.changes):
             # A fresh checkpoint carries no state, offsets or settings from the old one:
@@ -511,8 +515,11 @@ class _Differ:
                     self.add(kind, f"where the {new.format} sink writes (`{key}`)", a, b,
                              old.loc, new.loc, sink=new_kind)
                 elif a != b:
+                    # An option no verdict depends on the value of is judged whatever it is;
+                    # a `**dict` only where neither version's may hold another key.
+                    free = all(v is None or sink_value_free(key, v) for v in (a, b))
                     self.add("sink.option", f"the sink option `{key}`", a, b, old.loc, new.loc,
-                             structural=key.lower() in VALUE_FREE_SINK_OPTIONS)
+                             structural=free)
             if old.partition_by != new.partition_by:
                 self.add("sink.partition_by", "the sink's partition columns", old.partition_by,
                          new.partition_by, old.loc, new.loc, sink=new_kind)
@@ -521,9 +528,13 @@ class _Differ:
                             for o in (*self.old.operators, *self.new.operators))
             modes = {"old_mode": str(old.output_mode or "append").lower(),
                      "new_mode": str(new.output_mode or "append").lower()}
+            # A mode known only at run time is judged by its rule only where the query is
+            # certainly stateless (read whole): code not followed may hold state.
+            known = is_known(old.output_mode) and is_known(new.output_mode)
             self.add("output_mode", "the output mode", old.output_mode or "append",
                      new.output_mode or "append", old.output_mode_loc or old.loc,
                      new.output_mode_loc or new.loc, watermark="true" if watermark else "false",
+                     stateful=self.stateful if known else self.certainly_stateful(),
                      **{k: v for k, v in modes.items() if v in OUTPUT_MODES})
         if normalized(old.trigger) != normalized(new.trigger):
             kinds = (old.trigger[0], new.trigger[0])

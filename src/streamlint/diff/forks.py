@@ -14,8 +14,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from streamlint.core import Change, same_dataframe_settings
-from streamlint.model import STATEFUL_KINDS, Fork, Loc, Query
+from streamlint.core import Change, Code, same_dataframe_settings
+from streamlint.model import STATEFUL_KINDS, Fork, Loc, Outcome, Query, show
 from streamlint.records import replace
 from streamlint.rules import judge, parse_version
 from streamlint.target.profiles import known
@@ -169,3 +169,74 @@ def _compatible(change: Change) -> bool:
 
 
 _VERSIONS = tuple(parse_version(v) for v in known())
+
+
+def continued_branch(old_query: Query, new_query: Query, changes: list[Change],
+                     compare: Compare) -> list[Change] | None:
+    """Where the branch read of a fork only the new version has (a new `if` on a value the
+    old code never asked) does not continue the old query but another branch of it does,
+    the old deployment keeps taking that one: the changes against that branch, and a note
+    naming the new way and what it changes (`fork.alternative`). None where no fork is new,
+    the branch read continues the old query anyway, or no other branch does.
+
+    Only branches of one DataFrame with the same writer settings are taken (`Fork.other`);
+    a fork whose every branch changes the query is judged on the one read, as before."""
+    if all(_compatible(change) for change in changes):
+        return None
+    old_conditions = {text.condition for text, _ in old_query.unresolved
+                      if isinstance(text, Fork)}
+    for text, loc in new_query.unresolved:
+        if (not isinstance(text, Fork) or text.condition in old_conditions
+                or isinstance(text.condition, Outcome)  # the run decides, not a deployment
+                or text.other is None or text.chosen is None
+                or text.other[4] != text.chosen[4]):
+            continue
+        branch = _taking(new_query, text)
+        if branch is None:
+            continue
+        continued = compare(("continued", text), old_query, branch)
+        if not all(_compatible(change) for change in continued):
+            continue
+        # What the new way changes, in words: its first change that is not this note.
+        first = next((c for c in changes if not _compatible(c) and c.kind != "unresolved"),
+                     next(c for c in changes if not _compatible(c)))
+        taken = Code(_in_words(first) if first.kind != "unresolved"
+                     else "what it changes is not read")
+        note = Change("fork.alternative", text.condition, None, taken, None, loc,
+                      new_query.label, {"stateful": first.facts.get("stateful", "false")})
+        return [*continued, note]
+    return None
+
+
+
+def _taking(query: Query, fork: Fork) -> Query | None:
+    """The query as it is where the run takes the fork's other branch: that branch's
+    DataFrame, then what the query does after the fork (its later operators and notes).
+    None where what follows cannot be told apart from the branch read (a later join of
+    another stream, columns a later step sets from the branch's own)."""
+    if fork.chosen is None or fork.other is None:
+        return None
+    sources, operators, columns, notes = fork.chosen[:4]
+    if query.sources != sources or query.operators[:len(operators)] != operators:
+        return None
+    later_ops = query.operators[len(operators):]
+    if query.output_columns == columns:
+        columns = fork.other[2]
+    elif fork.other[2] != columns:
+        return None
+    else:
+        columns = query.output_columns
+    at = next((i for i, (text, _) in enumerate(query.unresolved) if text is fork), None)
+    if at is None or query.unresolved[:len(notes)] != notes:
+        return None
+    return replace(query, sources=fork.other[0], operators=(*fork.other[1], *later_ops),
+                   output_columns=columns,
+                   unresolved=(*fork.other[3], *query.unresolved[at + 1:]))
+
+
+def _in_words(change: Change) -> str:
+    if change.old is None:
+        return f"{change.subject} is added: {show(change.new)}"
+    if change.new is None:
+        return f"{change.subject} is removed: {show(change.old)}"
+    return f"{change.subject} changed from {show(change.old)} to {show(change.new)}"

@@ -14,9 +14,11 @@ from streamlint.errors import InputError
 from streamlint.extract import registry, templates
 from streamlint.extract.bindings import ENV_LOOKUP_RE, builtin_value
 from streamlint.extract.budget import power_too_big, too_big
+from streamlint.extract.dict_keys import possible_keys
 from streamlint.extract.symbolic import choose, digest, is_data, is_plain, text_of
 from streamlint.extract.values import BoundMethod, Env, EnvDefault, FunctionRef, Items, Lambda
 from streamlint.model import Template, Unknown
+from streamlint.records import replace
 
 
 class Expressions:
@@ -191,6 +193,10 @@ class Expressions:
                     return dict(results)
                 return self.opaque(node, env)
             return Items(results) if isinstance(node, cst.ListComp) else tuple(results)
+        if isinstance(node, cst.DictComp):
+            keys = possible_keys(node, lambda part: self.ev(part, env))
+            if keys is not None:
+                return replace(self.opaque(node, env), keys=keys)
         return self.opaque(node, env)
 
     def yielded(self, node: cst.Yield, env: Env) -> None:
@@ -372,3 +378,4 @@ def _plain_string(node: cst.CSTNode) -> str | None:
     if "\\" in body or quote in body or "\n" in body or "\r" in body:
         return None
     return body
+

@@ -151,6 +151,8 @@ class Interpreter(Statements, Expressions, Calls, InPlace):
             lpar = getattr(node, "lpar", None)
             code = self.module.code_for_node(node.with_changes(lpar=[], rpar=[]) if lpar
                                              else node)
+            if "\n" in code:  # wrapped over lines: the layout inside brackets is no edit
+                code = _one_line(code)
             text = self.codes[id(node)] = " ".join(
                 (_without_comments(code) if "#" in code else code).split())
         return text
@@ -226,3 +228,29 @@ def _without_comments(code: str) -> str:
             row, start = token.start
             lines[row - 1] = lines[row - 1][:start] + lines[row - 1][token.end[1]:]
     return "".join(lines)[1:-1]
+
+
+_OPENING, _CLOSING = frozenset("([{"), frozenset(")]}")
+
+
+def _one_line(code: str) -> str:
+    """An expression's code on one line, without comments: tokens apart where they were apart,
+    but none after an opening bracket or before a closing one, so `{\n    k: v\n}` and
+    `{k: v}` (a formatter wrapping a long line) read the same. Strings are kept as written."""
+    source = "(" + code + ")"
+    try:
+        tokens = list(tokenize.generate_tokens(io.StringIO(source).readline))
+    except (tokenize.TokenError, SyntaxError):
+        return code
+    out: list[str] = []
+    end = (1, 0)
+    for token in tokens:
+        if token.type in (tokenize.COMMENT, tokenize.NL, tokenize.NEWLINE, tokenize.INDENT,
+                          tokenize.DEDENT, tokenize.ENDMARKER):
+            continue
+        apart = token.start != end
+        if out and apart and out[-1] not in _OPENING and token.string not in _CLOSING:
+            out.append(" ")
+        out.append(token.string)
+        end = token.end
+    return "".join(out)[1:-1]

@@ -25,7 +25,7 @@ from streamlint.extract.symbolic import (
     text_of,
 )
 from streamlint.extract.values import Class, Env, EnvDefault, Function, Instance, Items
-from streamlint.model import Condition, Loc, Unknown
+from streamlint.model import Condition, Loc, Outcome, Unknown
 
 
 class Statements:
@@ -79,7 +79,7 @@ class Statements:
                         for h in stmt.handlers]
             labels = ", ".join(self.code(h.type) if h.type else "any error"
                                for h in stmt.handlers)
-            self.run_alternatives(env, [attempt, *handlers], f"no {labels} is raised",
+            self.run_alternatives(env, [attempt, *handlers], Outcome(f"no {labels} is raised"),
                                   self.loc(stmt))
             if stmt.finalbody is not None:
                 self.run_block(stmt.finalbody.body.body, env)

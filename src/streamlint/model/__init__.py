@@ -63,6 +63,10 @@ class Unknown:
     # (`--confirm`) finds its query by that place (model/paths.py `query_path`).
     repository: str = ""
     origin: Origin | None = None
+    # A dict known only at run time whose keys the code limits to these (`{OPTS[k]: v for k,
+    # v in args.items() if k in OPTS}` holds only OPTS's values); None: any key. Its text
+    # already names what limits them (the known dict it reads), so it is not compared.
+    keys: tuple[str, ...] | None = None
 
     __record_compare__ = ("identity", "unread")
 
@@ -97,6 +101,11 @@ class Note(str):
 
     def __format__(self, spec: str) -> str:
         return format(self.shown, spec)
+
+
+class Outcome(str):
+    """A run-time condition the run itself decides (whether an exception is raised), never a
+    deployment's setting: no deployment keeps to one of its branches (diff/forks.py)."""
 
 
 class Fork(Note):
