@@ -219,8 +219,10 @@ def test_tws_output_mode_changed_is_refused(spark: SparkSession, tmp_path: Path)
 def test_tws_avro_int_widened_to_long_keeps_the_state(spark: SparkSession,
                                                       tmp_path: Path) -> None:
     narrow: Variables = {"count": ("getValueState", "n INT", None)}
-    assert _static(_job(narrow, avro=True), _job(COUNT, avro=True), _version()) == {
-        "AS12": "compatible"}
+    # Spark 4.0 keeps the state too (measured on 4.0.5 by bench/versions.py), but AS12 speaks
+    # from 4.1 on, where Avro value schemas evolve in general: 4.0 is asked about (AS02).
+    expected = {"AS12": "compatible"} if _version() != "4.0" else {"AS02": "review"}
+    assert _static(_job(narrow, avro=True), _job(COUNT, avro=True), _version()) == expected
     rows, error = _tws_restart(spark, tmp_path, _processor(narrow, "n INT"),
                                _processor(COUNT), avro=True)
     assert error is None, error
