@@ -233,3 +233,75 @@ def test_a_new_one_time_backfill_flow_is_a_new_flow() -> None:
 def test_a_renamed_one_time_backfill_flow_runs_again() -> None:
     renamed = BACKFILL.replace('name="trades_backfill"', 'name="trades_seed"')
     assert "PL01" in codes(BRONZE + BACKFILL, BRONZE + renamed)
+
+
+# A windowed count sorted for the console, whose sort was spelled `.orderby` (no DataFrame
+# method of any pyspark: the old query raised before it started), fixed along with a removed
+# queryName.
+SORTED_COUNTS = """
+from pyspark.sql import SparkSession
+from pyspark.sql.functions import *
+
+spark = SparkSession.builder.appName("clicks").getOrCreate()
+raw = spark.readStream.format("kafka").option("subscribe", "clicks").load()
+events = raw.select(col("timestamp"), raw["value"].cast("string"))
+per_window = events.groupBy(window(col("timestamp"), "5 minutes"))\\
+    .count()\\
+    .{sort}('window')
+
+per_window.writeStream\\
+    .trigger(processingTime="30 seconds")\\
+    {name}.format("console")\\
+    .outputMode("complete")\\
+    .start()\\
+    .awaitTermination()
+"""
+
+
+def sorted_counts(sort: str, name: str = "", head: str = "") -> str:
+    return head + SORTED_COUNTS.format(sort=sort, name=name)
+
+
+def test_an_old_version_that_could_not_start_makes_its_fix_compatible() -> None:
+    old = sorted_counts("orderby", '.queryName("clicks_per_window")\\\n    ')
+    new = sorted_counts("orderBy")
+    report = diff_jobs(extract_text(old, "old.py"), extract_text(new, "new.py"))
+    assert report.verdict == "compatible"
+    (finding,) = report.findings
+    assert finding.code == "QY25"
+    assert "the old version fails at line 10" in finding.message
+    assert "`orderby`" in finding.message and "AttributeError" in finding.message
+
+
+def test_a_new_version_that_cannot_start_is_a_finding() -> None:
+    report = diff_jobs(extract_text(sorted_counts("orderBy"), "old.py"),
+                       extract_text(sorted_counts("orderby"), "new.py"))
+    assert report.verdict == "review"
+    assert [f.code for f in report.findings] == ["QY26"]
+    assert "the new version fails at line 10" in report.findings[0].message
+
+
+def test_both_versions_failing_the_same_way_is_said_once_as_already_there() -> None:
+    old = sorted_counts("orderby", '.queryName("clicks_per_window")\\\n    ')
+    assert codes(old, sorted_counts("orderby")) == ["QY18"]
+
+
+def test_a_real_method_streamlint_does_not_model_stays_unresolved() -> None:
+    # `DataFrame.offset` exists (pyspark 3.4+): the call does not raise, streamlint just does
+    # not read it.
+    assert "UN01" in codes(sorted_counts("orderBy"), sorted_counts("offset"))
+    assert "QY26" not in codes(sorted_counts("orderBy"), sorted_counts("offset"))
+
+
+def test_a_failure_that_may_not_happen_is_not_certain() -> None:
+    fixed = sorted_counts("orderBy")
+    # A package that may add methods to DataFrame, and a run-time branch around the call.
+    patched = sorted_counts("orderby", head="import sparkext\n")
+    branched = sorted_counts("orderby").replace(
+        "per_window = events", "if len(sys.argv) > 1:\n    per_window = events").replace(
+        "    .count()", "        .count()").replace("    .orderby", "        .orderby")
+    branched = "import sys\n" + branched.replace(
+        "\nper_window.writeStream", "else:\n    per_window = events\nper_window.writeStream")
+    for old in (patched, branched):
+        found = codes(old, fixed if old is branched else "import sparkext\n" + fixed)
+        assert "QY25" not in found and "UN01" in found, found

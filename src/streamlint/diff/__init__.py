@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from streamlint.core import DEFAULT_SPARK_VERSION
 from streamlint.diff import pipelines
-from streamlint.diff.already import already_present, unchanged_reads
+from streamlint.diff.already import already_present, judged_starts, unchanged_reads
 from streamlint.diff.compare import (
     Change,
     Code,
@@ -75,7 +75,7 @@ def diff_pairs(old: JobFile, new: JobFile, pairs: tuple[tuple[Query | None, Quer
         if pipelines.is_flow(before) or pipelines.is_flow(after):
             continue  # judged above, by the flow's identity
         if before is not None and after is not None:
-            found = compare_queries(before, after, helpers)
+            found = judged_starts(before, after, compare_queries(before, after, helpers))
             if base_version and base_version != spark_version:
                 found += upgrade_refusals(before, after, version, base_version)
         elif after is not None and checkpoint_key(after) not in taken:

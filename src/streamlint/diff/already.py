@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from streamlint.diff.changes import Change
-from streamlint.model import show
+from streamlint.model import Failure, Fork, Loc, Query, show
 
 # The kinds of change that describe one version, not the difference between two.
 STANDING = frozenset({"query.shared_checkpoint", "query.volatile_checkpoint"})
@@ -39,6 +39,8 @@ def unchanged_reads(changes: list[Change]) -> list[Change]:
 
 def _describe(change: Change) -> str:
     """The problem in words, as the finding it replaces would have put it."""
+    if change.kind == "query.fails":
+        return str(change.subject)
     if change.kind == "input.unread":
         return f"{change.subject}, which streamlint could not read"
     if change.kind == "query.volatile_checkpoint":
@@ -61,3 +63,46 @@ def already_present(new_changes: list[Change], old_changes: list[Change],
         else:
             out.append(change)
     return out
+
+
+# -- a version that cannot start -------------------------------------------------------------
+
+
+def failure_of(query: Query) -> tuple[Failure, Loc] | None:
+    """The call that stops a query from ever starting (`model.Failure`), if its DataFrame was
+    read without a run-time fork: a branch not read might not make that call."""
+    if any(isinstance(text, Fork) for text, _ in query.unresolved):
+        return None
+    return next(((text, loc) for text, loc in query.unresolved if isinstance(text, Failure)),
+                None)
+
+
+def _fails(kind: str, failure: tuple[Failure, Loc], side: str, query: Query,
+           label: str) -> Change:
+    """`query` is the new version's: where the old version's failure is reported."""
+    text, loc = failure
+    subject = f"the {side} version fails at line {loc.line}: {text}"
+    facts = {"stateful": "true" if query.stateful else "false", "error": text.error}
+    if side == "old":
+        return Change(kind, subject, text, None, loc, query.sink.loc, label, facts)
+    return Change(kind, subject, None, text, None, loc, label, facts)
+
+
+def judged_starts(before: Query, after: Query, found: list[Change]) -> list[Change]:
+    """A paired query's changes, where a version can never start. The old version that could
+    not start left no checkpoint to restart from: whatever changed is no restart question,
+    and its fix is compatible, with a note saying why (QY25). The new version that cannot
+    start is a finding of its own (QY26); when the old one failed the same way too, that is
+    said once, as already there (QY18)."""
+    old, new = failure_of(before), failure_of(after)
+    if old is None and new is None:
+        return found
+    label = after.label
+    if old is None:
+        kept = [c for c in found if not isinstance(c.subject, Failure)]
+        return [*kept, _fails("query.fails", new, "new", after, label)]  # type: ignore[arg-type]
+    if new is None:
+        return [_fails("query.old_fails", old, "old", after, label)]
+    standing = _fails("query.fails", new, "new", after, label)
+    return [Change("query.already_present", _describe(standing), old[0], new[0], old[1], new[1],
+                   label, {"problem": "query.fails"})]

@@ -24,7 +24,7 @@ from streamlint.extract.symbolic import (
     started_in_branches,
     text_of,
 )
-from streamlint.extract.values import Class, Env, EnvDefault, Function, Instance, Items
+from streamlint.extract.values import Class, Env, EnvDefault, Function, Instance, Items, shield
 from streamlint.model import Condition, Loc, Outcome, Unknown
 
 
@@ -67,7 +67,8 @@ class Statements:
                 value = self.ev(item.item, env)
                 if item.asname is not None:
                     self.assign(item.asname.name, value, env)
-            self.run_block(stmt.body.body, env)
+            with shield(self.effects):  # its context manager may swallow what it raises
+                self.run_block(stmt.body.body, env)
         elif isinstance(stmt, cst.Try):
             # The try block and each handler are alternatives only the run decides between.
             def attempt(scope: Env) -> None:

@@ -6,6 +6,8 @@ classes stand for the PySpark objects a job builds; they never leave the extract
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
 import libcst as cst
@@ -404,6 +406,12 @@ class Effects:
     # > 0 while code runs that may not run at all (a branch of a run-time condition, a loop
     # over values not known): a removal or a stop there is not certain, so not recorded
     uncertain: int = 0
+    # > 0 while the body of a `with` runs: its context manager may swallow what the body
+    # raises, so a call there that always fails is not certain to stop the run.
+    shielded: int = 0
+    # id(`df.name` node) -> (the DataFrame, name) for a name no supported pyspark has on a
+    # DataFrame: a column reference, unless the node is called (pyspark_api/missing.py).
+    missing: dict[int, tuple[Any, str]] = factory(dict)
     # The run-time conditions of the branches being read (`if mode == "A":`), innermost last.
     conditions: list[Condition] = factory(list)
     # Writes that outlive a branch's names: attributes, dict items, globals (a guard clause
@@ -417,6 +425,16 @@ class Effects:
         sources consumed and its writer seen (not lost, not reported as unread)."""
         self.consumed.update(source.loc for source in writer.plan.sources)
         self.alternatives.add(writer.loc)
+
+
+@contextmanager
+def shield(effects: Effects) -> Iterator[None]:
+    """Run a `with` body: what it raises may be swallowed by its context manager."""
+    effects.shielded += 1
+    try:
+        yield
+    finally:
+        effects.shielded -= 1
 
 
 __all__ = ["Unknown"]

@@ -140,6 +140,26 @@ class Fork(Note):
                        self.settings, self.shown))
 
 
+class Failure(Note):
+    """A call that raises every time it runs, on the way to a query's start: `df.orderby(...)`,
+    a name no supported pyspark has on a DataFrame (AttributeError, or a Column called). The
+    query built from its result can never start. Compared as its text, like a `Note`; what
+    fails is data: the receiver's class, the name called and the error it raises."""
+
+    receiver: str
+    method: str
+    error: str
+
+    def __new__(cls, receiver: str, method: str, error: str) -> Failure:
+        made = super().__new__(cls, f"`{receiver}` has no method `{method}` in any supported "
+                                    f"pyspark: the call raises {error}")
+        made.receiver, made.method, made.error = receiver, method, error
+        return made
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (Failure, (self.receiver, self.method, self.error))
+
+
 class Overridable(str):
     """A default a deployment may override: `os.environ.get("X", "d")`, a widget's default,
     an argparse argument's default. It reads as its text everywhere (the value when nothing

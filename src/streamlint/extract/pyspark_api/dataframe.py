@@ -27,6 +27,7 @@ from streamlint.extract.frames import (
     project,
     unresolved_plan,
 )
+from streamlint.extract.pyspark_api.missing import note_missing
 from streamlint.extract.pyspark_api.writer import new_writer
 from streamlint.extract.symbolic import digest
 from streamlint.extract.values import BoundMethod, Col, Grouped, Plan
@@ -111,6 +112,7 @@ def dataframe_attribute(interp: Interpreter, target: Plan, name: str, node: cst.
     if name in ("isStreaming", "sparkSession", "rdd", "stat", "write"):
         return Unknown(interp.code(node))
     if name[:1].isupper() or name.startswith("_") or not hasattr_df(name):
+        note_missing(interp, target, name, node)  # a call of it raises
         return col_of(name)
     return BoundMethod(target, name)
 
