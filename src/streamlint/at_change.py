@@ -74,6 +74,20 @@ class _Side:
             self.tree: ast.Module | None = ast.parse(text)
         except (SyntaxError, ValueError, RecursionError):
             self.tree = None
+        # Every statement's span (a compound statement's header) and the assignments, read
+        # once: a file's findings each look theirs up.
+        self.spans: list[tuple[int, int, ast.stmt]] = []
+        self.assignments: list[ast.stmt] = []
+        for node in ast.walk(self.tree) if self.tree is not None else ():
+            if not isinstance(node, ast.stmt):
+                continue
+            end = node.end_lineno or node.lineno
+            body = getattr(node, "body", None)
+            if isinstance(body, list) and body and isinstance(body[0], ast.stmt):
+                end = max(node.lineno, body[0].lineno - 1)
+            self.spans.append((node.lineno, end, node))
+            if isinstance(node, ast.Assign | ast.AnnAssign | ast.AugAssign):
+                self.assignments.append(node)
 
     def indent(self, line: int) -> int:
         text = self.lines[line - 1] if 0 < line <= len(self.lines) else ""
@@ -96,7 +110,7 @@ class _Side:
         if inside:
             return inside[0]
         used = {n.id for n in ast.walk(statement) if isinstance(n, ast.Name)}
-        bindings = [s for s in self._assignments() if _binds(s) & used
+        bindings = [s for s in self.assignments if _binds(s) & used
                     and any(n in self.changed
                             for n in range(s.lineno, (s.end_lineno or s.lineno) + 1))]
         if len(bindings) != 1:  # none, or several changed: which one caused it is not told
@@ -107,23 +121,11 @@ class _Side:
 
     def _statement(self, line: int) -> ast.stmt | None:
         """The innermost statement holding `line` (of a compound one, its header)."""
-        assert self.tree is not None
         best: tuple[int, ast.stmt] | None = None
-        for node in ast.walk(self.tree):
-            if not isinstance(node, ast.stmt):
-                continue
-            end = node.end_lineno or node.lineno
-            body = getattr(node, "body", None)
-            if isinstance(body, list) and body and isinstance(body[0], ast.stmt):
-                end = max(node.lineno, body[0].lineno - 1)
-            if node.lineno <= line <= end and (best is None or end - node.lineno < best[0]):
-                best = (end - node.lineno, node)
+        for first, last, node in self.spans:
+            if first <= line <= last and (best is None or last - first < best[0]):
+                best = (last - first, node)
         return best[1] if best is not None else None
-
-    def _assignments(self) -> list[ast.stmt]:
-        assert self.tree is not None
-        return [n for n in ast.walk(self.tree)
-                if isinstance(n, ast.Assign | ast.AnnAssign | ast.AugAssign)]
 
 
 def _binds(statement: ast.stmt) -> set[str]:

@@ -23,7 +23,7 @@ from streamlint.extract.calls import MAX_DEPTH, Calls
 from streamlint.extract.coverage import escaped
 from streamlint.extract.expressions import Expressions
 from streamlint.extract.in_place import InPlace
-from streamlint.extract.positions import ModuleIndex, first_name
+from streamlint.extract.positions import ModuleIndex, code_of, first_name
 from streamlint.extract.reach import Reach, identity_of, loader_finder, reach_of
 from streamlint.extract.statements import Statements
 from streamlint.extract.values import (
@@ -149,8 +149,7 @@ class Interpreter(Statements, Expressions, Calls, InPlace):
         text = self.codes.get(id(node))
         if text is None:
             lpar = getattr(node, "lpar", None)
-            code = self.module.code_for_node(node.with_changes(lpar=[], rpar=[]) if lpar
-                                             else node)
+            code = code_of(node.with_changes(lpar=[], rpar=[]) if lpar else node, self.module)
             if "\n" in code:  # wrapped over lines: the layout inside brackets is no edit
                 code = _one_line(code)
             text = self.codes[id(node)] = " ".join(

@@ -49,6 +49,26 @@ class _NoOp:
 _NO_OP = _NoOp()
 
 
+class _PlainState(CodegenState):
+    """libcst's code generation without its per-node position bookkeeping (a context
+    manager entered for every expression and statement)."""
+
+    def record_syntactic_position(  # type: ignore[override]
+            self, node: cst.CSTNode, **where: object) -> _NoOp:
+        return _NO_OP
+
+
+_EMPTY = cst.Module(body=[])
+
+
+def code_of(node: cst.CSTNode, module: cst.Module = _EMPTY) -> str:
+    """`module.code_for_node(node)`, the same text, generated faster."""
+    state = _PlainState(default_indent=module.default_indent,
+                        default_newline=module.default_newline)
+    node._codegen(state)
+    return "".join(state.tokens)
+
+
 class _IndexingState(CodegenState):
     """Code generation that notes, for each name, how many tokens came before it.
 

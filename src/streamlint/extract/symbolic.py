@@ -15,6 +15,7 @@ import libcst as cst
 
 from streamlint.core import SAME_DATAFRAME_NOTE
 from streamlint.extract import registry
+from streamlint.extract.positions import code_of
 from streamlint.extract.templates import as_written
 from streamlint.extract.values import (
     Alternatives,
@@ -150,7 +151,7 @@ def code_text(node: cst.CSTNode) -> str:
     cached = _CODES.get(id(node))
     if cached is not None and cached[0] is node:
         return cached[1]
-    code = cst.Module(body=[]).code_for_node(node)
+    code = code_of(node)
     names: tuple[str, ...] = ()
     try:
         tree = ast.parse(textwrap.dedent(code).strip())
