@@ -233,3 +233,64 @@ def test_a_new_one_time_backfill_flow_is_a_new_flow() -> None:
 def test_a_renamed_one_time_backfill_flow_runs_again() -> None:
     renamed = BACKFILL.replace('name="trades_backfill"', 'name="trades_seed"')
     assert "PL01" in codes(BRONZE + BACKFILL, BRONZE + renamed)
+
+
+# An Auto Loader job moved from a widget-built cloud path to a Unity Catalog volume whose parts
+# come from widgets with defaults: no widget value gives `abfss://...` again.
+AUTO_LOADER_ABFSS = """
+source_dir = dbutils.widgets.get("source_dir")
+raw = (spark.readStream.format("cloudFiles").option("cloudFiles.format", "csv")
+       .load(f"abfss://landing@lake.dfs.core.windows.net/{source_dir.strip('/')}/"))
+raw.writeStream.option("checkpointLocation", "/chk/bronze_sales").toTable("bronze.sales")
+"""
+
+AUTO_LOADER_VOLUME = """
+dbutils.widgets.text("catalog", "dev")
+dbutils.widgets.text("volume", "landing")
+catalog = dbutils.widgets.get("catalog")
+volume = dbutils.widgets.get("volume")
+raw = (spark.readStream.format("cloudFiles").option("cloudFiles.format", "csv")
+       .load(f"/Volumes/{catalog}/bronze/{volume}/"))
+raw.writeStream.option("checkpointLocation", "/chk/bronze_sales").toTable("bronze.sales")
+"""
+
+
+def test_a_source_path_moved_to_widgets_that_cannot_give_the_old_one_is_judged() -> None:
+    report = diff_jobs(extract_text(AUTO_LOADER_ABFSS, "old.py"),
+                       extract_text(AUTO_LOADER_VOLUME, "new.py"))
+    assert report.verdict == "incompatible"
+    assert "SO04" in [f.code for f in report.findings]
+
+
+def test_a_source_path_moved_to_widgets_that_can_give_the_old_one_is_asked_about() -> None:
+    """The must-still-ask counterpart: `/Volumes/{catalog}/bronze/{volume}/` is the old
+    literal path when the deployment sets the widgets to its parts."""
+    old = AUTO_LOADER_VOLUME.replace('f"/Volumes/{catalog}/bronze/{volume}/"',
+                                     '"/Volumes/prod/bronze/landing/"')
+    report = diff_jobs(extract_text(old, "old.py"), extract_text(AUTO_LOADER_VOLUME, "new.py"))
+    assert report.verdict == "review"
+    assert "SO04" not in [f.code for f in report.findings]
+
+
+# A Glue job's parquet sink turned into a Delta sink at the same S3 prefix and checkpoint.
+PARQUET_SINK = """
+import sys
+from awsglue.utils import getResolvedOptions
+args = getResolvedOptions(sys.argv, ["BUCKET"])
+out = f"s3://{args['BUCKET']}/bronze/clicks/"
+clicks = spark.readStream.format("kafka").option("subscribe", "clicks").load()
+(clicks.writeStream.format("parquet").option("path", out)
+ .option("checkpointLocation", f"s3://{args['BUCKET']}/checkpoints/clicks/").start())
+"""
+
+
+def test_a_file_sink_directory_turned_into_a_delta_table_is_incompatible() -> None:
+    new = PARQUET_SINK.replace('format("parquet")', 'format("delta")')
+    assert codes(PARQUET_SINK, new) == ["SK14"]
+
+
+def test_a_file_sink_replaced_by_delta_elsewhere_stays_a_review() -> None:
+    new = PARQUET_SINK.replace('format("parquet")', 'format("delta")').replace(
+        '/bronze/clicks/"', '/bronze/clicks_delta/"')
+    found = codes(PARQUET_SINK, new)
+    assert "SK14" not in found and "SK04" in found

@@ -476,8 +476,10 @@ class _Differ:
         old_kind, new_kind = sink_kind(old.format), sink_kind(new.format)
         if old.format != new.format:
             known = "other" not in (old_kind, new_kind)
+            same = old.target is not None and same_path(old.target, new.target)
             self.add("sink.format", "the sink", old.format, new.format, old.loc, new.loc,
-                     old_kind=old_kind, new_kind=new_kind, known="true" if known else "false")
+                     old_kind=old_kind, new_kind=new_kind, known="true" if known else "false",
+                     same_target="true" if same else "false")
         elif not same_path(old.target, new.target):
             kind = {"file": "sink.path", "kafka": "sink.topic", "foreach": "sink.foreach_code"
                     }.get(new_kind, "sink.table")
