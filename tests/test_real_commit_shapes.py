@@ -294,3 +294,48 @@ def test_a_file_sink_replaced_by_delta_elsewhere_stays_a_review() -> None:
         '/bronze/clicks/"', '/bronze/clicks_delta/"')
     found = codes(PARQUET_SINK, new)
     assert "SK14" not in found and "SK04" in found
+
+
+# A CDC job parses Kafka's value with a declared schema, flattens it, and appends each batch to
+# a Delta table from foreachBatch; a commit retypes a field of the schema.
+PARSED_TO_DELTA = """
+from pyspark.sql.functions import col, from_json
+from pyspark.sql.types import StructType, StructField, StringType, DoubleType
+
+tx_schema = StructType([
+    StructField("tx_id", StringType(), True),
+    StructField("amount", StringType(), True),
+])
+raw = spark.readStream.format("kafka").option("subscribe", "payments").load()
+rows = raw.select(from_json(col("value").cast("string"), tx_schema).alias("tx")).select("tx.*")
+
+def append_bronze(batch_df, batch_id):
+    batch_df.write.format("delta").mode("append").save("/lake/bronze/payments")
+
+rows.writeStream.foreachBatch(append_bronze).option("checkpointLocation", "/chk/pay").start()
+"""
+
+
+def test_a_parsed_field_retyped_into_a_delta_table_written_by_foreach_batch_is_a_review() -> None:
+    new = PARSED_TO_DELTA.replace('StructField("amount", StringType()',
+                                  'StructField("amount", DoubleType()')
+    report = diff_jobs(extract_text(PARSED_TO_DELTA, "old.py"), extract_text(new, "new.py"))
+    assert report.verdict == "review"
+    (finding,) = [f for f in report.findings if f.code == "PR03"]
+    assert "amount: string" in finding.message and "amount: double" in finding.message
+
+
+def test_a_parsed_field_retyped_into_the_console_is_compatible() -> None:
+    """The counterpart: a sink that checks no schema takes the new type (PR06, a note)."""
+    old = PARSED_TO_DELTA.replace(
+        'batch_df.write.format("delta").mode("append").save("/lake/bronze/payments")',
+        "batch_df.show()")
+    new = old.replace('StructField("amount", StringType()', 'StructField("amount", DoubleType()')
+    assert codes(old, new) == ["PR06"]
+
+
+def test_a_cast_to_the_type_the_schema_already_gives_is_no_change_of_type() -> None:
+    new = PARSED_TO_DELTA.replace(
+        '.select("tx.*")', '.select("tx.*").withColumn("tx_id", col("tx_id").cast("string"))')
+    report = diff_jobs(extract_text(PARSED_TO_DELTA, "old.py"), extract_text(new, "new.py"))
+    assert report.verdict == "compatible", [f.message for f in report.findings]
