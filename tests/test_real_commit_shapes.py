@@ -305,3 +305,109 @@ def test_a_failure_that_may_not_happen_is_not_certain() -> None:
     for old in (patched, branched):
         found = codes(old, fixed if old is branched else "import sparkext\n" + fixed)
         assert "QY25" not in found and "UN01" in found, found
+
+
+# An Auto Loader job moved from a widget-built cloud path to a Unity Catalog volume whose parts
+# come from widgets with defaults: no widget value gives `abfss://...` again.
+AUTO_LOADER_ABFSS = """
+source_dir = dbutils.widgets.get("source_dir")
+raw = (spark.readStream.format("cloudFiles").option("cloudFiles.format", "csv")
+       .load(f"abfss://landing@lake.dfs.core.windows.net/{source_dir.strip('/')}/"))
+raw.writeStream.option("checkpointLocation", "/chk/bronze_sales").toTable("bronze.sales")
+"""
+
+AUTO_LOADER_VOLUME = """
+dbutils.widgets.text("catalog", "dev")
+dbutils.widgets.text("volume", "landing")
+catalog = dbutils.widgets.get("catalog")
+volume = dbutils.widgets.get("volume")
+raw = (spark.readStream.format("cloudFiles").option("cloudFiles.format", "csv")
+       .load(f"/Volumes/{catalog}/bronze/{volume}/"))
+raw.writeStream.option("checkpointLocation", "/chk/bronze_sales").toTable("bronze.sales")
+"""
+
+
+def test_a_source_path_moved_to_widgets_that_cannot_give_the_old_one_is_judged() -> None:
+    report = diff_jobs(extract_text(AUTO_LOADER_ABFSS, "old.py"),
+                       extract_text(AUTO_LOADER_VOLUME, "new.py"))
+    assert report.verdict == "incompatible"
+    assert "SO04" in [f.code for f in report.findings]
+
+
+def test_a_source_path_moved_to_widgets_that_can_give_the_old_one_is_asked_about() -> None:
+    """The must-still-ask counterpart: `/Volumes/{catalog}/bronze/{volume}/` is the old
+    literal path when the deployment sets the widgets to its parts."""
+    old = AUTO_LOADER_VOLUME.replace('f"/Volumes/{catalog}/bronze/{volume}/"',
+                                     '"/Volumes/prod/bronze/landing/"')
+    report = diff_jobs(extract_text(old, "old.py"), extract_text(AUTO_LOADER_VOLUME, "new.py"))
+    assert report.verdict == "review"
+    assert "SO04" not in [f.code for f in report.findings]
+
+
+# A Glue job's parquet sink turned into a Delta sink at the same S3 prefix and checkpoint.
+PARQUET_SINK = """
+import sys
+from awsglue.utils import getResolvedOptions
+args = getResolvedOptions(sys.argv, ["BUCKET"])
+out = f"s3://{args['BUCKET']}/bronze/clicks/"
+clicks = spark.readStream.format("kafka").option("subscribe", "clicks").load()
+(clicks.writeStream.format("parquet").option("path", out)
+ .option("checkpointLocation", f"s3://{args['BUCKET']}/checkpoints/clicks/").start())
+"""
+
+
+def test_a_file_sink_directory_turned_into_a_delta_table_is_incompatible() -> None:
+    new = PARQUET_SINK.replace('format("parquet")', 'format("delta")')
+    assert codes(PARQUET_SINK, new) == ["SK14"]
+
+
+def test_a_file_sink_replaced_by_delta_elsewhere_stays_a_review() -> None:
+    new = PARQUET_SINK.replace('format("parquet")', 'format("delta")').replace(
+        '/bronze/clicks/"', '/bronze/clicks_delta/"')
+    found = codes(PARQUET_SINK, new)
+    assert "SK14" not in found and "SK04" in found
+
+
+# A CDC job parses Kafka's value with a declared schema, flattens it, and appends each batch to
+# a Delta table from foreachBatch; a commit retypes a field of the schema.
+PARSED_TO_DELTA = """
+from pyspark.sql.functions import col, from_json
+from pyspark.sql.types import StructType, StructField, StringType, DoubleType
+
+tx_schema = StructType([
+    StructField("tx_id", StringType(), True),
+    StructField("amount", StringType(), True),
+])
+raw = spark.readStream.format("kafka").option("subscribe", "payments").load()
+rows = raw.select(from_json(col("value").cast("string"), tx_schema).alias("tx")).select("tx.*")
+
+def append_bronze(batch_df, batch_id):
+    batch_df.write.format("delta").mode("append").save("/lake/bronze/payments")
+
+rows.writeStream.foreachBatch(append_bronze).option("checkpointLocation", "/chk/pay").start()
+"""
+
+
+def test_a_parsed_field_retyped_into_a_delta_table_written_by_foreach_batch_is_a_review() -> None:
+    new = PARSED_TO_DELTA.replace('StructField("amount", StringType()',
+                                  'StructField("amount", DoubleType()')
+    report = diff_jobs(extract_text(PARSED_TO_DELTA, "old.py"), extract_text(new, "new.py"))
+    assert report.verdict == "review"
+    (finding,) = [f for f in report.findings if f.code == "PR03"]
+    assert "amount: string" in finding.message and "amount: double" in finding.message
+
+
+def test_a_parsed_field_retyped_into_the_console_is_compatible() -> None:
+    """The counterpart: a sink that checks no schema takes the new type (PR06, a note)."""
+    old = PARSED_TO_DELTA.replace(
+        'batch_df.write.format("delta").mode("append").save("/lake/bronze/payments")',
+        "batch_df.show()")
+    new = old.replace('StructField("amount", StringType()', 'StructField("amount", DoubleType()')
+    assert codes(old, new) == ["PR06"]
+
+
+def test_a_cast_to_the_type_the_schema_already_gives_is_no_change_of_type() -> None:
+    new = PARSED_TO_DELTA.replace(
+        '.select("tx.*")', '.select("tx.*").withColumn("tx_id", col("tx_id").cast("string"))')
+    report = diff_jobs(extract_text(PARSED_TO_DELTA, "old.py"), extract_text(new, "new.py"))
+    assert report.verdict == "compatible", [f.message for f in report.findings]

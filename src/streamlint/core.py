@@ -138,8 +138,10 @@ FACTS: dict[str, Facts] = {
     "projection.columns": {**_S, "old_sink": SINK_KINDS, "new_sink": SINK_KINDS,
                            "narrowed": BOOL},
     "static_join.changed": _S,
-    # `known`: both formats are ones streamlint knows (neither kind is "other").
-    "sink.format": {**_S, "old_kind": SINK_KINDS, "new_kind": SINK_KINDS, "known": BOOL},
+    # `known`: both formats are ones streamlint knows (neither kind is "other");
+    # `same_target`: both write to one path or table (the same directory after the change).
+    "sink.format": {**_S, "old_kind": SINK_KINDS, "new_kind": SINK_KINDS, "known": BOOL,
+                    "same_target": BOOL},
     "sink.path": {**_S, "sink": SINK_KINDS}, "sink.topic": {**_S, "sink": SINK_KINDS},
     "sink.table": {**_S, "sink": SINK_KINDS}, "sink.foreach_code": {**_S, "sink": SINK_KINDS},
     "sink.foreach_writes": _S,

@@ -25,7 +25,7 @@ from streamlint.diff.changes import (
 )
 from streamlint.diff.columns import changed_steps, same_names, same_names_text
 from streamlint.diff.evolution import checkpoint_v1, naming
-from streamlint.diff.inputs import input_changes, overridden
+from streamlint.diff.inputs import differs_in_every_deployment, input_changes, overridden
 from streamlint.diff.refused import newly_refused
 from streamlint.diff.render import (
     Code,
@@ -233,15 +233,16 @@ class _Differ:
     def inputs(self) -> None:
         """Values from outside the code (diff/inputs.py). A change found where a default a
         deployment may override changed or moved is never judged on the default alone: it
-        is asked about (UN02), beside the change naming the variable and both defaults."""
+        is asked about (UN02), beside the change naming the variable and both defaults, unless
+        no value the deployment may give makes the old value again: then it is judged."""
         decided: set[tuple[Loc, str]] = set()
         for found in input_changes(self.old, self.new):
             kind, subject, old, new, old_loc, new_loc, facts = found
             self.add(kind, subject, old, new, old_loc, new_loc, structural=True, **facts)
             decided |= overridden(found)
         for i, change in enumerate(self.changes):
-            if (change.old_loc, change.kind) in decided or (change.new_loc,
-                                                           change.kind) in decided:
+            if ((change.old_loc, change.kind) in decided or (change.new_loc, change.kind)
+                    in decided) and not differs_in_every_deployment(change.old, change.new):
                 self.changes[i] = replace(change, kind="unresolved", facts={
                     "about": change.kind, "stateful": self.stateful})
 
@@ -492,8 +493,10 @@ class _Differ:
         old_kind, new_kind = sink_kind(old.format), sink_kind(new.format)
         if old.format != new.format:
             known = "other" not in (old_kind, new_kind)
+            same = old.target is not None and same_path(old.target, new.target)
             self.add("sink.format", "the sink", old.format, new.format, old.loc, new.loc,
-                     old_kind=old_kind, new_kind=new_kind, known="true" if known else "false")
+                     old_kind=old_kind, new_kind=new_kind, known="true" if known else "false",
+                     same_target="true" if same else "false")
         elif not same_path(old.target, new.target):
             kind = {"file": "sink.path", "kafka": "sink.topic", "foreach": "sink.foreach_code"
                     }.get(new_kind, "sink.table")

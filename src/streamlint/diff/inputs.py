@@ -15,7 +15,18 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from streamlint.model import Input, Loc, Query, show
+from streamlint.model import (
+    Input,
+    Loc,
+    Overridable,
+    Query,
+    Template,
+    Unknown,
+    origins_of,
+    show,
+)
+from streamlint.model.paths import normal_path
+from streamlint.model.values import values_differ
 
 # What a change says: kind, subject, old value, new value, old place, new place, facts.
 Found = tuple[str, str, object, object, Loc | None, Loc | None, dict[str, str]]
@@ -40,6 +51,73 @@ def overridden(found: Found) -> set[tuple[Loc, str]]:
         return set()
     return {(loc, change) for loc in (old_loc, new_loc) if loc is not None
             for change in CHANGES_OF.get(facts.get("about", ""), ())}
+
+
+def differs_in_every_deployment(old: object, new: object) -> bool:
+    """Whether no value a deployment may give (a widget, an environment variable, an argument
+    with a default) can make the two values one: their parts written in the code clash, as
+    `abfss://acct/{src}/` and `/Volumes/{catalog}/raw/` or topic `click` and `{env}.bookmark`
+    do. Then the change is judged as the change it is, not asked about."""
+    if not all(type(v) in (str, Overridable, Template, Unknown) for v in (old, new)):
+        return False  # an expression or its text, a number, a list: no default located in it
+    a, b = _deployment_shape(old), _deployment_shape(new)
+    if _relative(a) or _relative(b):
+        return False  # `chk/q` is `/app/chk/q` under some working directory
+    return values_differ(a, b) is True
+
+
+def _deployment_shape(value: object) -> object:
+    """A value with each deployment default in it opened up into what the deployment may set
+    (`Overridable("/mnt/chk/q")` from widget `root` is `{widget root}/chk/q`), the ends of a
+    path in their normal form; a default that cannot be found in the text makes it unknown."""
+    origins = origins_of(value)
+    if not origins:
+        return normal_path(value) if isinstance(value, str) else value
+    parts: list[str | Unknown] = [str(value)]
+    for origin, default in origins:
+        if not default or not any(isinstance(p, str) and default in p for p in parts):
+            return Unknown(f"any value of {origin}")
+        opened: list[str | Unknown] = []
+        for part in parts:
+            if not isinstance(part, str):
+                opened.append(part)
+                continue
+            pieces = part.split(default)
+            for i, piece in enumerate(pieces):
+                if i:
+                    opened.append(Unknown(origin))
+                opened.append(piece)
+        parts = opened
+    return Template(tuple(_alternating(parts)))
+
+
+def _alternating(parts: list[str | Unknown]) -> list[str | Unknown]:
+    """Known text and unresolved parts in turn, starting and ending with (maybe empty) text,
+    the known ends in a path's normal form."""
+    out: list[str | Unknown] = []
+    for part in parts:
+        if isinstance(part, str) and out and isinstance(out[-1], str):
+            out[-1] += part
+        elif isinstance(part, Unknown) and (not out or isinstance(out[-1], Unknown)):
+            out += ["", part]
+        else:
+            out.append(part)
+    if isinstance(out[-1], Unknown):
+        out.append("")
+    if "/" in out[-1]:
+        out[-1] = out[-1].rstrip("/")
+    # The scheme's (or `/dbfs`'s) normal form, without touching the text that follows.
+    out[0] = normal_path(out[0] + "x")[:-1]
+    return out
+
+
+def _relative(value: object) -> bool:
+    """A path written relative to the working directory (its leading text has a `/` but
+    starts with neither `/` nor a scheme)."""
+    lead = value.parts[0] if isinstance(value, Template) else value
+    if not isinstance(lead, str) or "/" not in lead:
+        return False
+    return not lead.startswith("/") and ":" not in lead.split("/")[0]
 
 
 def input_changes(old: Query, new: Query) -> Iterator[Found]:

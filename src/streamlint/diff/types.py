@@ -9,7 +9,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from streamlint.model import Operator, Projection
-from streamlint.model.expr import Alias, Call, Cast, Column, Expr, Literal
+from streamlint.model.expr import Alias, Call, Cast, Column, Expr, Literal, Star
+from streamlint.model.schema_text import split_top_level
 
 # Functions whose result type does not depend on their arguments.
 _RESULT = {
@@ -25,6 +26,8 @@ _RESULT = {
     "sha1": "string", "sha2": "string", "uuid": "string", "input_file_name": "string",
     "current_user": "string", "format_string": "string", "regexp_replace": "string",
 }
+# Functions that parse text with a schema given as their second argument: the result has it.
+_PARSED = {"from_json", "from_csv", "from_xml"}
 # Functions whose result has their first argument's type.
 _SAME_AS_ARGUMENT = {"abs", "coalesce", "greatest", "least", "nvl", "ifnull"}
 _SPELLINGS = {"long": "bigint", "integer": "int", "short": "smallint", "byte": "tinyint",
@@ -35,6 +38,10 @@ def stated_type(expr: Expr) -> str | None:
     """The type the code states for `expr`'s values; None where it depends on input."""
     if isinstance(expr, Alias):
         return stated_type(expr.operand)
+    if (isinstance(expr, Call) and expr.function.lower() in _PARSED and len(expr.args) > 1
+            and isinstance(expr.args[1], Literal) and isinstance(expr.args[1].value, str)
+            and expr.args[1].value.startswith("struct<")):
+        return expr.args[1].value  # the schema the text is parsed with
     if isinstance(expr, Cast):
         to = str(expr.to).strip().lower()
         return _SPELLINGS.get(to, to)
@@ -70,6 +77,8 @@ def column_types(operators: Sequence[Operator]) -> dict[str, str | None]:
                     kept[expr.name] = stated_type(expr.operand)
                 elif isinstance(expr, Column) and expr.name in types:
                     kept[expr.name] = types[expr.name]
+                elif isinstance(expr, Star) and expr.qualifier is not None:
+                    kept.update(struct_fields(types.get(expr.qualifier)))
             types = kept
         elif op.method == "drop":
             for expr in op.exprs:
@@ -82,6 +91,20 @@ def column_types(operators: Sequence[Operator]) -> dict[str, str | None]:
                 if isinstance(expr, Alias):
                     types[expr.name] = stated_type(expr.operand)
     return types
+
+
+def struct_fields(struct: str | None) -> dict[str, str | None]:
+    """Each field of a `struct<name:type,...>` and its type (`select("data.*")` after
+    `from_json(..., schema).alias("data")` makes one column per field, of the field's type)."""
+    if not struct or not struct.startswith("struct<") or not struct.endswith(">"):
+        return {}
+    fields: dict[str, str | None] = {}
+    for item in split_top_level(struct[len("struct<"):-1]):
+        name, colon, type_text = item.partition(":")
+        if colon:
+            to = type_text.lower().split(" not null")[0].strip()
+            fields[name.strip().strip("`")] = _SPELLINGS.get(to, to)
+    return fields
 
 
 def changed_types(old: Sequence[Operator], new: Sequence[Operator],
