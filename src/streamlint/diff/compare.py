@@ -505,24 +505,7 @@ class _Differ:
         if old.foreach and new.foreach:
             self.foreach(old.foreach, new.foreach)
         if old.format == new.format:
-            for key in _keys_of(old.options, new.options):
-                target = key.lower() in ("path", "topic", "table")
-                if target and (old.target is not None or new.target is not None):
-                    continue  # compared as the target, above
-                a, b = option(old.options, key), option(new.options, key)
-                if target and same_path(a, b):
-                    continue
-                if a != b and target:  # where it writes, though not read as the target
-                    kind = {"file": "sink.path", "kafka": "sink.topic"}.get(new_kind,
-                                                                           "sink.table")
-                    self.add(kind, f"where the {new.format} sink writes (`{key}`)", a, b,
-                             old.loc, new.loc, sink=new_kind)
-                elif a != b:
-                    # An option no verdict depends on the value of is judged whatever it is;
-                    # a `**dict` only where neither version's may hold another key.
-                    free = all(v is None or sink_value_free(key, v) for v in (a, b))
-                    self.add("sink.option", f"the sink option `{key}`", a, b, old.loc, new.loc,
-                             structural=free)
+            self.sink_options(new_kind)
             if old.partition_by != new.partition_by:
                 self.add("sink.partition_by", "the sink's partition columns", old.partition_by,
                          new.partition_by, old.loc, new.loc, sink=new_kind)
@@ -550,6 +533,27 @@ class _Differ:
         if old.query_name != new.query_name and same_path(old.checkpoint, new.checkpoint):
             self.add("query.name", "the query name", old.query_name, new.query_name, old.loc,
                      new.loc)
+
+    def sink_options(self, new_kind: str) -> None:
+        """The options of a sink of the same format on both sides."""
+        old, new = self.old.sink, self.new.sink
+        for key in _keys_of(old.options, new.options):
+            target = key.lower() in ("path", "topic", "table")
+            if target and (old.target is not None or new.target is not None):
+                continue  # compared as the target, in `sink`
+            a, b = option(old.options, key), option(new.options, key)
+            if target and same_path(a, b):
+                continue
+            if a != b and target:  # where it writes, though not read as the target
+                kind = {"file": "sink.path", "kafka": "sink.topic"}.get(new_kind, "sink.table")
+                self.add(kind, f"where the {new.format} sink writes (`{key}`)", a, b,
+                         old.loc, new.loc, sink=new_kind)
+            elif a != b:
+                # An option no verdict depends on the value of is judged whatever it is;
+                # a `**dict` only where neither version's may hold another key.
+                free = all(v is None or sink_value_free(key, v) for v in (a, b))
+                self.add("sink.option", f"the sink option `{key}`", a, b, old.loc, new.loc,
+                         structural=free)
 
     def config(self) -> None:
         old = {s.key: s for s in self.old.config}
