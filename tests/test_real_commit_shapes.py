@@ -305,35 +305,3 @@ def test_a_failure_that_may_not_happen_is_not_certain() -> None:
     for old in (patched, branched):
         found = codes(old, fixed if old is branched else "import sparkext\n" + fixed)
         assert "QY25" not in found and "UN01" in found, found
-
-
-DATASET = """
-from pyspark.sql import SparkSession
-
-
-class StreamDataset:
-    def __init__(self, path: str, fmt: str = "json") -> None:
-        self._path = path
-        self._fmt = fmt
-
-    def _load(self):
-        reader = SparkSession.builder.getOrCreate().readStream.format(self._fmt)
-        return reader.load(self._path)
-
-    def _save(self, df) -> None:
-        (df.writeStream.format("parquet").option("checkpointLocation", "/chk/ds")
-           .start(self._path + "_out"))
-"""
-# The framework's hook renamed: `load` is now also the name of the reader's call inside it.
-PUBLIC = DATASET.replace("def _load", "def load").replace("def _save", "def save")
-
-
-def test_a_dataset_hook_named_like_the_readers_load_is_still_run() -> None:
-    job = extract_text(PUBLIC, "job.py")
-    assert [u.about for u in job.unseen] == ["no-sink"]  # run, its stream handed to the caller
-    assert codes(DATASET, PUBLIC) == []
-
-
-def test_a_renamed_hook_whose_source_changed_is_still_a_finding() -> None:
-    changed = PUBLIC.replace('readStream.format(self._fmt)', 'readStream.format("csv")')
-    assert "UN03" in codes(DATASET, changed)

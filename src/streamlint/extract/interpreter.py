@@ -23,7 +23,7 @@ from streamlint.extract.calls import MAX_DEPTH, Calls
 from streamlint.extract.coverage import escaped
 from streamlint.extract.expressions import Expressions
 from streamlint.extract.in_place import InPlace
-from streamlint.extract.positions import STREAMING_ATTRIBUTES, ModuleIndex, first_name
+from streamlint.extract.positions import ModuleIndex, first_name
 from streamlint.extract.reach import Reach, identity_of, loader_finder, reach_of
 from streamlint.extract.statements import Statements
 from streamlint.extract.values import (
@@ -189,13 +189,10 @@ class Interpreter(Statements, Expressions, Calls, InPlace):
                     self.run_entry(method, cls.env, self.entry_instance(cls, stmt))
         # A function handed to code we cannot see (a scheduler, a framework) still runs; so
         # does every function of a file whose streaming is done by the modules it imports
-        # (`self._loader.save(df)`, with `save` a repository module's writer), and a
-        # streaming method whose name only other objects' calls share (a dataset's `load`
-        # beside `reader.load(path)`): what the run above did not call runs alone, after
-        # every caller had its turn, so no helper is run with unknown arguments first.
+        # (`self._loader.save(df)`, with `save` a repository module's writer).
         via_modules = self.loader is not None and self.loader.streaming
         for node in self.index.functions:
-            if id(node) not in self.executed and (via_modules or _streams(self.code(node))):
+            if id(node) not in self.executed and (via_modules or "writeStream" in self.code(node)):
                 owner = None
                 cls = self._owning_class(node)
                 if cls is not None:
@@ -216,11 +213,6 @@ class Interpreter(Statements, Expressions, Calls, InPlace):
         result = self.call_function(Function(node, env, owner), args, {}, node)
         # Returned to a caller this file does not show (a framework, another module).
         escaped(self, (result,), f"the caller of {node.name.value}()", "the caller")
-
-
-def _streams(code: str) -> bool:
-    """Whether a function's code reads or writes a stream (`.readStream` / `.writeStream`)."""
-    return any(name in code for name in STREAMING_ATTRIBUTES)
 
 
 def _without_comments(code: str) -> str:
