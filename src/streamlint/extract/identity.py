@@ -17,6 +17,7 @@ import ast
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from streamlint.extract.registry import current_name
 from streamlint.extract.scopes import binds, module_names
 from streamlint.extract.symbolic import digest
 
@@ -63,12 +64,17 @@ class Identity:
         (`own`, the name `tree` defines, by a placeholder: a def renamed is the same def),
         and what each import inside it binds by the identity of what it imports. All are
         resolved before any is written into the tree (resolving may read it again)."""
-        attributes = {id(node.value): node.attr for node in ast.walk(tree)
-                      if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)}
+        members = {id(node.value): node for node in ast.walk(tree)
+                   if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)}
+        attributes = {key: node.attr for key, node in members.items()}
         names = [(name, "_" if name.id == own else self.name(name.id, where)
                   if id(name) not in attributes else self.member(name.id, attributes[id(name)],
                                                                  where))
                  for name in module_names(tree)]
+        # `dlt.apply_changes` read as `dlt.create_auto_cdc_flow`: a library's former name
+        # (registry.former_names) is its current one.
+        current = [(members[id(name)], self._current(name.id, members[id(name)].attr, where))
+                   for name, _ in names if id(name) in members]
         imports = [(alias, self._imported(node, alias.asname or alias.name.split(".")[0],
                                           where))
                    for node in ast.walk(tree) if isinstance(node, ast.Import | ast.ImportFrom)
@@ -78,6 +84,8 @@ class Identity:
         renamed = tree.name if own is not None and isinstance(tree, _DEFINITIONS) else None
         for node, value in names:
             node.id = value
+        for member, value in current:
+            member.attr = value
         for alias, value in imports:
             alias.asname = alias.asname or alias.name.split(".")[0]
             alias.name = value
@@ -90,10 +98,24 @@ class Identity:
         finally:
             for node, original in saved:
                 node.id = original
+            for member, _ in current:
+                member.attr = attributes[id(member.value)]
             for alias, name, asname in aliases:
                 alias.name, alias.asname = name, asname
             if isinstance(tree, _DEFINITIONS) and renamed is not None:
                 tree.name = renamed
+
+    def _current(self, name: str, attribute: str, where: Module) -> str:
+        """What `name.attribute` is called now, when `name` is a module from outside the
+        repository imported whole (`import dlt`); `attribute` for anything else."""
+        binders = where.binders(name)
+        tree = where.statement(binders[0]) if len(binders) == 1 else None
+        if not isinstance(tree, ast.Import):
+            return attribute
+        dotted = [a.name for a in tree.names if (a.asname or a.name) == name]
+        if len(dotted) != 1 or self.find(dotted[0], 0, where.path) is not None:
+            return attribute
+        return current_name(dotted[0], attribute)
 
     def name(self, name: str, where: Module) -> str:
         return self._memo((where, name), lambda: self._resolve(name, where))
@@ -201,8 +223,8 @@ class Identity:
                 continue
             found = self.find(base, tree.level, where.path) if base or tree.level else None
             origin = f"{'.' * tree.level}{base}"
-            if found is None:
-                return f"{origin}:{alias.name}"  # outside the repository: its origin
+            if found is None:  # outside the repository: its origin, by its current name
+                return f"{origin}:{current_name(origin, alias.name)}"
             module = self._module(*found)
             if module.binders(alias.name) or module.star:
                 return self.name(alias.name, module)

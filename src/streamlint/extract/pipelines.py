@@ -34,7 +34,15 @@ MODULES = frozenset({"dlt", "pyspark.pipelines"})
 TABLES = {"table", "create_table", "materialized_view"}
 VIEWS = {"view", "create_view", "temporary_view"}
 STREAMING_TABLES = {"create_streaming_table", "create_streaming_live_table", "create_target_table"}
-CDC = {"apply_changes", "create_auto_cdc_flow"}
+# Databricks' renames in `dlt` (the two functions of each pair have the same signature and the
+# new one "replaces the previous function": docs.databricks.com/aws/en/dlt-ref/
+# dlt-python-ref-apply-changes and dlt-python-ref-apply-changes-from-snapshot). Code moved to
+# the new name does what it did, modelled or not.
+FORMER_NAMES = {"apply_changes": "create_auto_cdc_flow",
+                "apply_changes_from_snapshot": "create_auto_cdc_from_snapshot_flow"}
+registry.former_names("dlt", FORMER_NAMES)
+CDC = {"create_auto_cdc_flow"} | {old for old, new in FORMER_NAMES.items()
+                                  if new == "create_auto_cdc_flow"}
 EXPECTATIONS = {"expect": "warn", "expect_or_drop": "drop", "expect_or_fail": "fail"}
 EXPECT_ALL = {"expect_all": "warn", "expect_all_or_drop": "drop", "expect_all_or_fail": "fail"}
 DECORATORS = TABLES | VIEWS | {"append_flow"} | set(EXPECTATIONS) | set(EXPECT_ALL)

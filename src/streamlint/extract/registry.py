@@ -258,6 +258,21 @@ def star_import(module: str) -> tuple[str, tuple[str, ...]] | None:
     return _star_names.get(module)
 
 
+_former_names: dict[str, dict[str, str]] = {}
+
+
+def former_names(module: str, renamed: dict[str, str]) -> None:
+    """A library's documented renames, former name -> current name: the same function under
+    two names (Databricks' `dlt.apply_changes`, now `create_auto_cdc_flow`), so code that
+    moves to the new name reads as it did."""
+    _former_names.setdefault(module, {}).update(renamed)
+
+
+def current_name(module: str, name: str) -> str:
+    """What `module.name` is called now: `name` unless it is a registered former name."""
+    return _former_names.get(module, {}).get(name, name)
+
+
 def hook(event: str) -> Callable[[Handler], Handler]:
     """A library's part of the run: "decorated" (`handler(interp, stmt, function, values,
     wrapped)`, a `def` with decorators, their values, and what the job's own ones made of it)
