@@ -9,7 +9,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from streamlint.model import Operator, Projection
-from streamlint.model.expr import Alias, Call, Cast, Column, Expr, Literal
+from streamlint.model.expr import Alias, Call, Cast, Column, Expr, Literal, Star
+from streamlint.model.schema_text import split_top_level
 
 # Functions whose result type does not depend on their arguments.
 _RESULT = {
@@ -56,6 +57,14 @@ def stated_type(expr: Expr) -> str | None:
     return None
 
 
+def _fields(struct: str | None) -> dict[str, str]:
+    """`select("o.*")` of a struct column of a stated type: its fields with their types."""
+    if struct is None or not (struct.startswith("struct<") and struct.endswith(">")):
+        return {}
+    fields = (item.split(":", 1) for item in split_top_level(struct[len("struct<"):-1]))
+    return {pair[0]: pair[1].split(" not null")[0] for pair in fields if len(pair) == 2}
+
+
 def column_types(operators: Sequence[Operator]) -> dict[str, str | None]:
     """For each column a projection defines (withColumn, an aliased select item), the type
     the code states for the last definition; a column passed through keeps its own."""
@@ -70,6 +79,8 @@ def column_types(operators: Sequence[Operator]) -> dict[str, str | None]:
                     kept[expr.name] = stated_type(expr.operand)
                 elif isinstance(expr, Column) and expr.name in types:
                     kept[expr.name] = types[expr.name]
+                elif isinstance(expr, Star) and expr.qualifier is not None:
+                    kept.update(_fields(types.get(expr.qualifier)))
             types = kept
         elif op.method == "drop":
             for expr in op.exprs:
