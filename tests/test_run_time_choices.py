@@ -121,3 +121,44 @@ def test_a_new_try_whose_fallback_is_the_old_read_is_still_judged() -> None:
                          "except Exception:\n    " + AUTO_LOADER)
     got = findings(INGEST.replace("READ", AUTO_LOADER), new)
     assert ("SO03", "incompatible") in got and ("UN09", "compatible") not in got
+
+
+FIXED_COLUMNS = """
+from pyspark.sql.functions import col, lit
+events = spark.readStream.format("kafka").option("subscribe", "events").load()
+events.select(col("page").cast("string").alias("page"), col("user"), col("ts")) \\
+    .writeStream.format("delta").option("checkpointLocation", "/chk/events").start("/out")
+"""
+# The same columns, each read if the input has it, else a typed null under its name.
+FILLED_COLUMNS = """
+from pyspark.sql.functions import col, lit
+events = spark.readStream.format("kafka").option("subscribe", "events").load()
+wanted = []
+for name in ["page"]:
+    if name in events.columns:
+        wanted.append(col(name).cast("string"))
+    else:
+        wanted.append(lit(None).cast("string").alias(name))
+wanted += [col("user"), col("ts")]
+events.select(*wanted) \\
+    .writeStream.format("delta").option("checkpointLocation", "/chk/events").start("/out")
+"""
+
+
+def test_a_column_or_a_typed_null_of_its_name_is_that_column() -> None:
+    assert findings(FIXED_COLUMNS, FILLED_COLUMNS) == [("PR02", "compatible")]
+
+
+def test_a_typed_null_of_another_type_still_fires() -> None:
+    other_type = FILLED_COLUMNS.replace('lit(None).cast("string")', 'lit(None).cast("int")')
+    assert findings(FIXED_COLUMNS, other_type) == [("PR03", "review")]
+
+
+def test_a_typed_null_under_another_name_still_fires() -> None:
+    renamed = FILLED_COLUMNS.replace(".alias(name)", '.alias("page_name")')
+    assert findings(FIXED_COLUMNS, renamed) == [("PR03", "review")]
+
+
+def test_both_branches_retyped_still_fire() -> None:
+    retyped = FILLED_COLUMNS.replace('cast("string")', 'cast("int")')
+    assert findings(FIXED_COLUMNS, retyped) == [("PR03", "review")]

@@ -25,6 +25,7 @@ from streamlint.extract.symbolic import (
     code_text,
     started_in_branches,
 )
+from streamlint.extract.unset import unset_attribute
 from streamlint.extract.values import (
     Alternatives,
     BoundMethod,
@@ -382,7 +383,7 @@ class Calls:
                 return func
             if name in target.cls.attributes:
                 return target.cls.attributes[name]
-            return Unknown(self.code(node))
+            return unset_attribute(self, target, name, node)
         if isinstance(target, Class):
             if name in target.attributes:
                 return target.attributes[name]

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from streamlint.extract.registry import NEXT
 from streamlint.extract.values import (
     BoundMethod,
     Col,
@@ -208,6 +209,19 @@ def col_unary(op: str, value: Col) -> Col:
     if op == "Minus":
         return Col(Unary("-", value.expr), None)
     return value
+
+
+def col_choice(first: Col, second: Col, condition: str) -> Col | Any:
+    """Two columns of one output name and one stated type that a run-time condition chooses
+    between (`col(c).cast("string")` if the input has `c`, else `lit(None).cast("string")
+    .alias(c)`): a column of that name and type, holding what only the run knows. Branches of
+    other types stay a value only the run knows: the column's type is theirs to change."""
+    a, b = first.bare, second.bare
+    if (first.name is None or first.name != second.name or not isinstance(a, Cast)
+            or not isinstance(b, Cast) or a.to != b.to):
+        return NEXT
+    held = Unresolved(f"{render(a.operand)} if {condition} else {render(b.operand)}")
+    return Col(Alias(Cast(held, a.to), first.name), first.name)
 
 
 _PREDICATES = {"isNull": "isnull", "isNotNull": "isnotnull", "isin": "in", "isNaN": "isnan"}

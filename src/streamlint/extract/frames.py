@@ -251,8 +251,10 @@ def expand_struct(plan: Plan, struct: str) -> list[Definition]:
     definition = plan.definition(struct)
     if definition is None:
         return []
-    schema = next((node.value for node in walk(definition) if isinstance(node, Literal)
-                   and isinstance(node.value, str) and node.value.startswith("struct<")), None)
+    # The struct's type: a literal argument (`from_json(c, schema)`) or a cast's (a UDF's).
+    typed = (node.value if isinstance(node, Literal) else node.to if isinstance(node, Cast)
+             else None for node in walk(definition))
+    schema = next((t for t in typed if isinstance(t, str) and t.startswith("struct<")), None)
     if schema is None or not schema.endswith(">"):
         return []
     fields = split_top_level(schema[len("struct<"):-1])

@@ -209,7 +209,11 @@ class Interpreter(Statements, Expressions, Calls, InPlace):
             return
         params = [p.name.value for p in node.params.params]
         args: list[Any] = [Unknown(p) for p in params[1 if owner is not None else 0 :]]
+        # Code that calls an entry point runs apart from the job's own path: a failure on
+        # either is not the other's.
+        failed, self.effects.failed = self.effects.failed, None
         result = self.call_function(Function(node, env, owner), args, {}, node)
+        self.effects.failed = failed
         # Returned to a caller this file does not show (a framework, another module).
         escaped(self, (result,), f"the caller of {node.name.value}()", "the caller")
 

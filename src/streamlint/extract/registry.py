@@ -36,6 +36,7 @@ _inert: set[type] = set()
 _followed: dict[type, tuple[Handler, Handler]] = {}
 _differences: dict[type, Handler] = {}
 _shapes: dict[type, Handler] = {}
+_choosers: dict[type, Handler] = {}
 
 
 def _walk(value: Any) -> tuple[type, ...]:
@@ -115,6 +116,13 @@ def followed(receiver: type, note: Handler, digest: Handler,
         _differences[receiver] = differences
     if shape is not None:
         _shapes[receiver] = shape
+
+
+def chooser(receiver: type, handler: Handler) -> None:
+    """`handler(first, second, condition)` for two values of this type that a run-time
+    condition chooses between: the one value both branches amount to (two columns of one
+    name are that column, whatever it holds), or NEXT for the interpreter's own answer."""
+    _choosers[receiver] = handler
 
 
 # -- dispatching ----------------------------------------------------------------------------
@@ -233,6 +241,16 @@ def shape_of(value: Any) -> tuple[Any, ...] | None:
         if cls in _shapes:
             return _shapes[cls](value)
     return None
+
+
+def choose_between(first: Any, second: Any, condition: str) -> Any:
+    """What a registered chooser makes of a run-time choice between two values of one
+    type, or NEXT."""
+    for cls in _walk(first):
+        handler = _choosers.get(cls)
+        if handler is not None and type(second) is type(first):
+            return handler(first, second, condition)
+    return NEXT
 
 
 def digest_parts(value: Any) -> Any:

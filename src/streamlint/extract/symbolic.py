@@ -231,8 +231,9 @@ def choose(first: Any, second: Any, condition: str, loc: Loc) -> Any:
         return first
     if first is None and registry.is_kept(second):
         return second  # `x = None`, then `if c: x = Model.load(p)`: only the object is usable
-    if first == second:
-        return first
+    chosen = first if first == second else registry.choose_between(first, second, condition)
+    if chosen is not registry.NEXT:
+        return chosen
     return Unknown(f"{text_of(first)} if {condition} else {text_of(second)}",
                    shown=f"{as_written(first)} if {condition} else {as_written(second)}")
 

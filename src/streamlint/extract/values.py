@@ -409,6 +409,9 @@ class Effects:
     # > 0 while the body of a `with` runs: its context manager may swallow what the body
     # raises, so a call there that always fails is not certain to stop the run.
     shielded: int = 0
+    # The read that raised on every path, once one did (extract/unset.py): no query started
+    # after it ever starts. (model.Failure, where)
+    failed: tuple[Any, Loc] | None = None
     # id(`df.name` node) -> (the DataFrame, name) for a name no supported pyspark has on a
     # DataFrame: a column reference, unless the node is called (pyspark_api/missing.py).
     missing: dict[int, tuple[Any, str]] = factory(dict)

@@ -141,23 +141,26 @@ class Fork(Note):
 
 
 class Failure(Note):
-    """A call that raises every time it runs, on the way to a query's start: `df.orderby(...)`,
-    a name no supported pyspark has on a DataFrame (AttributeError, or a Column called). The
-    query built from its result can never start. Compared as its text, like a `Note`; what
-    fails is data: the receiver's class, the name called and the error it raises."""
+    """A call or read that raises every time it runs, on the way to a query's start:
+    `df.orderby(...)`, a name no supported pyspark has on a DataFrame (AttributeError, or a
+    Column called), or `self.name` that nothing sets on the job's own object. The query can
+    never start. Compared as its text, like a `Note`; what fails is data: the receiver's
+    class, the name called or read and the error it raises."""
 
     receiver: str
     method: str
     error: str
 
-    def __new__(cls, receiver: str, method: str, error: str) -> Failure:
-        made = super().__new__(cls, f"`{receiver}` has no method `{method}` in any supported "
-                                    f"pyspark: the call raises {error}")
+    def __new__(cls, receiver: str, method: str, error: str, said: str = "") -> Failure:
+        # `said`: the failure in other words than a missing pyspark method's (an attribute of
+        # the job's own object that nothing sets).
+        made = super().__new__(cls, said or f"`{receiver}` has no method `{method}` in any "
+                                            f"supported pyspark: the call raises {error}")
         made.receiver, made.method, made.error = receiver, method, error
         return made
 
     def __reduce__(self) -> tuple[Any, ...]:
-        return (Failure, (self.receiver, self.method, self.error))
+        return (Failure, (self.receiver, self.method, self.error, str(self)))
 
 
 class Overridable(str):

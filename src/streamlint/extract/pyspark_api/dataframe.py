@@ -12,6 +12,7 @@ from streamlint.extract import registry
 from streamlint.extract.columns import (
     as_col,
     col_binary,
+    col_choice,
     col_method,
     col_of,
     col_sql,
@@ -87,6 +88,8 @@ registry.followed(Plan, lambda plan, note: replace(plan, unresolved=(*plan.unres
                                        value.unresolved, ()))
 # A column's operators build expressions: `col("a") + 1`, `~df.flag`, `df.x == 1`.
 registry.operators(Col, col_binary, col_unary)
+# Two columns of one name chosen at run time are a column of that name.
+registry.chooser(Col, col_choice)
 
 
 def mark_reached(interp: Interpreter, name: str, node: cst.CSTNode) -> None:

@@ -20,6 +20,7 @@ from streamlint.extract.pyspark_api.dataframe import (
     mark_reached,
 )
 from streamlint.extract.pyspark_api.reader import static_source
+from streamlint.extract.pyspark_api.udfs import udf_of
 from streamlint.extract.pyspark_api.writer import new_writer
 from streamlint.extract.python_api import call_os
 from streamlint.extract.removals import FS_UTILITIES, record
@@ -118,6 +119,8 @@ def functions_call(interp: Interpreter, func: FunctionRef, args: list[Any],
                    kwargs: dict[str, Any], node: cst.Call) -> Any:
     if func.name == "broadcast" and args and isinstance(args[0], Plan):
         return args[0]  # a join hint: the DataFrame itself
+    if func.name == "udf" and (made := udf_of(args, kwargs)) is not None:
+        return made
     return call_functions(func.name, args, kwargs)
 
 

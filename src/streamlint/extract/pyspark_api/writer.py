@@ -221,6 +221,9 @@ def start(
                 f"it; they are set in code it did not follow: #{interp.module_code()}", loc)
         writer = writer.copy(plan=replace(writer.plan, unresolved=(*writer.plan.unresolved,
                                                                    note)))
+    if interp.effects.failed is not None:  # a read before it raised every time (unset.py)
+        writer = writer.copy(plan=replace(writer.plan, unresolved=(*writer.plan.unresolved,
+                                                                   interp.effects.failed)))
     interp.effects.queries.append(writer.copy(conditions=tuple(interp.effects.conditions)))
     return StartedQuery(len(interp.effects.queries) - 1)
 
