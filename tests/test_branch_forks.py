@@ -274,3 +274,14 @@ def test_a_checkpoint_moved_in_the_other_branch_of_a_helper_is_still_asked() -> 
                       'writer.format(fmt).option("checkpointLocation", checkpoint + "/v2")'
                       '.option("path", path)')
     assert codes(old, new)
+
+
+def test_a_batch_function_changed_on_the_branch_not_read_is_asked() -> None:
+    # The file branch is read; the batch function's code is the other branch's, unread.
+    files_first = (SINK_CHOSEN.replace('== "table"', '!= "table"')
+                   .replace("writer = writer.foreachBatch(upsert)", "FOREACH")
+                   .replace('writer = writer.format("parquet").option("path", "/t/e")',
+                            "writer = writer.foreachBatch(upsert)")
+                   .replace("FOREACH", 'writer = writer.format("parquet").option("path", "/t/e")'))
+    edited = files_first.replace('mode("append")', 'mode("overwrite")')
+    assert "UN01" in codes(files_first, edited)

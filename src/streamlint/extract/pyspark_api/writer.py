@@ -113,9 +113,12 @@ def branch_writer(writer: Writer) -> BranchWriter:
         foreach=None if writer.foreach is None else digest(writer.foreach[:2]))
 
 
+# A writer's digest names its batch function's code too: a branch not read whose function
+# changed is a changed branch.
 registry.followed(Writer, _note, lambda value: (
     value.plan.sources, value.plan.operators, value.format, value.options, value.output_mode,
-    value.trigger), _differences, lambda value: (
+    value.trigger, None if value.foreach is None else value.foreach[:2]), _differences,
+    lambda value: (
     value.plan.sources, value.plan.operators, value.plan.columns, value.plan.unresolved,
     branch_writer(value)))
 
