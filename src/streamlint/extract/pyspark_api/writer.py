@@ -110,14 +110,23 @@ def branch_writer(writer: Writer) -> BranchWriter:
         output_mode=plain(writer.output_mode), trigger=(writer.trigger[0],
                                                         plain(writer.trigger[1])),
         query_name=plain(writer.query_name), partition_by=plain(tuple(writer.partition_by)),
-        foreach=None if writer.foreach is None else digest(writer.foreach[:2]))
+        foreach=_function_code(writer))
+
+
+def _function_code(writer: Writer) -> str | None:
+    """The code of the writer's batch function (its text, without comments), or None."""
+    if writer.foreach is None:
+        return None
+    function = writer.foreach[1]
+    node = getattr(getattr(function, "cls", function), "node", None)
+    return code_text(node) if isinstance(node, cst.CSTNode) else digest(function)
 
 
 # A writer's digest names its batch function's code too: a branch not read whose function
 # changed is a changed branch.
 registry.followed(Writer, _note, lambda value: (
     value.plan.sources, value.plan.operators, value.format, value.options, value.output_mode,
-    value.trigger, None if value.foreach is None else value.foreach[:2]), _differences,
+    value.trigger, _function_code(value)), _differences,
     lambda value: (
     value.plan.sources, value.plan.operators, value.plan.columns, value.plan.unresolved,
     branch_writer(value)))
