@@ -76,8 +76,12 @@ def test_a_trigger_both_branches_share_is_judged_on_the_branch_read() -> None:
 
 def test_the_other_branchs_own_setting_changed_is_still_asked() -> None:
     new = WRITER_FORK.replace('writer.format("parquet")', 'writer.format("json")')
-    # The note reads the same on both sides, naming other settings: one note, "changed".
-    assert codes(WRITER_FORK, new) == ["UN01"]
+    # The other branch's settings are data (model.BranchWriter): its own sink is compared
+    # with its old self, and the change is named.
+    report = diff_jobs(extract_text(WRITER_FORK, "old.py"), extract_text(new, "new.py"))
+    assert [f.code for f in report.findings] == ["SK04"]
+    assert report.verdict != "compatible"
+    assert "'parquet' to 'json'" in report.findings[0].message
 
 
 def test_a_change_judged_by_the_sink_kind_is_asked_when_the_formats_differ() -> None:
@@ -176,3 +180,108 @@ def test_a_stateless_query_with_forks_read_as_data_is_stateless() -> None:
                          'import sys\nspark.conf.set("spark.sql.shuffle.partitions", "8")\n')
     repinned = pinned.replace('"8"', '"16"')
     assert codes(pinned, repinned) == ["CF07"]
+
+
+# A file sink as the old query, and a new `--sink` that may write it in a batch function
+# instead: the branch a deployment configured as before takes writes the old sink again.
+FILE_SINK = """
+import sys
+df = spark.readStream.format("kafka").option("subscribe", "events").load()
+out = df.selectExpr("CAST(value AS STRING) AS v")
+writer = (out.writeStream.outputMode("append").format("parquet").option("path", "/t/e")
+          .option("checkpointLocation", "/chk/e"))
+writer.start()
+"""
+
+SINK_CHOSEN = """
+import sys
+df = spark.readStream.format("kafka").option("subscribe", "events").load()
+out = df.selectExpr("CAST(value AS STRING) AS v")
+
+def upsert(batch, epoch):
+    batch.write.mode("append").saveAsTable("events")
+
+writer = out.writeStream.outputMode("append").option("checkpointLocation", "/chk/e")
+if sys.argv[1] == "table":
+    writer = writer.foreachBatch(upsert)
+else:
+    writer = writer.format("parquet").option("path", "/t/e")
+writer.start()
+"""
+
+
+def test_a_new_sink_beside_the_old_one_is_a_new_way_not_the_querys_change() -> None:
+    report = diff_jobs(extract_text(FILE_SINK, "old.py"), extract_text(SINK_CHOSEN, "new.py"))
+    assert [f.code for f in report.findings] == ["UN09"]
+    assert "the sink changed from 'parquet' to 'foreachBatch'" in report.findings[0].message
+
+
+def test_a_new_sink_beside_one_that_moved_the_path_is_still_judged() -> None:
+    # The other branch writes elsewhere: no branch continues the old query.
+    moved = SINK_CHOSEN.replace('.option("path", "/t/e")', '.option("path", "/t/e2")')
+    found = codes(FILE_SINK, moved)
+    assert "UN09" not in found and "SK04" in found
+
+
+def test_a_new_sink_beside_one_on_another_checkpoint_is_still_judged() -> None:
+    # Only the other branch moves the checkpoint: it is no continuation of the old query.
+    moved = SINK_CHOSEN.replace(
+        'writer.format("parquet").option("path", "/t/e")',
+        'writer.format("parquet").option("path", "/t/e").option("checkpointLocation", "/c2")')
+    found = codes(FILE_SINK, moved)
+    assert "UN09" not in found and "SK04" in found
+
+
+# A helper that sets the format, checkpoint and path per format, in an if/elif with no
+# else: for any other format it sets nothing, and Spark refuses that writer at start (a file
+# sink with no path). Moving a setting both branches share into the branches is no change.
+HELPER = """
+import sys
+
+def persist(writer, fmt, checkpoint, path):
+    if fmt == "csv":
+        writer.format(fmt).option("header", "true").option("checkpointLocation", checkpoint)\\
+            .option("path", path){MODE}
+    elif fmt in ("json", "parquet"):
+        writer.format(fmt).option("checkpointLocation", checkpoint).option("path", path){MODE}
+    return writer
+
+df = spark.readStream.format("kafka").option("subscribe", "events").load()
+out = df.selectExpr("CAST(value AS STRING) AS v")
+writer = out.writeStream{SHARED}
+persist(writer, sys.argv[1], sys.argv[2], sys.argv[3]).start()
+"""
+
+
+def test_a_setting_moved_into_every_branch_of_a_helper_is_no_question() -> None:
+    old = HELPER.replace("{MODE}", "").replace("{SHARED}", '.outputMode("append")')
+    new = HELPER.replace("{MODE}", '.outputMode("append")').replace("{SHARED}", "")
+    assert codes(old, new) == []
+
+
+def test_a_path_moved_in_the_other_branch_of_a_helper_is_still_asked() -> None:
+    old = HELPER.replace("{MODE}", "").replace("{SHARED}", '.outputMode("append")')
+    new = HELPER.replace('.option("path", path){MODE}\n    return',
+                         '.option("path", path + "/v2").outputMode("append")\n    return')
+    new = new.replace("{MODE}", '.outputMode("append")').replace("{SHARED}", "")
+    assert codes(old, new)
+
+
+def test_a_checkpoint_moved_in_the_other_branch_of_a_helper_is_still_asked() -> None:
+    old = HELPER.replace("{MODE}", "").replace("{SHARED}", '.outputMode("append")')
+    new = old.replace('writer.format(fmt).option("checkpointLocation", checkpoint)'
+                      '.option("path", path)',
+                      'writer.format(fmt).option("checkpointLocation", checkpoint + "/v2")'
+                      '.option("path", path)')
+    assert codes(old, new)
+
+
+def test_a_batch_function_changed_on_the_branch_not_read_is_asked() -> None:
+    # The file branch is read; the batch function's code is the other branch's, unread.
+    files_first = (SINK_CHOSEN.replace('== "table"', '!= "table"')
+                   .replace("writer = writer.foreachBatch(upsert)", "FOREACH")
+                   .replace('writer = writer.format("parquet").option("path", "/t/e")',
+                            "writer = writer.foreachBatch(upsert)")
+                   .replace("FOREACH", 'writer = writer.format("parquet").option("path", "/t/e")'))
+    edited = files_first.replace('mode("append")', 'mode("overwrite")')
+    assert "UN01" in codes(files_first, edited)

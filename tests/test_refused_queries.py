@@ -85,3 +85,19 @@ df = spark.readStream.format("rate").load()
         new = job.replace("(df.writeStream", f"({change}.writeStream")
         report = diff_jobs(extract_text(job, "old.py"), extract_text(new, "new.py"))
         assert "QY17" in {f.code for f in report.findings}, change
+
+
+@pytest.mark.parametrize("fmt", [None, "parquet", "json", "csv", "orc", "text"])
+def test_a_file_sink_without_a_path_is_refused_at_start(spark: SparkSession, tmp_path: Path,
+                                                         fmt: str | None) -> None:
+    # What diff/forks.py `cannot_start` takes from Spark: a writer that set no path (the
+    # branch of a helper that handles other formats only) starts no query, and writes no
+    # checkpoint, whether a checkpoint is given or not.
+    df = spark.readStream.format("rate").option("numPartitions", 1).load()
+    for checkpoint in (None, tmp_path / "chk"):
+        writer = df.writeStream if fmt is None else df.writeStream.format(fmt)
+        if checkpoint is not None:
+            writer = writer.option("checkpointLocation", str(checkpoint))
+        with pytest.raises(Exception, match="'path' is not specified"):
+            writer.start().stop()
+    assert not (tmp_path / "chk").exists()

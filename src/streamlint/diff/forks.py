@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from streamlint.core import Change, Code, same_dataframe_settings
-from streamlint.model import STATEFUL_KINDS, Fork, Loc, Outcome, Query, show
+from streamlint.model import STATEFUL_KINDS, BranchWriter, Fork, Loc, Outcome, Query, Sink, show
 from streamlint.records import replace
 from streamlint.rules import judge, parse_version
 from streamlint.target.profiles import known
@@ -112,9 +112,12 @@ def _key(change: Change) -> tuple[str, str, str, str]:
 
 
 def _alternatives_agree(query: Query, fork: Fork, compare: Compare) -> bool:
-    if fork.other is None or fork.chosen is None or fork.other[4] != fork.chosen[4]:
+    if fork.other is None or fork.chosen is None:
         return False
-    read, other = (_with(query, shape) for shape in (fork.chosen, fork.other))
+    sink = branch_sink(query.sink, fork.chosen[4], fork.other[4])
+    if sink is None:
+        return False
+    read, other = _with(query, fork.chosen), _with(replace(query, sink=sink), fork.other)
     return all(_compatible(change) for change in compare(("alternatives", fork), read, other))
 
 
@@ -149,17 +152,107 @@ def other_branch_changes(old_query: Query, new_query: Query, old: Fork, new: For
     note differ. Where both versions carry the branch as data (`Fork.other`) under the same
     condition, it is compared with its old self as a query of its own (the read branch's
     sink, its own DataFrame). What a writer on that branch sets besides must be the same."""
-    if (old.other is None or new.other is None or old.condition != new.condition
-            or old.which != new.which or old.other[4] != new.other[4]):
+    if (old.other is None or new.other is None or old.chosen is None or new.chosen is None
+            or old.condition != new.condition or old.which != new.which):
         return None
-    # Only the DataFrame of the branch is compared: the sink, the settings and the values
-    # from outside are the query's, judged once on the branch read.
-    shared = replace(old_query, sink=new_query.sink, config=new_query.config,
+    old_sink = branch_sink(old_query.sink, old.chosen[4], old.other[4])
+    new_sink = branch_sink(new_query.sink, new.chosen[4], new.other[4])
+    if old_sink is None or new_sink is None:
+        return None
+    if cannot_start(old_sink) and cannot_start(new_sink):
+        # Spark starts neither version there: no checkpoint of that branch to restart from,
+        # and no query of it to restart.
+        return []
+    # The DataFrame of the branch is compared, and the sink its writer gives it; the
+    # settings and the values from outside are the query's, judged once on the branch read.
+    shared = replace(old_query, sink=old_sink, config=new_query.config,
                      inputs=new_query.inputs)
-    before, after = _with(shared, old.other), _with(new_query, new.other)
+    before, after = _with(shared, old.other), _with(replace(new_query, sink=new_sink),
+                                                    new.other)
     return [replace(change, facts={**change.facts, "branch": new.condition})
             for change in compare(("branches", old, new), before, after)
             if not _compatible(change)]
+
+
+# Spark's own file formats: their sink needs a path (DataSource.createSink: "'path' is not
+# specified"; tests/test_refused_queries.py). A sink with no format set is "parquet".
+_FILE_FORMATS = frozenset({"parquet", "json", "csv", "orc", "text"})
+
+
+def cannot_start(sink: Sink) -> bool:
+    """A sink Spark refuses at start: a file format with no path, and no table either."""
+    return (sink.foreach is None and sink.format in _FILE_FORMATS and sink.target is None
+            and not any(k.lower() in ("path", "table") for k, _ in sink.options))
+
+
+def branch_sink(sink: Sink, chosen: object, other: object) -> Sink | None:
+    """The query's sink where the run takes the other branch of a fork: what its writer set
+    by the fork (`model.BranchWriter`) in place of what the branch read set, wherever the
+    code did not set it again after the fork (the query's value is then the one the branch
+    read gave). None where it cannot be told: a batch function only the other branch sets
+    (its code is not read), or one branch is no writer."""
+    if chosen == other:
+        return sink
+    if not isinstance(chosen, BranchWriter) or not isinstance(other, BranchWriter):
+        return None
+    if other.foreach is not None and other.foreach != chosen.foreach:
+        return None
+    options = {k.lower(): (k, v) for k, v in sink.options}
+    if sink.checkpoint is not None:
+        options["checkpointlocation"] = ("checkpointLocation", sink.checkpoint)
+    mine, theirs = _by_key(chosen.options), _by_key(other.options)
+    for key in {*mine, *theirs}:
+        if _value(options.get(key)) == _value(mine.get(key)):
+            if key in theirs:
+                options[key] = theirs[key]
+            else:
+                options.pop(key, None)
+    checkpoint = _value(options.pop("checkpointlocation", None))
+    fmt = _kept(sink.format, _format(chosen.format), _format(other.format))
+    foreach = sink.foreach if other.foreach == chosen.foreach else None
+    target = next((v for k, v in (options.get(key, (key, None)) for key in _TARGETS)
+                   if v is not None), None)
+    if target is None and foreach is not None:
+        target = foreach.function
+    if target is None and fmt in ("console", "memory", "noop"):
+        target = sink.query_name if fmt == "memory" else fmt
+    return replace(
+        sink, format=fmt, options=tuple(sorted(options.values(), key=lambda item: item[0])),
+        output_mode=_kept(sink.output_mode, _lower(chosen.output_mode),
+                          _lower(other.output_mode)),
+        trigger=_kept(sink.trigger, chosen.trigger, other.trigger),
+        query_name=_kept(sink.query_name, chosen.query_name, other.query_name),
+        partition_by=_kept(sink.partition_by, chosen.partition_by, other.partition_by),
+        target=target, foreach=foreach, checkpoint=checkpoint,
+        volatile=sink.volatile if checkpoint == sink.checkpoint else None)
+
+
+_TARGETS = ("table", "path", "topic", "tablename")
+
+
+def _by_key(options: tuple[tuple[str, object], ...]) -> dict[str, tuple[str, object]]:
+    """Options as Spark keeps them: case-insensitive, the last setting of one wins."""
+    return {k.lower(): (k, v) for k, v in options}
+
+
+def _value(item: tuple[str, object] | None) -> object:
+    return None if item is None else item[1]
+
+
+def _kept(final: object, mine: object, theirs: object) -> object:
+    """A setting of the query where the other branch runs: the other's, unless the code set
+    it again after the fork (the query's value differs from the branch read's)."""
+    return theirs if final == mine else final
+
+
+def _format(value: object) -> object:
+    if isinstance(value, str):
+        return value.lower() if value.lower() != "foreachbatch" else "foreachBatch"
+    return "parquet" if value is None else value
+
+
+def _lower(value: object) -> object:
+    return value.lower() if isinstance(value, str) else value
 
 
 def _compatible(change: Change) -> bool:
@@ -179,8 +272,9 @@ def continued_branch(old_query: Query, new_query: Query, changes: list[Change],
     naming the new way and what it changes (`fork.alternative`). None where no fork is new,
     the branch read continues the old query anyway, or no other branch does.
 
-    Only branches of one DataFrame with the same writer settings are taken (`Fork.other`);
-    a fork whose every branch changes the query is judged on the one read, as before."""
+    Only branches whose DataFrame and writer settings are data are taken (`Fork.other`,
+    its sink rebuilt from them: `branch_sink`); a fork whose every branch changes the query
+    is judged on the one read, as before."""
     if all(_compatible(change) for change in changes):
         return None
     old_conditions = {text.condition for text, _ in old_query.unresolved
@@ -188,8 +282,7 @@ def continued_branch(old_query: Query, new_query: Query, changes: list[Change],
     for text, loc in new_query.unresolved:
         if (not isinstance(text, Fork) or text.condition in old_conditions
                 or isinstance(text.condition, Outcome)  # the run decides, not a deployment
-                or text.other is None or text.chosen is None
-                or text.other[4] != text.chosen[4]):
+                or text.other is None or text.chosen is None):
             continue
         branch = _taking(new_query, text)
         if branch is None:
@@ -216,6 +309,9 @@ def _taking(query: Query, fork: Fork) -> Query | None:
     another stream, columns a later step sets from the branch's own)."""
     if fork.chosen is None or fork.other is None:
         return None
+    sink = branch_sink(query.sink, fork.chosen[4], fork.other[4])
+    if sink is None or cannot_start(sink):
+        return None
     sources, operators, columns, notes = fork.chosen[:4]
     if query.sources != sources or query.operators[:len(operators)] != operators:
         return None
@@ -229,7 +325,8 @@ def _taking(query: Query, fork: Fork) -> Query | None:
     at = next((i for i, (text, _) in enumerate(query.unresolved) if text is fork), None)
     if at is None or query.unresolved[:len(notes)] != notes:
         return None
-    return replace(query, sources=fork.other[0], operators=(*fork.other[1], *later_ops),
+    return replace(query, sink=sink, sources=fork.other[0],
+                   operators=(*fork.other[1], *later_ops),
                    output_columns=columns,
                    unresolved=(*fork.other[3], *query.unresolved[at + 1:]))
 

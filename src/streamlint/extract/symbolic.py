@@ -213,10 +213,8 @@ def choose(first: Any, second: Any, condition: str, loc: Loc) -> Any:
         # A branch not read names the note by its shape, never in the words people read.
         rest = ((f"writes {same[0].text}", f"writes {same[0].shown}") if same
                 else (f"is #{digest(other)}", "is not read"))
-        # Both branches at the fork as data (model.Fork), their settings as a digest.
-        other_shape, chosen_shape = ((*shape[:4], digest(shape[4])) if shape is not None
-                                     else None for shape in map(registry.shape_of,
-                                                                (other, chosen)))
+        # Both branches at the fork as data (model.Fork), a writer's settings too.
+        other_shape, chosen_shape = map(registry.shape_of, (other, chosen))
         return registry.note(chosen, Fork(f"{said}{rest[0]})", condition, which, other_shape,
                                           chosen_shape, same[1] if same else None,
                                           f"{said}{rest[1]})"), loc)

@@ -113,10 +113,11 @@ class Fork(Note):
 
     It is compared as its text (which names the condition and a digest of the branch not
     read, so a change there makes the note differ) and shown as a `Note` is. It also carries
-    that branch as data (`other`: its sources, operators, output columns, notes, and a digest
-    of what a writer sets besides), so the diff compares the branch not read with its old self
-    rather than asking about every edit there: a filter changed on a branch of a stateless
-    query is no question. `other` is None when the branch is not a DataFrame it can compare.
+    that branch as data (`other`: its sources, operators, output columns, notes, and what a
+    writer of it has set by the fork, a `BranchWriter`, or () for a DataFrame), so the diff
+    compares the branch not read with its old self rather than asking about every edit
+    there: a filter changed on a branch of a stateless query is no question. `other` is None
+    when the branch is not a DataFrame it can compare.
     """
 
     condition: str
@@ -138,6 +139,22 @@ class Fork(Note):
     def __reduce__(self) -> tuple[Any, ...]:
         return (Fork, (self.text, self.condition, self.which, self.other, self.chosen,
                        self.settings, self.shown))
+
+
+@record
+class BranchWriter:
+    """What a writer has set on one branch of a run-time fork, by the fork: values as Spark
+    stores them (`plain`, credentials masked), options in the order set (a later one wins),
+    `checkpointLocation` among them; None where a setting is not set. `foreach`: the batch
+    function's fingerprint (a digest: its code is compared only where it is the query's)."""
+
+    format: Any
+    options: tuple[tuple[str, Any], ...]
+    output_mode: Any
+    trigger: tuple[str, Any]
+    query_name: Any
+    partition_by: tuple[Any, ...]
+    foreach: str | None
 
 
 class Failure(Note):

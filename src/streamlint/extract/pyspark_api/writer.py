@@ -10,7 +10,7 @@ import libcst as cst
 
 from streamlint.core import same_dataframe_settings
 from streamlint.extract import registry
-from streamlint.extract.columns import option_key
+from streamlint.extract.columns import option_key, option_value, plain
 from streamlint.extract.frames import flatten
 from streamlint.extract.pyspark_api.batch_writes import batch_writes, imported_writes
 from streamlint.extract.pyspark_api.grouped import function_label
@@ -25,7 +25,8 @@ from streamlint.extract.values import (
     StartedQuery,
     Writer,
 )
-from streamlint.model import ForeachCode, Loc, Template, Unknown
+from streamlint.model import BranchWriter, ForeachCode, Loc, Template, Unknown
+from streamlint.model.secrets import mask_options
 from streamlint.records import replace
 
 if TYPE_CHECKING:
@@ -101,11 +102,34 @@ def _options(writer: Writer) -> list[tuple[Any, Any]]:
     return [(k.lower() if isinstance(k, str) else k, v) for k, v in writer.options]
 
 
+def branch_writer(writer: Writer) -> BranchWriter:
+    """What the writer has set so far, as plain data a fork note carries (model.Fork)."""
+    return BranchWriter(
+        format=plain(writer.format),
+        options=mask_options([(str(k), option_value(v)) for k, v in writer.options]),
+        output_mode=plain(writer.output_mode), trigger=(writer.trigger[0],
+                                                        plain(writer.trigger[1])),
+        query_name=plain(writer.query_name), partition_by=plain(tuple(writer.partition_by)),
+        foreach=_function_code(writer))
+
+
+def _function_code(writer: Writer) -> str | None:
+    """The code of the writer's batch function (its text, without comments), or None."""
+    if writer.foreach is None:
+        return None
+    function = writer.foreach[1]
+    node = getattr(getattr(function, "cls", function), "node", None)
+    return code_text(node) if isinstance(node, cst.CSTNode) else digest(function)
+
+
+# A writer's digest names its batch function's code too: a branch not read whose function
+# changed is a changed branch.
 registry.followed(Writer, _note, lambda value: (
     value.plan.sources, value.plan.operators, value.format, value.options, value.output_mode,
-    value.trigger), _differences, lambda value: (
+    value.trigger, _function_code(value)), _differences,
+    lambda value: (
     value.plan.sources, value.plan.operators, value.plan.columns, value.plan.unresolved,
-    (value.format, value.options, value.output_mode, value.trigger)))
+    branch_writer(value)))
 
 
 def new_writer(interp: Interpreter, plan: Plan, node: cst.CSTNode) -> Writer:
