@@ -1,7 +1,7 @@
 """Bounds on one file's analysis: every input gets an answer, or an exit-2 refusal saying why.
 
 A pre-commit hook or a CI check must never hang. The costs that once ran for minutes are cut
-here, each by a setting (an environment variable; README: Bounds):
+here, each by a setting (an environment variable; docs/contributing/hardening.md, "Bounds"):
 
 * `STREAMLINT_MAX_BYTES` (default 300,000): a larger file is refused before parsing; libcst
   holds about 500 bytes of Python objects per byte of source (a 1.5 MB file took 780 MB and 25 s to
@@ -65,7 +65,8 @@ _VARIABLES = {"max_bytes": "STREAMLINT_MAX_BYTES",
 
 def refuse(path: str, line: int, column: int, what: str, setting: str) -> InputError:
     return InputError(path, line, column, f"{what}: too large or too deep to analyse "
-                      f"statically; simplify this code, or raise {setting} (README: Bounds)")
+                      f"statically; simplify this code, or raise {setting} "
+                      "(docs/contributing/hardening.md, \"Bounds\")")
 
 
 def check_size(data: bytes | str, path: str, limits: Limits) -> None:

@@ -268,7 +268,7 @@ def _lines(report: Report, confirmation: Confirmation, reproduce: Sequence[str])
     """The text section: a blank line, then what Spark did to each query."""
     out = ["",
            f"Spark {confirmation.spark_version} confirmation (a local run of both versions on "
-           "synthetic input; README: Confirming with Spark):"]
+           "synthetic input; docs/confirm.md):"]
     if confirmation.problem:
         out.append(f"  {confirmation.problem}")
     if confirmation.no_query:
