@@ -58,11 +58,11 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--only", default="")
     parser.add_argument("--json", default=None)
     args = parser.parse_args(argv)
-    from streamlint.config import load_config
+    from streamlint.policy.config import load_config
     from streamlint.spark.confirm import confirm_files
     from streamlint.spark.report import sink_only, static_verdict
     from streamlint.spark.runtime import start_session
-    from streamlint.workflow import diff_files
+    from streamlint.workflow.files import diff_files
 
     session = start_session()
     rows = []

@@ -28,7 +28,7 @@ sys.path.insert(0, str(ROOT / "src"))
 import realworld_corpus as rw  # noqa: E402
 
 from streamlint.diff import diff_jobs  # noqa: E402
-from streamlint.records import replace  # noqa: E402
+from streamlint.model.records import replace  # noqa: E402
 
 VERDICTS = (*rw.VERDICTS, "error")
 

@@ -11,11 +11,11 @@ from pathlib import Path
 import pytest
 from gitrepo import Repo
 
-from streamlint.accept import expired_finding, parse
-from streamlint.check import check
 from streamlint.cli import main
-from streamlint.errors import UsageError
-from streamlint.rules import load_rules
+from streamlint.model.errors import UsageError
+from streamlint.policy.accept import expired_finding, parse
+from streamlint.rulebook.matrix import load_rules
+from streamlint.workflow.check import check
 
 ROOT = Path(__file__).resolve().parents[1]
 ORDERS = ROOT / "examples" / "orders"

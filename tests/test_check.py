@@ -14,7 +14,7 @@ import pytest
 from gitrepo import Repo
 
 from streamlint.cli import main
-from streamlint.rules import load_rules
+from streamlint.rulebook.matrix import load_rules
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = ROOT / "examples"
@@ -311,7 +311,7 @@ class _Terminal:
 
 
 def test_progress_bar_only_on_a_terminal_outside_ci(repo: Repo, monkeypatch) -> None:
-    from streamlint import check as check_module
+    from streamlint.workflow import check as check_module
 
     monkeypatch.delenv("CI", raising=False)
     terminal = _Terminal(tty=True)
@@ -344,7 +344,7 @@ def test_unreadable_file_in_the_pool_is_reported_with_its_line(repo: Repo, capsy
 
 def test_a_crash_on_one_file_is_an_error_for_that_file_only(repo: Repo, capsys,
                                                               monkeypatch) -> None:
-    from streamlint import check as check_module
+    from streamlint.workflow import check as check_module
 
     real = check_module.extract_text
 

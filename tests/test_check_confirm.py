@@ -105,7 +105,7 @@ def test_a_job_spark_did_not_run_keeps_its_static_verdict_in_every_format() -> N
     from streamlint.diff import diff_jobs
     from streamlint.extract import extract_text
     from streamlint.report import render_result
-    from streamlint.result import Result
+    from streamlint.report.result import Result
     from streamlint.spark.report import as_check_result
 
     job = ('df = spark.readStream.format("rate").load()\n'

@@ -15,7 +15,7 @@ from streamlint.checkpoint.compare import state_schema_findings
 from streamlint.checkpoint.model import Field
 from streamlint.checkpoint.schema_compat import compatible, schema_problems
 from streamlint.checkpoint.state_schema import fields_from_json
-from streamlint.records import replace
+from streamlint.model.records import replace
 
 
 def stored(version: str, query: str) -> tuple[tuple[Field, ...], tuple[Field, ...]]:

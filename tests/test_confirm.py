@@ -25,7 +25,7 @@ from cases import ROOTS, load_cases
 from streamlint.cli import main
 from streamlint.spark.confirm import Confirmation, confirm_files
 from streamlint.spark.report import disagreements, final_verdict
-from streamlint.workflow import diff_files
+from streamlint.workflow.files import diff_files
 
 if TYPE_CHECKING:
     from pyspark.sql import SparkSession
@@ -757,7 +757,7 @@ def test_spark_stricter_than_static_shows_in_every_format(fmt: str) -> None:
     import jsonschema
 
     from streamlint.report import render_result
-    from streamlint.result import Result
+    from streamlint.report.result import Result
     from streamlint.spark.confirm import QueryConfirmation
     from streamlint.spark.report import as_result
 
@@ -818,7 +818,7 @@ def test_a_dlt_pipeline_is_confirmed_table_by_table(spark: SparkSession, tmp_pat
     was ever confirmed. The stand-in runs each streaming table as the pipeline's update would,
     paired with the static flows (`pipeline flow <table>/<flow>`); the materialized view
     (`top_users`, a batch read) is not a query."""
-    from streamlint.workflow import diff_files
+    from streamlint.workflow.files import diff_files
 
     for version, keys in (("old", ["user"]), ("new", ["user", "page"])):
         (tmp_path / version).mkdir()

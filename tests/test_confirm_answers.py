@@ -17,7 +17,7 @@ from streamlint.extract import extract_text
 from streamlint.spark.confirm import confirm_files
 from streamlint.spark.inferred_schemas import inferred_schemas
 from streamlint.spark.report import NO_QUERY, as_result, final_verdict
-from streamlint.workflow import diff_files
+from streamlint.workflow.files import diff_files
 
 if TYPE_CHECKING:
     from pyspark.sql import SparkSession

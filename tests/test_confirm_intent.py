@@ -15,10 +15,10 @@ from typing import TYPE_CHECKING
 import pytest
 
 from streamlint.cli import main
-from streamlint.rules import load_rules
+from streamlint.rulebook.matrix import load_rules
 from streamlint.spark.confirm import Confirmation, QueryConfirmation
 from streamlint.spark.report import as_result, final_verdict
-from streamlint.workflow import diff_files
+from streamlint.workflow.files import diff_files
 
 if TYPE_CHECKING:
     from pyspark.sql import SparkSession

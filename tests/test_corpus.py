@@ -14,7 +14,7 @@ from cases import ROOTS, Case, load_cases
 
 from streamlint.diff import Report, diff_jobs
 from streamlint.extract import extract_file
-from streamlint.rules import DEFAULT_SPARK_VERSION
+from streamlint.rulebook.matrix import DEFAULT_SPARK_VERSION
 
 CORPUS = ROOTS["corpus"]
 CASES = load_cases(CORPUS, "corpus")

@@ -12,7 +12,7 @@ import pytest
 from gitrepo import Repo
 
 from streamlint.cli import main
-from streamlint.rules import load_rules
+from streamlint.rulebook.matrix import load_rules
 
 ROOT = Path(__file__).resolve().parents[1]
 SARIF_SCHEMA = ROOT / "tests" / "data" / "sarif-schema-2.1.0.json"
@@ -265,7 +265,7 @@ def test_volatile_call_names_the_call(text: str, call: str | None) -> None:
 
 
 def test_the_cheap_filter_keeps_files_that_could_build_the_path() -> None:
-    from streamlint.crossfile import might_share
+    from streamlint.workflow.crossfile import might_share
 
     words = [frozenset({b"chk", b"orders", b"v2"})]
     built = b'ROOT = "/mnt/chk"\nq.writeStream.option("checkpointLocation", f"{ROOT}/orders_v2")'

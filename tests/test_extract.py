@@ -12,7 +12,6 @@ from pathlib import Path
 
 import pytest
 
-from streamlint import records
 from streamlint.extract import extract_file, extract_text
 from streamlint.model import (
     AggCall,
@@ -33,6 +32,7 @@ from streamlint.model import (
     Unknown,
     Watermark,
     option,
+    records,
 )
 from streamlint.model.expr import (
     Binary,

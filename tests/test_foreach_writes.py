@@ -12,7 +12,7 @@ from pathlib import Path
 from streamlint.diff import diff_jobs
 from streamlint.extract import extract_text
 from streamlint.model import BatchWrite
-from streamlint.workflow import diff_files
+from streamlint.workflow.files import diff_files
 
 SQL_MERGE = '''
 TARGET = "gold.accounts"

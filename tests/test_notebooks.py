@@ -19,12 +19,12 @@ from gitrepo import Repo
 
 from streamlint.cli import main
 from streamlint.diff import diff_jobs
-from streamlint.errors import InputError
 from streamlint.extract import extract_file, extract_text
 from streamlint.extract.project import MappingFiles, Project
 from streamlint.model import is_known
+from streamlint.model.errors import InputError
 from streamlint.model.expr import render
-from streamlint.rules import load_rules
+from streamlint.rulebook.matrix import load_rules
 
 ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOKS = ROOT / "tests" / "notebooks"

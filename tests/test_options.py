@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import pytest
 
-from streamlint.core import OPTION_CLASSES
 from streamlint.diff import diff_jobs
 from streamlint.extract import extract_text
-from streamlint.options import knowledge, option_class
-from streamlint.rules import load_rules
+from streamlint.rulebook.change import OPTION_CLASSES
+from streamlint.rulebook.matrix import load_rules
+from streamlint.rulebook.options import knowledge, option_class
 
 
 @pytest.mark.parametrize(("fmt", "key", "expected"), [

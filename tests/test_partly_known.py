@@ -12,7 +12,7 @@ from streamlint.model import Origin, Template, Unknown, option, show
 from streamlint.model.values import values_differ
 from streamlint.report.json import render as render_json
 from streamlint.report.sarif import render as render_sarif
-from streamlint.rules import DEFAULT_SPARK_VERSION
+from streamlint.rulebook.matrix import DEFAULT_SPARK_VERSION
 
 ROOT = Unknown("root")
 

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from streamlint.cli import main
-from streamlint.rules import load_rules
+from streamlint.rulebook.matrix import load_rules
 
 ROOT = Path(__file__).resolve().parents[1]
 ORDERS = ROOT / "examples" / "orders"
@@ -203,7 +203,7 @@ def test_suppressed_findings_are_suppressed_results_in_sarif(pair: Path, capsys)
     ("jobs/orders.txt", ("*.py",), False),
 ])
 def test_globs(path: str, patterns: tuple[str, ...], expected: bool) -> None:
-    from streamlint.config import matches
+    from streamlint.policy.config import matches
 
     assert matches(path, patterns) is expected
 

@@ -11,10 +11,10 @@ import pytest
 import yaml
 from gitrepo import join_notebook
 
-from streamlint.check_modules import is_config
-from streamlint.config import DEFAULT_INCLUDE
+from streamlint.cli.precommit import main
 from streamlint.extract.config_files import CONFIG_SUFFIXES
-from streamlint.precommit import main
+from streamlint.policy.config import DEFAULT_INCLUDE
+from streamlint.workflow.modules import is_config
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = ROOT / "examples"

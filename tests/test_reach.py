@@ -9,7 +9,7 @@ from pathlib import Path
 
 from streamlint.diff import diff_jobs
 from streamlint.extract import extract_text
-from streamlint.workflow import diff_files
+from streamlint.workflow.files import diff_files
 
 JOB = '''from pyspark.sql import SparkSession
 TOPIC = "orders"

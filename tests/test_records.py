@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from streamlint.records import factory, fields, is_record, record, replace
+from streamlint.model.records import factory, fields, is_record, record, replace
 
 
 @record

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from streamlint.diff import diff_jobs
 from streamlint.extract import extract_text
-from streamlint.remedy import with_remedies
+from streamlint.report.remedy import with_remedies
 
 OLD = """
 df = spark.readStream.format("kafka").option("subscribe", "in").load()

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from streamlint.cli import main
-from streamlint.remedy import fit_fix
+from streamlint.report.remedy import fit_fix
 
 HEAD = '''\
 from pyspark.sql import SparkSession

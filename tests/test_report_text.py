@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 
 from streamlint.cli import main
-from streamlint.docs import rules_text
 from streamlint.report import plural
-from streamlint.rules import load_rules
+from streamlint.rulebook.docs import rules_text
+from streamlint.rulebook.matrix import load_rules
 
 HEAD = '''\
 from pyspark.sql import SparkSession

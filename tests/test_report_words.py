@@ -22,9 +22,9 @@ import pytest
 import test_notebooks
 import test_pipelines
 
-from streamlint.check_cli import FORMATS, diff_report, render_report
-from streamlint.errors import InputError
+from streamlint.cli.check import FORMATS, diff_report, render_report
 from streamlint.extract import extract_text
+from streamlint.model.errors import InputError
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "bench"))
@@ -185,8 +185,8 @@ def test_a_run_time_checkpoint_reads_as_the_code_writes_it(tmp_path: Path) -> No
 
 def test_next_uses_the_checkpoint_path_given_on_the_command_line() -> None:
     from streamlint.model import Loc
-    from streamlint.remedy import remedy
-    from streamlint.rules import Finding
+    from streamlint.report.remedy import remedy
+    from streamlint.rulebook.matrix import Finding
 
     query = extract_text(BOOKSTORE, "job.py").queries[0]
     finding = Finding("AG03", "aggregate-function-swapped", "incompatible", "m", "f", "d",
@@ -200,9 +200,9 @@ def test_next_uses_the_checkpoint_path_given_on_the_command_line() -> None:
 def test_values_written_the_same_that_differ_say_so() -> None:
     """The same code on both sides naming other values (an item of a list that changed):
     the message never reads "from X to X"."""
-    from streamlint.core import Change
     from streamlint.model import Unknown
-    from streamlint.rules import judge, parse_version
+    from streamlint.rulebook.change import Change
+    from streamlint.rulebook.matrix import judge, parse_version
 
     old, new = Unknown("spec (an item of SPECS: #1)", shown="spec"), Unknown(
         "spec (an item of SPECS: #2)", shown="spec")

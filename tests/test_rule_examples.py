@@ -10,11 +10,17 @@ import pytest
 from gitrepo import Repo
 
 from streamlint.cli import main
-from streamlint.core import Change
 from streamlint.diff import diff_jobs
 from streamlint.extract import extract_text
-from streamlint.records import replace
-from streamlint.rules import DEFAULT_SPARK_VERSION, judge, load_rules, own_rules, parse_version
+from streamlint.model.records import replace
+from streamlint.rulebook.change import Change
+from streamlint.rulebook.matrix import (
+    DEFAULT_SPARK_VERSION,
+    judge,
+    load_rules,
+    own_rules,
+    parse_version,
+)
 
 CASES = [
     pytest.param(rule, example, id=f"{rule.code}::{example.name}")
@@ -76,7 +82,7 @@ def test_every_incompatible_rule_says_what_to_do() -> None:
 
 
 def test_rule_messages_only_use_fields_a_change_has() -> None:
-    from streamlint.core import PIPELINE_FACTS
+    from streamlint.rulebook.change import PIPELINE_FACTS
 
     for rule in load_rules():
         # A rule about pipelines only may name a flow's table (every such change has it);
@@ -180,7 +186,7 @@ def test_which_rule_takes_the_place_of_another_is_data(tmp_path: Path, capsys,  
                                                         monkeypatch) -> None:
     """CK01 replaces a compatible judgement of a pinned setting because rules/checkpoint.toml
     says so (`overrides`): without that entry the matrix's own finding (CF05) stays."""
-    import streamlint.rules as rules
+    import streamlint.rulebook.matrix as rules
 
     [example] = [e for r in own_rules() if r.code == "CK01" for e in r.examples if e.fires]
     assert "CK01" in _run(example, tmp_path, capsys, monkeypatch)[0]
@@ -220,12 +226,12 @@ def test_a_typo_in_when_is_refused(tmp_path, monkeypatch, when, expected) -> Non
 def test_every_fact_a_change_carries_is_declared(monkeypatch) -> None:
     """The facts table (`core.FACTS`) lists what the diff really sets: every change of every
     rule example carries only declared facts, with declared values."""
-    import streamlint.rules
-    from streamlint.core import facts_of
+    import streamlint.rulebook.matrix
+    from streamlint.rulebook.change import facts_of
 
     seen = []
-    judge = streamlint.rules.judge
-    monkeypatch.setattr(streamlint.rules, "judge",
+    judge = streamlint.rulebook.matrix.judge
+    monkeypatch.setattr(streamlint.rulebook.matrix, "judge",
                         lambda change, version: seen.append(change) or judge(change, version))
     for rule in load_rules():
         for example in rule.examples:

@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 
 from streamlint.cli import main
-from streamlint.docs import page
-from streamlint.rule_pages import FOLDER, HEADER, stale
-from streamlint.rules import all_rules, load_rules, own_rules
+from streamlint.rulebook.docs import page
+from streamlint.rulebook.matrix import all_rules, load_rules, own_rules
+from streamlint.rulebook.pages import FOLDER, HEADER, stale
 
 OWN_CODES = ("CK01", "CK02", "CK03", "CK04", "CK05", "CK06", "CK07",
              "SL000", "SL01", "SL02", "SL03", "SL04")
@@ -56,11 +56,11 @@ def test_every_code_explains_itself(code: str, capsys: pytest.CaptureFixture[str
 
 
 def test_pages_are_current() -> None:
-    assert stale(ROOT / FOLDER) == [], "run `python -m streamlint.rule_pages`"
+    assert stale(ROOT / FOLDER) == [], "run `python -m streamlint.rulebook.pages`"
 
 
 def test_stale_page_is_found(tmp_path: Path) -> None:
-    from streamlint.rule_pages import write
+    from streamlint.rulebook.pages import write
 
     write(tmp_path)
     assert stale(tmp_path) == []

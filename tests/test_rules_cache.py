@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from streamlint.rules import _read_tables, rules_dir
+from streamlint.rulebook.matrix import _read_tables, rules_dir
 
 
 @pytest.fixture

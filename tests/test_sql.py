@@ -33,8 +33,8 @@ from streamlint.model.expr import (
     call,
     render,
 )
-from streamlint.records import replace
-from streamlint.rules import load_rules
+from streamlint.model.records import replace
+from streamlint.rulebook.matrix import load_rules
 
 ROOT = Path(__file__).resolve().parent.parent
 MINUTES_5 = Interval(300_000_000)

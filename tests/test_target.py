@@ -1,4 +1,4 @@
-"""The Spark version a job is judged for (`streamlint.target`): `--spark-version`, then
+"""The Spark version a job is judged for (`streamlint.workflow.target`): `--spark-version`, then
 `spark-version` in [tool.streamlint], then what the project declares, then the latest stable
 release; unknown versions are refused with the known ones, and every format says which
 version was used and where it came from (issue 30)."""
@@ -12,12 +12,12 @@ import pytest
 from gitrepo import Repo
 
 from streamlint.cli import main
-from streamlint.core import DEFAULT_SPARK_VERSION
-from streamlint.errors import UsageError
-from streamlint.rules import load_rules, parse_version, version_in
-from streamlint.target import DEFAULT_SOURCE, resolve
-from streamlint.target.declared import declared, pinned, read_job_spec
-from streamlint.target.profiles import known, latest, parse_profile
+from streamlint.model.errors import UsageError
+from streamlint.rulebook.change import DEFAULT_SPARK_VERSION
+from streamlint.rulebook.matrix import load_rules, parse_version, version_in
+from streamlint.rulebook.profiles import known, latest, parse_profile
+from streamlint.workflow.declared import declared, pinned, read_job_spec
+from streamlint.workflow.target import DEFAULT_SOURCE, resolve
 
 # A named source added: incompatible on 3.5-4.1 (SO01), to review from 4.2 (SO10).
 OLD = '''

@@ -176,7 +176,7 @@ def test_pre_commit_snippet_names_the_shipped_hook() -> None:
 
 
 def test_configuration_example_is_valid() -> None:
-    from streamlint.config import parse_config
+    from streamlint.policy.config import parse_config
 
     if sys.version_info >= (3, 11):
         import tomllib
@@ -190,7 +190,7 @@ def test_configuration_example_is_valid() -> None:
 
 
 def test_suppression_example_is_a_suppression() -> None:
-    from streamlint.suppress import find_suppressions
+    from streamlint.policy.suppress import find_suppressions
 
     line = block_after("# Suppressions and accepted changes", "python").strip()
     good, bad = find_suppressions(f"df = (spark.readStream.load()\n{line}\n)\n", "job.py")

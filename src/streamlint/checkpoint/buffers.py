@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from streamlint.records import record
+from streamlint.model.records import record
 
 # Buffer attribute names per function, as Spark 4.3 writes them into the state schema
 # (observed: tests/test_checkpoint_buffers.py runs each function and reads the schema file).

@@ -25,7 +25,7 @@ from streamlint.diff.compare import Change, Code
 from streamlint.extract.pyspark_api import FILE_FORMATS
 from streamlint.model import AggCall, Aggregation, Loc, Query, Source, is_known, option
 from streamlint.model.expr import WINDOW_FUNCTIONS, Call, output_name, render
-from streamlint.rules import Finding, judge, overriding, own_finding
+from streamlint.rulebook.matrix import Finding, judge, overriding, own_finding
 
 # What kind of offset each source format writes into offsets/N.
 RAISED_BY = "diff --checkpoint"  # the own rules of this comparison (rules/checkpoint.toml)

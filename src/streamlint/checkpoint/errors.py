@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from streamlint.errors import InputError
+from streamlint.model.errors import InputError
 
 
 class CheckpointError(InputError):

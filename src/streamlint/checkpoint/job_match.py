@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import TypeVar
 
-from streamlint.errors import UsageError
 from streamlint.model import JobFile, Query
+from streamlint.model.errors import UsageError
 from streamlint.model.paths import normal_path
 
 T = TypeVar("T")

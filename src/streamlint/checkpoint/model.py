@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from streamlint.records import record
+from streamlint.model.records import record
 
 
 @record

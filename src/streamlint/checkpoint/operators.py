@@ -16,7 +16,7 @@ from streamlint.checkpoint.logs import batch_ids, parse_object, read_text, split
 from streamlint.checkpoint.model import CommitEntry, StatefulOperator, StateSchema, Store
 from streamlint.checkpoint.state_files import check_store
 from streamlint.checkpoint.state_schema import parse_state_schema
-from streamlint.records import replace
+from streamlint.model.records import replace
 
 METADATA_MAX_VERSION = 2
 JOIN_STORES = ("left-keyToNumValues", "left-keyWithIndexToValue",

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 
 from streamlint.checkpoint.fs import CheckpointFS
-from streamlint.records import record
+from streamlint.model.records import record
 
 _STATE_FILE_RE = re.compile(r"^(\d+)(?:_([0-9a-fA-F-]{36}))?\.(delta|snapshot|zip|changelog)$")
 

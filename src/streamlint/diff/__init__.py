@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from streamlint.core import DEFAULT_SPARK_VERSION
 from streamlint.diff import pipelines
 from streamlint.diff.already import already_present, judged_starts, unchanged_reads
 from streamlint.diff.compare import (
@@ -17,7 +16,8 @@ from streamlint.diff.compare import (
 from streamlint.diff.refused import refused_new_query, upgrade_refusals
 from streamlint.model import JobFile, Query, show
 from streamlint.model.labels import pair_labels
-from streamlint.records import record, replace
+from streamlint.model.records import record, replace
+from streamlint.rulebook.change import DEFAULT_SPARK_VERSION
 
 
 @record
@@ -36,7 +36,7 @@ class Report:
     suppressed: tuple = ()  # tuple[Finding, ...]
     # Other job files the findings point into: where a query moved from (git mode).
     others: tuple[JobFile, ...] = ()
-    # Where `spark_version` came from, in the user's words (`streamlint.target`): the
+    # Where `spark_version` came from, in the user's words (`streamlint.workflow.target`): the
     # command line, the configuration, a pin the project declares, or the default.
     spark_source: str = ""
     # `check` where the base pins another Spark than the head (an upgrade or a downgrade):
@@ -60,7 +60,7 @@ def diff_pairs(old: JobFile, new: JobFile, pairs: tuple[tuple[Query | None, Quer
     old version pinned another Spark (`base_version`), what both versions do that the new
     Spark refuses and the old one did not is reported too (`refused.upgrade_refusals`)."""
     from streamlint.diff.checkpoints import checkpoint_key, shared_in_file, volatile_changes
-    from streamlint.rules import judge, parse_version, worst
+    from streamlint.rulebook.matrix import judge, parse_version, worst
 
     version = parse_version(spark_version)
     changes = unseen_changes(old, new)

@@ -3,14 +3,14 @@
 
 from __future__ import annotations
 
-from streamlint.core import (  # noqa: F401 - the diff's names for them
+from streamlint.model import JobFile, Query, Source, is_known, option
+from streamlint.rulebook.change import (  # noqa: F401 - the diff's names for them
     CHANGE_KINDS,
     EXTERNAL_NOTE,
     STILL_MATTERS_AFTER_RESET,
     STRUCTURAL,
     Change,
 )
-from streamlint.model import JobFile, Query, Source, is_known, option
 
 
 def changed_modules(old: JobFile, new: JobFile) -> frozenset[str]:

@@ -2,7 +2,7 @@
 
 Two findings that are about a query's checkpoint rather than about how it changed: two
 different queries that write one checkpoint (in one file here, across the repository in
-`streamlint.crossfile`), and a checkpoint path built from the clock or a random id, which
+`streamlint.workflow.crossfile`), and a checkpoint path built from the clock or a random id, which
 is a new checkpoint on every run.
 """
 
@@ -115,7 +115,7 @@ def distinct(queries: list[Query]) -> list[Query]:
 def alike(a: Query, b: Query, version: tuple[int, ...]) -> bool:
     """Whether `b` may restart from `a`'s checkpoint: every difference judged compatible."""
     from streamlint.diff.compare import compare_queries
-    from streamlint.rules import judge
+    from streamlint.rulebook.matrix import judge
 
     return all(judge(change, version).verdict == "compatible"
                for change in compare_queries(a, b))

@@ -10,11 +10,11 @@ is what PR02 allows. Anything else that might name a column differently keeps th
 
 from __future__ import annotations
 
-from streamlint.core import Code
 from streamlint.diff.render import projections_text
 from streamlint.model import Loc, Operator, Projection, Query, Source
 from streamlint.model.expr import Alias, Expr, Star
-from streamlint.records import replace
+from streamlint.model.records import replace
+from streamlint.rulebook.change import Code
 
 # Steps that pass every column through under its name (they only choose rows, or mark one).
 NAME_KEEPING = frozenset({"filter", "watermark", "expectation"})

@@ -1,7 +1,7 @@
 """Compare two query shapes into a list of changes, each a kind with old and new values.
 
 The diff states facts only ("the grouping keys changed"); whether a change is safe is the
-rules' business (`streamlint.rules`), so the matrix stays data.
+rules' business (`streamlint.rulebook.matrix`), so the matrix stays data.
 """
 
 from __future__ import annotations
@@ -9,7 +9,6 @@ from __future__ import annotations
 import difflib
 from typing import Any
 
-from streamlint.core import OUTPUT_MODES
 from streamlint.diff import forks, operators
 from streamlint.diff.changes import (
     CHANGE_KINDS,
@@ -69,9 +68,10 @@ from streamlint.model import (
 from streamlint.model.durations import normalized, same_duration
 from streamlint.model.expr import render
 from streamlint.model.paths import same_path
-from streamlint.options import classify, sink_value_free
-from streamlint.records import replace
-from streamlint.rules import judged_without_values
+from streamlint.model.records import replace
+from streamlint.rulebook.change import OUTPUT_MODES
+from streamlint.rulebook.matrix import judged_without_values
+from streamlint.rulebook.options import classify, sink_value_free
 
 __all__ = ["CHANGE_KINDS", "Change", "Code", "changed_modules", "query_added", "query_removed",
            "unseen_changes"]

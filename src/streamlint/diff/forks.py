@@ -14,11 +14,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from streamlint.core import Change, Code, same_dataframe_settings
 from streamlint.model import STATEFUL_KINDS, BranchWriter, Fork, Loc, Outcome, Query, Sink, show
-from streamlint.records import replace
-from streamlint.rules import judge, parse_version
-from streamlint.target.profiles import known
+from streamlint.model.records import replace
+from streamlint.rulebook.change import Change, Code, same_dataframe_settings
+from streamlint.rulebook.matrix import judge, parse_version
+from streamlint.rulebook.profiles import known
 
 # Changes judged by the sink's kind: on a branch writing another format they may be judged
 # otherwise (or, for options, compared at all).

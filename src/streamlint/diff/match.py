@@ -19,7 +19,7 @@ def match_queries(
 ) -> list[tuple[Query | None, Query | None]]:
     """Pairs in new-file order; a query with no partner is paired with None.
 
-    `positional=False` pairs by the keys only: across files (`streamlint.crossfile`) a
+    `positional=False` pairs by the keys only: across files (`streamlint.workflow.crossfile`) a
     query's place in its file says nothing about which query it was.
     """
     pairs: dict[int, int] = {}  # new index -> old index

@@ -17,7 +17,7 @@ from streamlint.diff.match import match_queries
 from streamlint.diff.render import names_text
 from streamlint.model import ChangeFlow, Expectation, JobFile, Loc, Query, show
 from streamlint.model.expr import render
-from streamlint.records import replace
+from streamlint.model.records import replace
 
 FORMAT = "pipeline"
 CDC_STATE = ("keys", "sequence_by", "scd_type")

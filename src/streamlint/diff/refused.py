@@ -21,13 +21,13 @@ deployment fails as surely.
 
 from __future__ import annotations
 
-from streamlint.core import Change, Code
 from streamlint.diff.render import describe
 from streamlint.diff.shapes import sink_kind
 from streamlint.diff.types import column_types
 from streamlint.model import Query
 from streamlint.model.schema_text import split_top_level
-from streamlint.rules import parse_version, rule_for
+from streamlint.rulebook.change import Change, Code
+from streamlint.rulebook.matrix import parse_version, rule_for
 
 SOURCE_EVOLUTION = "spark.sql.streaming.queryEvolution.enableSourceEvolution"
 SINK_EVOLUTION = "spark.sql.streaming.queryEvolution.enableSinkEvolution"

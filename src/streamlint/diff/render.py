@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from streamlint.core import Code
 from streamlint.model import (
     Aggregation,
     ArbitraryState,
@@ -16,6 +15,7 @@ from streamlint.model import (
     show,
 )
 from streamlint.model.expr import Binary, Call, Column, Definition, Expr, is_known, render
+from streamlint.rulebook.change import Code
 
 
 def code(text: str, *exprs: Expr | None) -> Code:

@@ -6,13 +6,13 @@ from __future__ import annotations
 import difflib
 from typing import Any
 
-from streamlint.core import SINK_KINDS
 from streamlint.diff.changes import EXTERNAL_NOTE
 from streamlint.diff.render import Code, code, static_on_text
 from streamlint.diff.values import undecidable
 from streamlint.model import Query, Source, is_known
 from streamlint.model.expr import render
 from streamlint.model.schema_text import split_top_level
+from streamlint.rulebook.change import SINK_KINDS
 
 FILE_SINKS = {"parquet", "json", "csv", "orc", "text", "avro"}
 TABLE_SINKS = {"org.apache.hudi": "hudi", "org.apache.iceberg": "iceberg"}

@@ -7,12 +7,12 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from streamlint.errors import InputError
 from streamlint.extract.inputs import inputs_of
 from streamlint.extract.volatile import volatile_call
 from streamlint.model import JobFile, Loc, Query, Setting, Sink, Unknown, keep_origins, option
+from streamlint.model.errors import InputError
+from streamlint.model.records import replace
 from streamlint.model.secrets import mask_options
-from streamlint.records import replace
 
 if TYPE_CHECKING:
     import libcst as cst

@@ -15,7 +15,7 @@ import libcst as cst
 from streamlint.extract import bundles, registry
 from streamlint.extract.values import EnvDefault, FunctionRef
 from streamlint.model import Unknown, origins_of
-from streamlint.records import factory, record
+from streamlint.model.records import factory, record
 
 if TYPE_CHECKING:
     from streamlint.extract.interpreter import Interpreter

@@ -29,7 +29,7 @@ import os
 from dataclasses import dataclass
 from typing import Any
 
-from streamlint.errors import InputError
+from streamlint.model.errors import InputError
 
 MAX_VALUE = 100_000  # characters of a string, items of a tuple, digits of an int
 _CHECK_MEMORY_EVERY = 4096

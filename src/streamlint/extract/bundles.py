@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any
 from streamlint.extract.globs import glob_match
 from streamlint.extract.values import EnvDefault
 from streamlint.model import Unknown, origins_of, show
-from streamlint.records import record
+from streamlint.model.records import record
 
 if TYPE_CHECKING:
     from streamlint.extract.modules import Loader

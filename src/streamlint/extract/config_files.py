@@ -24,7 +24,7 @@ import libcst as cst
 from streamlint.extract import registry, templates
 from streamlint.extract.values import BoundMethod, FunctionRef, Items, PathValue
 from streamlint.model import Origin, Overridable, Unknown, origins_of
-from streamlint.records import record, replace
+from streamlint.model.records import record, replace
 
 if TYPE_CHECKING:
     from streamlint.extract.interpreter import Interpreter

@@ -10,7 +10,6 @@ from typing import Any
 
 import libcst as cst
 
-from streamlint.errors import InputError
 from streamlint.extract import registry, templates
 from streamlint.extract.bindings import ENV_LOOKUP_RE, builtin_value
 from streamlint.extract.budget import power_too_big, too_big
@@ -18,7 +17,8 @@ from streamlint.extract.dict_keys import possible_keys
 from streamlint.extract.symbolic import choose, digest, is_data, is_plain, text_of
 from streamlint.extract.values import BoundMethod, Env, EnvDefault, FunctionRef, Items, Lambda
 from streamlint.model import Template, Unknown
-from streamlint.records import replace
+from streamlint.model.errors import InputError
+from streamlint.model.records import replace
 
 
 class Expressions:

@@ -26,7 +26,7 @@ from streamlint.model import (
     origins_of,
 )
 from streamlint.model.expr import Call, Unresolved, unaliased
-from streamlint.records import fields, is_record
+from streamlint.model.records import fields, is_record
 
 MAX_NODES = 2_000  # a fact's value is small; a huge expression is not searched through
 

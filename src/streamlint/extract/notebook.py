@@ -21,11 +21,11 @@ import re
 from bisect import bisect_right
 from typing import Any
 
-from streamlint.errors import InputError
 from streamlint.extract import notebook_cells as cells
 from streamlint.extract import notebook_json, notebook_load
 from streamlint.model import Loc, Unseen
-from streamlint.records import is_record, record, replace
+from streamlint.model.errors import InputError
+from streamlint.model.records import is_record, record, replace
 
 DATABRICKS_HEADER = "# Databricks notebook source"
 DATABRICKS_SEPARATOR = "# COMMAND ----------"

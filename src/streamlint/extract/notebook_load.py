@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import json
 
-from streamlint.errors import InputError
 from streamlint.extract import notebook_json
+from streamlint.model.errors import InputError
 
 
 def load(text: str, path: str) -> dict:

@@ -16,10 +16,10 @@ import hashlib
 import posixpath
 from typing import TYPE_CHECKING, Any
 
-from streamlint.errors import InputError
 from streamlint.extract import notebook_cells as cells
 from streamlint.extract.notebook import Converted, SqlCell, convert, relocate
 from streamlint.model import JobFile, Loc, Unknown, Unseen
+from streamlint.model.errors import InputError
 
 if TYPE_CHECKING:
     from streamlint.extract.interpreter import Interpreter

@@ -25,7 +25,7 @@ from streamlint.extract.values import Function, FunctionRef, Plan, Writer
 from streamlint.model import ChangeFlow, Expectation, Filter, Loc, Note, Unknown, Unseen, show
 from streamlint.model.expr import Literal, render
 from streamlint.model.expr import call as expr_call
-from streamlint.records import factory, record, replace
+from streamlint.model.records import factory, record, replace
 
 if TYPE_CHECKING:
     from streamlint.extract.interpreter import Interpreter

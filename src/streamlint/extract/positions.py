@@ -15,7 +15,7 @@ from itertools import accumulate
 import libcst as cst
 from libcst._nodes.internal import CodegenState
 
-from streamlint.records import factory, record
+from streamlint.model.records import factory, record
 
 STREAMING_ATTRIBUTES = frozenset({"readStream", "writeStream"})
 # Names that say a file is about streaming though no query may be found in it: a helper's

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Protocol
 
 from streamlint.extract.globs import glob_match
-from streamlint.records import record
+from streamlint.model.records import record
 
 # Where packages live below a repository root, besides the root itself.
 DEFAULT_SOURCE_ROOTS = ("", "src")
@@ -37,8 +37,8 @@ class DiskFiles:
     root: str
 
     def read(self, path: str) -> str | None:
-        from streamlint.errors import InputError
         from streamlint.extract import read_text
+        from streamlint.model.errors import InputError
 
         full = Path(self.root, path)
         if not full.is_file():

@@ -15,7 +15,7 @@ from __future__ import annotations
 import shlex
 from typing import TYPE_CHECKING, Any
 
-from streamlint.records import replace
+from streamlint.model.records import replace
 
 if TYPE_CHECKING:
     import libcst as cst

@@ -13,7 +13,6 @@ from typing import Any
 
 import libcst as cst
 
-from streamlint.core import SAME_DATAFRAME_NOTE
 from streamlint.extract import registry
 from streamlint.extract.positions import code_of
 from streamlint.extract.templates import as_written
@@ -29,6 +28,7 @@ from streamlint.extract.values import (
     Partial,
 )
 from streamlint.model import Fork, Loc, Note, Template, Unknown
+from streamlint.rulebook.change import SAME_DATAFRAME_NOTE
 
 
 class Return(Exception):

@@ -24,7 +24,7 @@ from streamlint.model import (
 )
 from streamlint.model.expr import Alias, Column, Definition, Expr, Star, refs, render, unaliased
 from streamlint.model.paths import in_repository
-from streamlint.records import factory, record, replace
+from streamlint.model.records import factory, record, replace
 
 if TYPE_CHECKING:
     from streamlint.extract.positions import ModuleIndex

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from streamlint.model.expr import Definition, Expr
-from streamlint.records import record
+from streamlint.model.records import record
 
 
 @record
@@ -655,5 +655,5 @@ class JobFile:
     pipeline_api: str | None = None
     # The repository modules followed whose text holds a `streamlint: ignore` comment, as
     # (root-relative path, path as locations show it, text): a comment in a helper accepts
-    # the findings that point at its statement (streamlint/suppress.py).
+    # the findings that point at its statement (streamlint/policy/suppress.py).
     commented_modules: tuple[tuple[str, str, str], ...] = ()

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from streamlint.records import record
+from streamlint.model.records import record
 
 Scalar = str | int | float | bool | None
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from streamlint.model import Query
 from streamlint.model.paths import normal_value
-from streamlint.records import record
+from streamlint.model.records import record
 
 
 @record

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-from streamlint.records import record
+from streamlint.model.records import record
 
 # Parts of an option's or setting's key that say its value is a credential. The key is
 # compared lowercased with its separators (`.`, `_`, `-`) removed: `fs.azure.account.key.x`

@@ -10,11 +10,11 @@ import os
 from typing import TYPE_CHECKING, Any
 
 from streamlint.diff import Report
-from streamlint.errors import FileError
 from streamlint.model import Loc
+from streamlint.model.errors import FileError
 
 if TYPE_CHECKING:
-    from streamlint.result import Result
+    from streamlint.report.result import Result
 
 LEVEL = {"incompatible": "error", "review": "warning", "compatible": "note"}
 
@@ -31,7 +31,7 @@ def plural(n: int, word: str, many: str | None = None) -> str:
 
 def see(finding: object) -> str:
     """Where a finding's rule is explained: the command, its page, the upstream docs."""
-    from streamlint.docs import page
+    from streamlint.rulebook.docs import page
 
     code = str(getattr(finding, "code", ""))
     docs = str(getattr(finding, "docs", "") or "")
@@ -48,7 +48,7 @@ def belongs(finding: object, label: str) -> bool:
 def query_verdicts(report: Report) -> list[str]:
     """Each compared query's verdict: the worst of its findings."""
     from streamlint.model.labels import pair_labels
-    from streamlint.rules import worst
+    from streamlint.rulebook.matrix import worst
 
     return [worst([f.verdict for f in report.findings if belongs(f, label)])
             for label in pair_labels(report.pairs)]
@@ -116,7 +116,7 @@ def where(finding: object, report: Report, root: str | None) -> tuple[str, int, 
 def render(fmt: str, reports: list[Report], errors: tuple[FileError, ...] = (),
            root: str | None = None, single: bool = False) -> str:
     """Dispatch to a format; `single` keeps `diff`'s own text and JSON layout."""
-    from streamlint.result import Result
+    from streamlint.report.result import Result
 
     return render_result(fmt, Result(tuple(reports), errors, single), root)
 

@@ -10,11 +10,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from streamlint.diff import Report
-from streamlint.errors import FileError
+from streamlint.model.errors import FileError
 from streamlint.report import LEVEL, judged_for, plural, see, where
 
 if TYPE_CHECKING:
-    from streamlint.result import Confirmation
+    from streamlint.report.result import Confirmation
 
 COMMAND = {"error": "error", "warning": "warning", "note": "notice"}
 
@@ -29,7 +29,7 @@ def _property(text: str) -> str:
 
 def render(reports: list[Report], errors: tuple[FileError, ...] = (),
            root: str | None = None, confirmation: Confirmation | None = None) -> str:
-    from streamlint.rules import worst
+    from streamlint.rulebook.matrix import worst
 
     out: list[str] = []
     for report in reports:

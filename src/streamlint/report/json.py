@@ -6,12 +6,12 @@ import json
 from typing import TYPE_CHECKING, Any
 
 from streamlint.diff import Report
-from streamlint.errors import FileError
 from streamlint.model import Loc, Query, Template, Unknown, code_of
+from streamlint.model.errors import FileError
 from streamlint.model.labels import pair_labels
 
 if TYPE_CHECKING:
-    from streamlint.result import Confirmation
+    from streamlint.report.result import Confirmation
 
 
 def _loc(loc: Loc | None) -> dict[str, Any] | None:
@@ -64,7 +64,7 @@ def render_all(reports: list[Report], errors: tuple[FileError, ...] = (),
                confirmation: Confirmation | None = None) -> str:
     """Git mode: one object per changed job file under `files`, one verdict over all; with
     `check --confirm`, each file's Spark confirmation under `confirmations`."""
-    from streamlint.rules import worst
+    from streamlint.rulebook.matrix import worst
 
     files = []
     for report in reports:
@@ -86,7 +86,7 @@ def _data(report: Report) -> dict[str, Any]:
     return {
         "version": 1,
         "verdict": report.verdict,
-        # The profile the rules judged for, and where it came from (`streamlint.target`).
+        # The profile the rules judged for, and where it came from (`streamlint.workflow.target`).
         "spark": {"version": report.spark_version, "source": report.spark_source,
                   **({"base": {"version": report.base_spark_version,
                                "source": report.base_spark_source}}

@@ -5,12 +5,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from streamlint.diff import Report
-from streamlint.errors import FileError
+from streamlint.model.errors import FileError
 from streamlint.report import judged_for, no_query, plural, where
-from streamlint.rules import Finding
+from streamlint.rulebook.matrix import Finding
 
 if TYPE_CHECKING:
-    from streamlint.result import Confirmation
+    from streamlint.report.result import Confirmation
 
 ICON = {"incompatible": "❌", "review": "⚠️", "compatible": "✅"}
 HEADLINE = {
@@ -58,7 +58,7 @@ def _fix_block(report: Report, finding: Finding, root: str | None) -> list[str]:
 
 def render(reports: list[Report], errors: tuple[FileError, ...] = (),
            root: str | None = None, confirmation: Confirmation | None = None) -> str:
-    from streamlint.rules import worst
+    from streamlint.rulebook.matrix import worst
 
     verdict = worst([r.verdict for r in reports])
     if confirmation is not None:  # Spark's run may be stricter than the static verdict

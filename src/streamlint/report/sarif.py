@@ -12,12 +12,12 @@ from typing import TYPE_CHECKING, Any
 
 from streamlint import __version__
 from streamlint.diff import Report
-from streamlint.errors import FileError
 from streamlint.model import Loc
+from streamlint.model.errors import FileError
 from streamlint.report import LEVEL, repo_path, where
 
 if TYPE_CHECKING:
-    from streamlint.result import Confirmation
+    from streamlint.report.result import Confirmation
 
 SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 HOME = "https://github.com/streamlint/streamlint"
@@ -42,7 +42,7 @@ def _rule(finding: Any, known: dict[str, Any]) -> dict[str, Any]:
 
 
 def _related(related: tuple[Loc, ...], root: str | None) -> list[dict[str, Any]]:
-    """Where the query uses the change a finding points at (streamlint/at_change.py)."""
+    """Where the query uses the change a finding points at (streamlint/policy/at_change.py)."""
     return [{"id": n, "message": {"text": "used here"}, "physicalLocation": {
         "artifactLocation": {"uri": _uri(repo_path(loc.path, root)), "uriBaseId": "%SRCROOT%"},
         "region": {"startLine": loc.line, "startColumn": loc.column + 1}}}
@@ -58,14 +58,15 @@ def _uri(path: str) -> str:
 
 
 def _targets(reports: list[Report]) -> list[dict[str, str]]:
-    """The profiles the rules judged for, and where each came from (`streamlint.target`)."""
+    """The profiles the rules judged for, and where each came from
+    (`streamlint.workflow.target`)."""
     return [{"version": version, "source": source} for version, source in
             dict.fromkeys((r.spark_version, r.spark_source) for r in reports)]
 
 
 def render(reports: list[Report], errors: tuple[FileError, ...] = (),
            root: str | None = None, confirmation: Confirmation | None = None) -> str:
-    from streamlint.rules import all_rules
+    from streamlint.rulebook.matrix import all_rules
 
     known = {rule.code: rule for rule in all_rules()}
     rules: list[dict[str, Any]] = []

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from streamlint.core import VERDICTS, worst
 from streamlint.diff import Report
-from streamlint.errors import FileError
 from streamlint.model import JobFile, Loc
+from streamlint.model.errors import FileError
 from streamlint.model.secrets import mask_line
 from streamlint.report import (
     judged_for,
@@ -17,6 +16,7 @@ from streamlint.report import (
     query_verdicts,
     see,
 )
+from streamlint.rulebook.change import VERDICTS, worst
 
 SEVERITY = {"incompatible": "error", "review": "warning", "compatible": "note"}
 VERDICT_LINE = {

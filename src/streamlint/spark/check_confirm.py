@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from streamlint.diff import Report
-from streamlint.git import run_git
+from streamlint.workflow.git import run_git
 
 
 def export_tree(root: Path, ref: str, into: Path) -> Path:

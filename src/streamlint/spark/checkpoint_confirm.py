@@ -24,9 +24,9 @@ from streamlint.checkpoint.model import Checkpoint, StatefulOperator
 from streamlint.checkpoint.operators import operator_kind
 from streamlint.checkpoint.state_schema import struct_text
 from streamlint.model import Loc
-from streamlint.records import record
-from streamlint.result import Confirmation
-from streamlint.rules import Finding, own_finding
+from streamlint.model.records import record
+from streamlint.report.result import Confirmation
+from streamlint.rulebook.matrix import Finding, own_finding
 from streamlint.spark.error_text import first_line, unwrapped
 
 RUN_TIMEOUT_SECONDS = 120.0
@@ -292,7 +292,7 @@ def confirmation_text(state: SparkState) -> str:
 def spark_state(checkpoint: Checkpoint, job: Path, timeout: float) -> SparkState:
     """One local Spark session (a caller's active one is reused and left running)."""
 
-    from streamlint.config import load_config
+    from streamlint.policy.config import load_config
     from streamlint.spark.command import _stdout_to_stderr
     from streamlint.spark.runtime import no_spark_yet, start_session
 

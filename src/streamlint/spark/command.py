@@ -14,9 +14,9 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from streamlint.core import exit_code
 from streamlint.diff import Report
-from streamlint.errors import UsageError
+from streamlint.model.errors import UsageError
+from streamlint.rulebook.change import exit_code
 
 
 @contextlib.contextmanager
@@ -50,7 +50,7 @@ def reproduce_command(args: argparse.Namespace, spark_version: str, java_version
 def run_confirm(args: argparse.Namespace, report: Report) -> int:
     """Confirm the pair in an embedded Spark (or on the --remote Spark Connect server), then
     report."""
-    from streamlint.config import load_config
+    from streamlint.policy.config import load_config
 
     if getattr(args, "remote", None):
         return _report(args, report, _remote_confirmation(args, report))
@@ -79,7 +79,7 @@ def _remote_confirmation(args: argparse.Namespace, report: Report) -> Any:
     """The pair confirmed on the Spark Connect server at args.remote."""
     import tempfile
 
-    from streamlint.config import load_config
+    from streamlint.policy.config import load_config
     from streamlint.spark.connect import connect_mode, require_connect, start_remote_session
 
     require_connect(args.remote)
@@ -106,7 +106,7 @@ def _report(args: argparse.Namespace, report: Report, confirmation: Any) -> int:
     """Print the result (the static report and Spark's confirmation) in any format; the exit
     code follows the stricter verdict."""
     from streamlint.report import render_for
-    from streamlint.result import Result
+    from streamlint.report.result import Result
     from streamlint.spark.report import as_result
 
     reproduce = reproduce_command(args, confirmation.spark_version,
@@ -120,14 +120,14 @@ def _report(args: argparse.Namespace, report: Report, confirmation: Any) -> int:
 def run_check_confirm(args: argparse.Namespace, outcome: Any) -> int:
     """`check --confirm`: the static check's report, then each changed job's Spark outcome
     (one local session for all of them); the exit code follows the stricter verdict."""
-    from streamlint.config import load_config
-    from streamlint.git import repo_root
+    from streamlint.policy.config import load_config
     from streamlint.report import render_result
     from streamlint.report.colour import write
-    from streamlint.result import Result
+    from streamlint.report.result import Result
     from streamlint.spark.check_confirm import confirm_reports
     from streamlint.spark.report import as_check_result
     from streamlint.spark.runtime import require_spark
+    from streamlint.workflow.git import repo_root
 
     require_spark()
 

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from streamlint.model import JobFile
-from streamlint.records import record, replace
+from streamlint.model.records import record, replace
 from streamlint.spark.deployment import Deployment, merged_sources
 from streamlint.spark.error_text import error_class, error_summary, error_text
 from streamlint.spark.runner import JobRun, cancel_job, finish_job, run_job
@@ -136,10 +136,10 @@ def confirm_files(old: Path, new: Path, session: Any, tables: Mapping[str, str] 
 def static_files(old: Path, new: Path) -> list[JobFile]:
     """Both versions as the static reading sees them: what their sources' inferred schemas
     come from, and whether a run that starts no query is what the code says."""
-    from streamlint.check_modules import source_roots
-    from streamlint.errors import InputError
     from streamlint.extract import extract_file
     from streamlint.extract.project import on_disk, project_root
+    from streamlint.model.errors import InputError
+    from streamlint.workflow.modules import source_roots
 
     files: list[JobFile] = []
     for path in (old, new):

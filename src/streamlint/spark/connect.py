@@ -9,7 +9,7 @@ import warnings
 from collections.abc import Iterator
 from typing import Any
 
-from streamlint.errors import UsageError
+from streamlint.model.errors import UsageError
 from streamlint.spark.error_text import first_line
 from streamlint.spark.runtime import SESSION_CONFS
 

@@ -36,7 +36,7 @@ from streamlint.model.expr import (
     Literal,
     walk,
 )
-from streamlint.records import fields
+from streamlint.model.records import fields
 
 # How `StaticJoin.on` names the static side (`extract.frames.STATIC_SIDE`; spark/ reads the
 # extracted model only).

@@ -16,8 +16,8 @@ from __future__ import annotations
 
 from streamlint.diff import Report
 from streamlint.model import Query
-from streamlint.records import replace
-from streamlint.rules import Finding, find_rule
+from streamlint.model.records import replace
+from streamlint.rulebook.matrix import Finding, find_rule
 from streamlint.spark.confirm import Confirmation, QueryConfirmation
 
 

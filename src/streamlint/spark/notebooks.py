@@ -22,8 +22,8 @@ MAX_RUN_DEPTH = 8
 def runnable(job: Path, text: str) -> str | None:
     """The notebook in `text` as Python to execute, or None when `job` is a plain Python file
     (or a notebook streamlint cannot convert: it then runs as it is)."""
-    from streamlint.errors import InputError
     from streamlint.extract.notebook import convert
+    from streamlint.model.errors import InputError
 
     try:
         converted = convert(text, str(job))

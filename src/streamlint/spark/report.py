@@ -11,12 +11,12 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from streamlint.core import worst
 from streamlint.diff import Report
 from streamlint.model import Query
 from streamlint.model.paths import query_path
 from streamlint.model.secrets import mask_line
-from streamlint.result import Confirmation as ResultConfirmation
+from streamlint.report.result import Confirmation as ResultConfirmation
+from streamlint.rulebook.change import worst
 from streamlint.spark.confirm import Confirmation, QueryConfirmation
 from streamlint.spark.intent import with_intent
 

@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from streamlint.errors import UsageError
+from streamlint.model.errors import UsageError
 
 INSTALL_PYSPARK = ("--confirm needs pyspark, pandas and pyarrow: "
                    "pip install 'streamlint[spark]'")

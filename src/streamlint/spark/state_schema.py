@@ -11,7 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from streamlint.checkpoint.state_schema import parse_state_schema, struct_text
-from streamlint.records import record
+from streamlint.model.records import record
 
 
 @record

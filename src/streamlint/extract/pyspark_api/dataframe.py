@@ -34,7 +34,7 @@ from streamlint.extract.symbolic import digest
 from streamlint.extract.values import BoundMethod, Col, Grouped, Plan
 from streamlint.model import Deduplication, Filter, Loc, Union_, Unknown, Watermark
 from streamlint.model.expr import Unresolved, render
-from streamlint.records import replace
+from streamlint.model.records import replace
 
 if TYPE_CHECKING:
     from streamlint.extract.interpreter import Interpreter

@@ -19,7 +19,7 @@ from streamlint.extract import registry
 from streamlint.extract.pyspark_api.reader import make_source
 from streamlint.extract.values import FunctionRef, Plan, Reader, Spark
 from streamlint.model import Unknown
-from streamlint.records import record
+from streamlint.model.records import record
 
 if TYPE_CHECKING:
     from streamlint.extract.interpreter import Interpreter

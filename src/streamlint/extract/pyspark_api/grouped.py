@@ -29,7 +29,7 @@ from streamlint.extract.values import (
     StateHandle,
 )
 from streamlint.model import ArbitraryState, Loc, Projection, StateVariable, Unknown, show
-from streamlint.records import replace
+from streamlint.model.records import replace
 
 if TYPE_CHECKING:
     from streamlint.extract.interpreter import Interpreter

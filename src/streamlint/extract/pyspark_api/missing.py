@@ -26,7 +26,7 @@ from streamlint.extract import registry
 from streamlint.extract.pyspark_methods import RELEASES
 from streamlint.extract.values import Col, Plan
 from streamlint.model import Failure
-from streamlint.records import replace
+from streamlint.model.records import replace
 
 if TYPE_CHECKING:
     from streamlint.extract.interpreter import Interpreter

@@ -19,7 +19,7 @@ import libcst as cst
 from streamlint.extract import registry
 from streamlint.extract.values import FunctionRef, Plan
 from streamlint.model import Projection
-from streamlint.records import record
+from streamlint.model.records import record
 
 if TYPE_CHECKING:
     from streamlint.extract.interpreter import Interpreter

@@ -18,9 +18,9 @@ from streamlint.extract.schemas import (
 )
 from streamlint.extract.values import Plan, Reader
 from streamlint.model import Loc, Source, Unknown, keep_origins, option
+from streamlint.model.records import replace
 from streamlint.model.secrets import is_credential, mask_line, masked
-from streamlint.options import option_class
-from streamlint.records import replace
+from streamlint.rulebook.options import option_class
 
 if TYPE_CHECKING:
     from streamlint.extract.interpreter import Interpreter

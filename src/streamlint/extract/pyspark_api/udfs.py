@@ -16,8 +16,8 @@ from streamlint.extract.schemas import schema_type
 from streamlint.extract.values import Col, Function, FunctionRef, Lambda, Schema
 from streamlint.model import Unknown
 from streamlint.model.expr import Call, Cast
+from streamlint.model.records import record
 from streamlint.model.schema_text import normalize_type, split_top_level
-from streamlint.records import record
 
 if TYPE_CHECKING:
     from streamlint.extract.interpreter import Interpreter

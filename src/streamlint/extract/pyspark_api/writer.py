@@ -8,7 +8,6 @@ from typing import TYPE_CHECKING, Any
 
 import libcst as cst
 
-from streamlint.core import same_dataframe_settings
 from streamlint.extract import registry
 from streamlint.extract.columns import option_key, option_value, plain
 from streamlint.extract.frames import flatten
@@ -26,8 +25,9 @@ from streamlint.extract.values import (
     Writer,
 )
 from streamlint.model import BranchWriter, ForeachCode, Loc, Template, Unknown
+from streamlint.model.records import replace
 from streamlint.model.secrets import mask_options
-from streamlint.records import replace
+from streamlint.rulebook.change import same_dataframe_settings
 
 if TYPE_CHECKING:
     from streamlint.extract.interpreter import Interpreter

@@ -46,7 +46,7 @@ from streamlint.model.expr import (
     render_interval,
     unaliased,
 )
-from streamlint.records import replace
+from streamlint.model.records import replace
 
 if TYPE_CHECKING:
     from streamlint.extract.interpreter import Interpreter

@@ -16,21 +16,28 @@ import sys
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
-from streamlint.accept import Acceptance
-from streamlint.check_modules import Graph, is_config, source_roots
-from streamlint.config import Config, load_config, matches
 from streamlint.diff import Report, diff_jobs
 from streamlint.diff.changes import changed_modules
-from streamlint.errors import FileError, InputError, UsageError
 from streamlint.extract import decode_source, extract_text, mentions_streaming
 from streamlint.extract.project import DEFAULT_SOURCE_ROOTS, MappingFiles, Project
-from streamlint.git import Change, changed_files, repo_root, show_many, tree_files, verify_ref
 from streamlint.model import JobFile
-from streamlint.records import record, replace
-from streamlint.rules import worst
-from streamlint.settle import settle
-from streamlint.target import DEFAULT_SOURCE, Target, git_files, resolve, with_bundle
-from streamlint.target.profiles import parse_profile
+from streamlint.model.errors import FileError, InputError, UsageError
+from streamlint.model.records import record, replace
+from streamlint.policy.accept import Acceptance
+from streamlint.policy.config import Config, load_config, matches
+from streamlint.policy.settle import settle
+from streamlint.rulebook.matrix import worst
+from streamlint.rulebook.profiles import parse_profile
+from streamlint.workflow.git import (
+    Change,
+    changed_files,
+    repo_root,
+    show_many,
+    tree_files,
+    verify_ref,
+)
+from streamlint.workflow.modules import Graph, is_config, source_roots
+from streamlint.workflow.target import DEFAULT_SOURCE, Target, git_files, resolve, with_bundle
 
 # Below this many files a pool costs more to start than it saves.
 POOL_THRESHOLD = 8
@@ -48,7 +55,7 @@ class Pair:
     new_text: str | None
     spark_version: str
     config: Config
-    spark_source: str = ""  # where spark_version came from (`streamlint.target`)
+    spark_source: str = ""  # where spark_version came from (`streamlint.workflow.target`)
     # The Spark the base pins where it differs from the head's, and where it was read.
     base_spark_version: str = ""
     base_spark_source: str = ""
@@ -176,7 +183,7 @@ def collect(root: Path, base: str, head: str | None, paths: list[str] | None,
 
 
 class Targets:
-    """The Spark each job is judged for (`streamlint.target`), the project's declaration
+    """The Spark each job is judged for (`streamlint.workflow.target`), the project's declaration
     files read from the head (or the working tree) once, and only if some job needs them."""
 
     def __init__(self, root: Path, head: str | None, flag: str | None,
@@ -326,7 +333,7 @@ def _load_before_fork(notebooks: bool = False) -> None:
     """Import the extractor and read the rules once, in the parent, rather than once per worker
     (about a tenth of a second each for the parser, more for notebooks)."""
     from streamlint.extract import preload
-    from streamlint.rules import load_rules
+    from streamlint.rulebook.matrix import load_rules
 
     preload(notebooks)
     load_rules()
@@ -400,7 +407,7 @@ def check(base: str, head: str | None = None, paths: Iterable[str] | None = None
             reports.append(result)
             configs[result.new.path] = pair.config
     reports = across_files(root, head, config, reports, configs, errors)
-    from streamlint.accept import leftovers
+    from streamlint.policy.accept import leftovers
 
     return Outcome(tuple(reports), tuple(errors), worst([r.verdict for r in reports]),
                    unmatched_includes(root, config, (base, head))
@@ -409,7 +416,7 @@ def check(base: str, head: str | None = None, paths: Iterable[str] | None = None
 
 def acceptances(root: Path, base: str, head: str | None) -> tuple[Acceptance, ...]:
     """The head's .streamlint-accept.toml, entries the base has marked inherited."""
-    from streamlint.accept import FILE, in_effect, parse
+    from streamlint.policy.accept import FILE, in_effect, parse
 
     if head is None:
         path = root / FILE
@@ -428,8 +435,8 @@ def acceptances(root: Path, base: str, head: str | None) -> tuple[Acceptance, ..
 def across_files(root: Path, head: str | None, config: Config, reports: list[Report],
                  configs: dict[str, Config], errors: list[FileError]) -> list[Report]:
     """Queries that moved between changed files, checkpoints shared with other job files."""
-    from streamlint.crossfile import across_files as link
-    from streamlint.crossfile import other_jobs
+    from streamlint.workflow.crossfile import across_files as link
+    from streamlint.workflow.crossfile import other_jobs
 
     skip = {r.new.path for r in reports} | {e.path for e in errors}
     others = other_jobs(root, head, reports, skip,

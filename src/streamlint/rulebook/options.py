@@ -11,11 +11,11 @@ from __future__ import annotations
 from fnmatch import fnmatchcase
 from functools import cache
 
-from streamlint.core import OPTION_CLASSES
 from streamlint.model import Unknown
+from streamlint.model.records import record
 from streamlint.model.secrets import is_credential
-from streamlint.records import record
-from streamlint.rules import rule_data
+from streamlint.rulebook.change import OPTION_CLASSES
+from streamlint.rulebook.matrix import rule_data
 
 ANY = "any"  # the kind whose classes hold for every format
 

@@ -20,10 +20,10 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from streamlint.errors import UsageError
 from streamlint.model import Loc
-from streamlint.records import record, replace
-from streamlint.rules import Finding
+from streamlint.model.errors import UsageError
+from streamlint.model.records import record, replace
+from streamlint.rulebook.matrix import Finding
 
 if TYPE_CHECKING:
     import datetime
@@ -92,7 +92,7 @@ def _entry(raw: dict[str, Any], path: str, line: int, n: int) -> Acceptance:
         raise UsageError(f"{where}: `code` and `reason` are required")
     if ("query" in raw) == ("checkpoint" in raw):
         raise UsageError(f"{where}: give `query` or `checkpoint` (one of them)")
-    from streamlint.suppress import _known_codes
+    from streamlint.policy.suppress import _known_codes
 
     code = raw["code"].strip().upper()
     if code not in _known_codes():
@@ -193,7 +193,7 @@ def apply(findings: tuple[Finding, ...], report: Any, entries: tuple[Acceptance,
 
 
 def expired_finding(entry: Acceptance) -> Finding:
-    from streamlint.rules import own_finding
+    from streamlint.rulebook.matrix import own_finding
 
     return own_finding("SL04", "-", None, Loc(entry.path, entry.line, 0), what=entry.what,
                        expires=entry.expires)
@@ -203,7 +203,7 @@ def leftovers(entries: tuple[Acceptance, ...], reports: list[Any],
               today: datetime.date | None = None) -> list[str]:
     """Warnings: entries this change adds that accept nothing (SL03), and expired entries
     no finding ran into (SL04 is then no finding of any report)."""
-    from streamlint.rules import own_finding
+    from streamlint.rulebook.matrix import own_finding
 
     out: list[str] = []
     for entry in entries:

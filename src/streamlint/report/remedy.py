@@ -12,9 +12,9 @@ import re
 from typing import Any
 
 from streamlint.model import Query, Template, code_of, is_known
+from streamlint.model.records import replace
 from streamlint.model.secrets import mask_text
-from streamlint.records import replace
-from streamlint.rules import Finding, Remedy
+from streamlint.rulebook.matrix import Finding, Remedy
 
 PIPELINE = "pipeline"  # a pipeline's flow: its sink format (`streamlint.extract.pipelines`)
 FILE_FORMATS = {"parquet", "json", "csv", "text", "orc", "avro", "binaryFile", "xml"}

@@ -10,8 +10,8 @@ from __future__ import annotations
 import subprocess
 from pathlib import Path
 
-from streamlint.errors import UsageError
-from streamlint.records import record
+from streamlint.model.errors import UsageError
+from streamlint.model.records import record
 
 
 @record

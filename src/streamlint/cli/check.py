@@ -75,10 +75,10 @@ def add_verdict_options(parser: argparse.ArgumentParser) -> None:
 
 
 def run_check(args: argparse.Namespace) -> int:
-    from streamlint.check import check, show_progress
-    from streamlint.core import exit_code
     from streamlint.report import render
     from streamlint.report.colour import write
+    from streamlint.rulebook.change import exit_code
+    from streamlint.workflow.check import check, show_progress
 
     outcome = check(args.base, args.head, args.paths or None, args.spark_version,
                     progress=show_progress() and not args.no_progress)
@@ -101,12 +101,12 @@ def diff_report(old: str, new: str, spark_version: str | None) -> Report:
     import os
     from pathlib import Path
 
-    from streamlint.accept import load
-    from streamlint.config import load_config
-    from streamlint.records import replace
-    from streamlint.settle import settle
-    from streamlint.target import project_files, resolve, with_bundle
-    from streamlint.workflow import diff_files
+    from streamlint.model.records import replace
+    from streamlint.policy.accept import load
+    from streamlint.policy.config import load_config
+    from streamlint.policy.settle import settle
+    from streamlint.workflow.files import diff_files
+    from streamlint.workflow.target import project_files, resolve, with_bundle
 
     config = load_config(Path(new).parent)
     if config.root is not None:
@@ -130,6 +130,6 @@ def bundle_version(job: str) -> tuple[str, str] | None:
 
 def render_report(fmt: str, report: Report, new: str) -> str:
     from streamlint.report import render_for
-    from streamlint.result import Result
+    from streamlint.report.result import Result
 
     return render_for(fmt, Result((report,), single=True), new)

@@ -7,7 +7,7 @@ import os
 import sys
 from pathlib import Path
 
-from streamlint.core import EXIT_OK
+from streamlint.rulebook.change import EXIT_OK
 
 
 def run_checkpoint_show(path: str, output_format: str) -> int:
@@ -56,15 +56,15 @@ def run_checkpoint_diff(path: str, new_path: str, output_format: str,
     from streamlint.checkpoint.fs import open_fs
     from streamlint.checkpoint.job_match import query_for_checkpoint
     from streamlint.checkpoint.reader import read_checkpoint_fs
-    from streamlint.config import load_config
     from streamlint.diff import Report
     from streamlint.extract import extract_file
     from streamlint.model import JobFile
-    from streamlint.records import replace
-    from streamlint.remedy import with_remedies
-    from streamlint.result import Result
-    from streamlint.rules import parse_version, worst
-    from streamlint.target import project_files, resolve
+    from streamlint.model.records import replace
+    from streamlint.policy.config import load_config
+    from streamlint.report.remedy import with_remedies
+    from streamlint.report.result import Result
+    from streamlint.rulebook.matrix import parse_version, worst
+    from streamlint.workflow.target import project_files, resolve
 
     config = load_config(Path(new_path).parent)
     if config.root is not None:

@@ -8,9 +8,9 @@ from collections.abc import Iterable
 from typing import Any
 
 from streamlint.model import Fork, Loc
-from streamlint.records import factory, record
+from streamlint.model.records import factory, record
 
-DEFAULT_SPARK_VERSION = "4.3"  # the rules' default (streamlint.rules re-exports it)
+DEFAULT_SPARK_VERSION = "4.3"  # the rules' default (streamlint.rulebook.matrix re-exports it)
 
 # The verdicts, least severe first: every ordering of verdicts is this one.
 VERDICTS = ("compatible", "review", "incompatible")
@@ -50,7 +50,7 @@ BOOL = frozenset({"true", "false"})
 # `streamlint.diff.compare.sink_kind`: what a sink is, for the rules.
 SINK_KINDS = frozenset({"file", "foreach", "kafka", "delta", "iceberg", "hudi", "table",
                         "memory", "console", "noop", "other", "unknown"})
-# What a changed source option is (rules/options.toml, `streamlint.options`): its class
+# What a changed source option is (rules/options.toml, `streamlint.rulebook.options`): its class
 # decides which rule judges it.
 OPTION_CLASSES = frozenset({"what-is-read", "what-is-read-review", "start-position",
                             "rate-limit", "consumer-tuning", "security-credential",

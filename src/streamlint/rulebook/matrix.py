@@ -15,13 +15,13 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from streamlint.core import CHANGE_KINDS, VERDICTS, Change, Code, facts_of
-from streamlint.core import DEFAULT_SPARK_VERSION as DEFAULT_SPARK_VERSION
-from streamlint.core import worst as worst  # the rules' users take it from here too
-from streamlint.errors import UsageError
 from streamlint.model import Loc, is_known, show
+from streamlint.model.errors import UsageError
+from streamlint.model.records import record
 from streamlint.model.secrets import mask_text
-from streamlint.records import record
+from streamlint.rulebook.change import CHANGE_KINDS, VERDICTS, Change, Code, facts_of
+from streamlint.rulebook.change import DEFAULT_SPARK_VERSION as DEFAULT_SPARK_VERSION
+from streamlint.rulebook.change import worst as worst  # the rules' users take it from here too
 
 
 @record
@@ -87,7 +87,7 @@ class Rule:
 
 @record
 class Remedy:
-    """What to do next about an incompatible finding (`streamlint.remedy`): a command to run,
+    """What to do next about an incompatible finding (`streamlint.report.remedy`): a command to run,
     then, in words, the deliberate way out, and that way out as a patch to the job."""
 
     command: str
@@ -116,7 +116,7 @@ class Finding:
     old: Loc | None
     new: Loc | None
     # For an incompatible finding: the command to run next, then the deliberate reset as a
-    # patch (`streamlint.remedy`); None otherwise.
+    # patch (`streamlint.report.remedy`); None otherwise.
     remedy: Remedy | None = None
     # What changed, as griffe's breakages say it: the change kind ("agg.window"; for the
     # codes streamlint raises itself, "family.name"), the old and the new value as shown.
@@ -127,7 +127,7 @@ class Finding:
     # names them all for people. Empty: the one query `query` names.
     queries: tuple[str, ...] = ()
     # Where the query uses what changed, when the finding points at the change itself
-    # (streamlint/at_change.py): a code host annotates only the lines a pull request touched.
+    # (streamlint/policy/at_change.py): a code host annotates only the lines a pull request touched.
     related: tuple[Loc, ...] = ()
 
     @property
@@ -157,10 +157,10 @@ def version_in(version: tuple[int, ...], spec: str) -> bool:
 
 
 def rules_dir() -> Path:
-    packaged = Path(__file__).with_name("_rules")
+    packaged = Path(__file__).resolve().parents[1] / "_rules"
     if packaged.is_dir():
         return packaged
-    return Path(__file__).resolve().parents[2] / "rules"
+    return Path(__file__).resolve().parents[3] / "rules"
 
 
 @cache

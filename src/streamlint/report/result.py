@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from streamlint.core import worst
 from streamlint.diff import Report
-from streamlint.errors import FileError
-from streamlint.records import factory, record
+from streamlint.model.errors import FileError
+from streamlint.model.records import factory, record
+from streamlint.rulebook.change import worst
 
 
 @record

@@ -13,10 +13,9 @@ import os
 from collections.abc import Mapping
 from pathlib import Path
 
-from streamlint.errors import UsageError
-from streamlint.records import record
-from streamlint.target.declared import Declaration, declared, is_declaration_file
-from streamlint.target.profiles import (
+from streamlint.model.errors import UsageError
+from streamlint.model.records import record
+from streamlint.rulebook.profiles import (
     Profile,
     databricks_profile,
     declared_profile,
@@ -24,6 +23,7 @@ from streamlint.target.profiles import (
     latest,
     parse_profile,
 )
+from streamlint.workflow.declared import Declaration, declared, is_declaration_file
 
 DEFAULT_SOURCE = ("the latest stable release: no --spark-version, spark-version in "
                   "[tool.streamlint] or pyspark pin names another")
@@ -134,7 +134,7 @@ def _read(path: Path) -> str | None:
 def git_files(root: Path, ref: str | None) -> dict[str, str]:
     """The declaration files of a repository at `ref` (the working tree when None), by
     repository path."""
-    from streamlint.git import show_many, tree_files
+    from streamlint.workflow.git import show_many, tree_files
 
     paths = [p for p in tree_files(root, ref) if is_declaration_file(p)]
     if ref is not None:

@@ -12,14 +12,14 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from streamlint.core import EXIT_ERROR, EXIT_OK, exit_code
-from streamlint.errors import InputError, UsageError
+from streamlint.model.errors import InputError, UsageError
+from streamlint.rulebook.change import EXIT_ERROR, EXIT_OK, exit_code
 
 
 def main(argv: list[str] | None = None) -> int:
-    from streamlint.check import check
-    from streamlint.git import head_exists, repo_root
     from streamlint.report.text import render_all
+    from streamlint.workflow.check import check
+    from streamlint.workflow.git import head_exists, repo_root
 
     paths = sys.argv[1:] if argv is None else argv
     if not paths:

@@ -14,8 +14,8 @@ import sys
 from typing import Any
 
 from streamlint import __version__
-from streamlint.core import EXIT_ERROR, EXIT_OK, exit_code
-from streamlint.errors import InputError, UsageError
+from streamlint.model.errors import InputError, UsageError
+from streamlint.rulebook.change import EXIT_ERROR, EXIT_OK, exit_code
 
 
 class _Parser(argparse.ArgumentParser):
@@ -67,7 +67,7 @@ def build_parser() -> argparse.ArgumentParser:
                       help="with --checkpoint: the job as it wrote the checkpoint, for what "
                       "a checkpoint does not record (a window's size, which function wrote "
                       "an aggregate buffer)")
-    from streamlint.check_cli import FORMAT_HELP, FORMATS, add_check_parser, add_verdict_options
+    from streamlint.cli.check import FORMAT_HELP, FORMATS, add_check_parser, add_verdict_options
 
     diff.add_argument("--format", choices=FORMATS, default="text", help=FORMAT_HELP)
     add_verdict_options(diff)
@@ -142,7 +142,7 @@ def _main(argv: list[str] | None) -> int:
         if argv is None and not getattr(args, "confirm", False):
             gc.disable()
         if getattr(args, "var", None):
-            from streamlint.check_cli import use_bundle_vars
+            from streamlint.cli.check import use_bundle_vars
 
             use_bundle_vars(args)
         if args.command == "diff" and args.checkpoint is not None:
@@ -150,7 +150,7 @@ def _main(argv: list[str] | None) -> int:
         if args.command == "diff":
             return run_diff(args)
         if args.command == "check":
-            from streamlint.check_cli import run_check
+            from streamlint.cli.check import run_check
 
             return run_check(args)
         if args.command == "checkpoint":
@@ -172,7 +172,7 @@ def _main(argv: list[str] | None) -> int:
 
 
 def run_diff(args: argparse.Namespace) -> int:
-    from streamlint.check_cli import diff_report, render_report
+    from streamlint.cli.check import diff_report, render_report
     from streamlint.report.colour import write
 
     if args.new is None:
@@ -193,7 +193,7 @@ def run_diff(args: argparse.Namespace) -> int:
 
 
 def run_checkpoint(args: argparse.Namespace) -> int:
-    from streamlint.checkpoint_cli import run_checkpoint_offsets, run_checkpoint_show
+    from streamlint.cli.checkpoint import run_checkpoint_offsets, run_checkpoint_show
 
     if args.checkpoint_command == "show":
         return run_checkpoint_show(args.path, args.format)
@@ -203,7 +203,7 @@ def run_checkpoint(args: argparse.Namespace) -> int:
 
 
 def run_checkpoint_diff(args: argparse.Namespace) -> int:
-    from streamlint.checkpoint_cli import run_checkpoint_diff as run
+    from streamlint.cli.checkpoint import run_checkpoint_diff as run
 
     if args.new is not None:
         raise UsageError("diff --checkpoint PATH takes one job file, the new one")
@@ -217,9 +217,9 @@ def run_checkpoint_diff(args: argparse.Namespace) -> int:
 
 
 def run_rules(args: argparse.Namespace) -> int:
-    from streamlint.docs import rules_json, rules_markdown, rules_text
-    from streamlint.rules import load_rules, parse_version, version_in
-    from streamlint.target.profiles import parse_profile
+    from streamlint.rulebook.docs import rules_json, rules_markdown, rules_text
+    from streamlint.rulebook.matrix import load_rules, parse_version, version_in
+    from streamlint.rulebook.profiles import parse_profile
 
     rules = load_rules()
     if args.spark_version:
@@ -231,8 +231,8 @@ def run_rules(args: argparse.Namespace) -> int:
 
 
 def run_explain(args: argparse.Namespace) -> int:
-    from streamlint.docs import explain
-    from streamlint.rules import find_rule
+    from streamlint.rulebook.docs import explain
+    from streamlint.rulebook.matrix import find_rule
 
     rule = find_rule(args.code)
     if rule is None:

@@ -6,11 +6,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from streamlint.check_modules import source_roots as relative_roots
 from streamlint.diff import Report, diff_jobs
 from streamlint.extract import extract_file
 from streamlint.extract.project import on_disk, project_root
-from streamlint.rules import DEFAULT_SPARK_VERSION
+from streamlint.rulebook.matrix import DEFAULT_SPARK_VERSION
+from streamlint.workflow.modules import source_roots as relative_roots
 
 
 def diff_files(old_path: str, new_path: str, spark_version: str = DEFAULT_SPARK_VERSION,

@@ -23,8 +23,8 @@ import re
 import tokenize
 
 from streamlint.model import Loc
-from streamlint.records import record
-from streamlint.rules import Finding, own_finding
+from streamlint.model.records import record
+from streamlint.rulebook.matrix import Finding, own_finding
 
 MARK = re.compile(r"#\s*streamlint\s*:\s*ignore\b(?:\[([^\]]*)\])?[ \t:,-]*(.*)$")
 
@@ -80,7 +80,7 @@ def find_suppressions(text: str, path: str) -> tuple[list[Suppression], list[Fin
 
 @functools.cache
 def _known_codes() -> frozenset[str]:
-    from streamlint.rules import all_rules
+    from streamlint.rulebook.matrix import all_rules
 
     return frozenset(rule.code for rule in all_rules())
 
@@ -168,7 +168,7 @@ def _apply_file(findings: tuple[Finding, ...], text: str, path: str, base_text: 
     pointed: set[int] = set()  # the lines of the statements findings point at in this file
     for finding in findings:
         hit = None
-        # At the change it points at, or where the query uses it (streamlint/at_change.py).
+        # At the change it points at, or where the query uses it (streamlint/policy/at_change.py).
         for where in (finding.new, *finding.related):
             if where is None or where.path != path or hit is not None:
                 continue

@@ -6,9 +6,9 @@ from __future__ import annotations
 import re
 from functools import cache
 
-from streamlint.errors import UsageError
-from streamlint.records import record
-from streamlint.rules import parse_version, rule_data, version_in
+from streamlint.model.errors import UsageError
+from streamlint.model.records import record
+from streamlint.rulebook.matrix import parse_version, rule_data, version_in
 
 
 @record

@@ -20,7 +20,6 @@ import re
 from collections.abc import Callable
 from pathlib import Path
 
-from streamlint.errors import InputError, UsageError
 from streamlint.extract import decode_source, mentions_streaming
 from streamlint.extract.bundles import (
     BUNDLE_FILES,
@@ -40,6 +39,7 @@ from streamlint.extract.imports import (
     search_roots,
 )
 from streamlint.extract.project import DEFAULT_SOURCE_ROOTS, MappingFiles
+from streamlint.model.errors import InputError, UsageError
 
 MAX_LEVELS = 16  # importers of importers of a changed module, upwards
 MAX_CONFIGS = 50  # files of one name (a `config.yaml` in every folder) given to a job
@@ -88,7 +88,7 @@ class Side:
     """The repository's Python files at one ref (None: the working tree), read on demand."""
 
     def __init__(self, root: Path, ref: str | None) -> None:
-        from streamlint.git import tree_files
+        from streamlint.workflow.git import tree_files
 
         self.root, self.ref = root, ref
         listed = tree_files(root, ref)
@@ -117,7 +117,7 @@ class Side:
                 except OSError:
                     continue
         else:
-            from streamlint.git import show_many
+            from streamlint.workflow.git import show_many
 
             blobs = show_many(self.root, self.ref, present)
         for path in missing:

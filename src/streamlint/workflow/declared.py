@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterable, Mapping
 from posixpath import basename, dirname
 from typing import Any
 
-from streamlint.records import record
+from streamlint.model.records import record
 
 
 @record

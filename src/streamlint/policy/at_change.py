@@ -21,8 +21,8 @@ import ast
 import difflib
 
 from streamlint.model import Loc
-from streamlint.records import replace
-from streamlint.rules import Finding
+from streamlint.model.records import replace
+from streamlint.rulebook.matrix import Finding
 
 
 def at_change(findings: tuple[Finding, ...], old_text: str, old_path: str, new_text: str,

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import json
 
-from streamlint.rules import Rule, documented_fix
-from streamlint.target.profiles import profiles_for, shown_range
+from streamlint.rulebook.matrix import Rule, documented_fix
+from streamlint.rulebook.profiles import profiles_for, shown_range
 
-FOLDER = "docs/rules"  # the generated pages (streamlint.rule_pages)
+FOLDER = "docs/rules"  # the generated pages (streamlint.rulebook.pages)
 
 
 def page(code: str) -> str:
