@@ -14,7 +14,7 @@ from gitrepo import Repo
 from streamlint.cli import main
 from streamlint.model.errors import UsageError
 from streamlint.policy.accept import expired_finding, parse
-from streamlint.rulebook.matrix import load_rules
+from streamlint.rulebook.book import load_rules
 from streamlint.workflow.check import check
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from streamlint.cli import main
-from streamlint.rulebook.matrix import load_rules
+from streamlint.rulebook.book import load_rules
 
 ROOT = Path(__file__).resolve().parents[1]
 CODES = {rule.name: rule.code for rule in load_rules()}

@@ -13,7 +13,7 @@ from gitrepo import Repo
 from test_modules import IO, JOB, TRANSFORMS, line_of
 
 from streamlint.cli import main
-from streamlint.rulebook.matrix import load_rules
+from streamlint.rulebook.book import load_rules
 
 
 def code(name: str) -> str:

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from streamlint.cli import main
-from streamlint.rulebook.matrix import load_rules
+from streamlint.rulebook.book import load_rules
 
 JOB = '''\
 from pyspark.sql import SparkSession

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 import pytest
 
 from streamlint.cli import main
-from streamlint.rulebook.matrix import load_rules
+from streamlint.rulebook.book import load_rules
 from streamlint.spark.confirm import Confirmation, QueryConfirmation
 from streamlint.spark.report import as_result, final_verdict
 from streamlint.workflow.files import diff_files

@@ -35,8 +35,8 @@ except ModuleNotFoundError:  # Python 3.10
     import tomli as tomllib
 
 from streamlint.cli import main
+from streamlint.rulebook.book import load_rules
 from streamlint.rulebook.docs import rules_markdown
-from streamlint.rulebook.matrix import load_rules
 
 ROOT = Path(__file__).resolve().parents[1]
 PAGES = [ROOT / "README.md"] + sorted(p for p in (ROOT / "docs").rglob("*.md")

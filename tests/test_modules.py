@@ -13,7 +13,7 @@ from streamlint.extract.imports import candidates, imports_of
 from streamlint.extract.project import MappingFiles, Project
 from streamlint.model import JobFile
 from streamlint.model.expr import render
-from streamlint.rulebook.matrix import load_rules
+from streamlint.rulebook.book import load_rules
 
 IO = '''\
 from pyspark.sql import functions as F

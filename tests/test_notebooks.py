@@ -24,7 +24,7 @@ from streamlint.extract.project import MappingFiles, Project
 from streamlint.model import is_known
 from streamlint.model.errors import InputError
 from streamlint.model.expr import render
-from streamlint.rulebook.matrix import load_rules
+from streamlint.rulebook.book import load_rules
 
 ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOKS = ROOT / "tests" / "notebooks"

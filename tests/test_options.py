@@ -7,8 +7,8 @@ import pytest
 
 from streamlint.diff import diff_jobs
 from streamlint.extract import extract_text
+from streamlint.rulebook.book import load_rules
 from streamlint.rulebook.change import OPTION_CLASSES
-from streamlint.rulebook.matrix import load_rules
 from streamlint.rulebook.options import knowledge, option_class
 
 

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from streamlint.cli import main
-from streamlint.rulebook.matrix import load_rules
+from streamlint.rulebook.book import load_rules
 
 ROOT = Path(__file__).resolve().parents[1]
 ORDERS = ROOT / "examples" / "orders"

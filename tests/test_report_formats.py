@@ -16,7 +16,7 @@ import pytest
 from gitrepo import Repo
 
 from streamlint.cli import main
-from streamlint.rulebook.matrix import load_rules
+from streamlint.rulebook.book import load_rules
 
 ROOT = Path(__file__).resolve().parents[1]
 SCHEMA_PATH = ROOT / "tests" / "data" / "sarif-schema-2.1.0.json"

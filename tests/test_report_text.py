@@ -10,8 +10,8 @@ import pytest
 
 from streamlint.cli import main
 from streamlint.report import plural
+from streamlint.rulebook.book import load_rules
 from streamlint.rulebook.docs import rules_text
-from streamlint.rulebook.matrix import load_rules
 
 HEAD = '''\
 from pyspark.sql import SparkSession

@@ -13,14 +13,9 @@ from streamlint.cli import main
 from streamlint.diff import diff_jobs
 from streamlint.extract import extract_text
 from streamlint.model.records import replace
+from streamlint.rulebook.book import load_rules, own_rules, parse_version
 from streamlint.rulebook.change import Change
-from streamlint.rulebook.matrix import (
-    DEFAULT_SPARK_VERSION,
-    judge,
-    load_rules,
-    own_rules,
-    parse_version,
-)
+from streamlint.rulebook.matrix import DEFAULT_SPARK_VERSION, judge
 
 CASES = [
     pytest.param(rule, example, id=f"{rule.code}::{example.name}")

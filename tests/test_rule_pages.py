@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from streamlint.cli import main
+from streamlint.rulebook.book import all_rules, load_rules, own_rules
 from streamlint.rulebook.docs import page
-from streamlint.rulebook.matrix import all_rules, load_rules, own_rules
 from streamlint.rulebook.pages import FOLDER, HEADER, stale
 
 OWN_CODES = ("CK01", "CK02", "CK03", "CK04", "CK05", "CK06", "CK07",

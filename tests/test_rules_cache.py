@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from streamlint.rulebook.matrix import _read_tables, rules_dir
+from streamlint.rulebook.book import read_tables, rules_dir
 
 
 @pytest.fixture
@@ -17,35 +17,35 @@ def cache_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 
 def test_cache_is_written_and_gives_the_same_tables(cache_home: Path) -> None:
-    first = _read_tables(rules_dir())
+    first = read_tables(rules_dir())
     files = list(cache_home.glob("rules-*.json"))
     assert len(files) == 1
-    assert _read_tables(rules_dir()) == first
+    assert read_tables(rules_dir()) == first
     assert [family for family, _ in first] == sorted(p.stem for p in rules_dir().glob("*.toml"))
 
 
 def test_corrupt_cache_is_ignored(cache_home: Path) -> None:
-    expected = _read_tables(rules_dir())
+    expected = read_tables(rules_dir())
     for path in cache_home.glob("rules-*.json"):
         path.write_text("{not json")
-    assert _read_tables(rules_dir()) == expected
+    assert read_tables(rules_dir()) == expected
 
 
 def test_edited_rules_invalidate_the_cache(cache_home: Path, tmp_path: Path) -> None:
     rules = tmp_path / "rules"
     rules.mkdir()
     (rules / "x.toml").write_text('[[rule]]\ncode = "XX01"\n')
-    assert _read_tables(rules)[0][1]["rule"][0]["code"] == "XX01"
+    assert read_tables(rules)[0][1]["rule"][0]["code"] == "XX01"
     (rules / "x.toml").write_text('[[rule]]\ncode = "XX002"\n')
-    assert _read_tables(rules)[0][1]["rule"][0]["code"] == "XX002"
+    assert read_tables(rules)[0][1]["rule"][0]["code"] == "XX002"
 
 
 def test_unwritable_cache_and_opt_out(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     blocker = tmp_path / "file"
     blocker.write_text("")
     monkeypatch.setenv("XDG_CACHE_HOME", str(blocker))  # a file: the cache dir cannot exist
-    assert _read_tables(rules_dir())
+    assert read_tables(rules_dir())
     monkeypatch.setenv("STREAMLINT_NO_CACHE", "1")
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "home"))
-    assert _read_tables(rules_dir())
+    assert read_tables(rules_dir())
     assert not (tmp_path / "home").exists()

@@ -34,7 +34,7 @@ from streamlint.model.expr import (
     render,
 )
 from streamlint.model.records import replace
-from streamlint.rulebook.matrix import load_rules
+from streamlint.rulebook.book import load_rules
 
 ROOT = Path(__file__).resolve().parent.parent
 MINUTES_5 = Interval(300_000_000)

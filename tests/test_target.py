@@ -13,8 +13,8 @@ from gitrepo import Repo
 
 from streamlint.cli import main
 from streamlint.model.errors import UsageError
+from streamlint.rulebook.book import load_rules, parse_version, version_in
 from streamlint.rulebook.change import DEFAULT_SPARK_VERSION
-from streamlint.rulebook.matrix import load_rules, parse_version, version_in
 from streamlint.rulebook.profiles import known, latest, parse_profile
 from streamlint.workflow.declared import declared, pinned, read_job_spec
 from streamlint.workflow.target import DEFAULT_SOURCE, resolve

@@ -217,8 +217,8 @@ def run_checkpoint_diff(args: argparse.Namespace) -> int:
 
 
 def run_rules(args: argparse.Namespace) -> int:
+    from streamlint.rulebook.book import load_rules, parse_version, version_in
     from streamlint.rulebook.docs import rules_json, rules_markdown, rules_text
-    from streamlint.rulebook.matrix import load_rules, parse_version, version_in
     from streamlint.rulebook.profiles import parse_profile
 
     rules = load_rules()
@@ -231,8 +231,8 @@ def run_rules(args: argparse.Namespace) -> int:
 
 
 def run_explain(args: argparse.Namespace) -> int:
+    from streamlint.rulebook.book import find_rule
     from streamlint.rulebook.docs import explain
-    from streamlint.rulebook.matrix import find_rule
 
     rule = find_rule(args.code)
     if rule is None:

@@ -63,7 +63,8 @@ def run_checkpoint_diff(path: str, new_path: str, output_format: str,
     from streamlint.policy.config import load_config
     from streamlint.report.remedy import with_remedies
     from streamlint.report.result import Result
-    from streamlint.rulebook.matrix import parse_version, worst
+    from streamlint.rulebook.book import parse_version
+    from streamlint.rulebook.matrix import worst
     from streamlint.workflow.target import project_files, resolve
 
     config = load_config(Path(new_path).parent)

@@ -60,7 +60,8 @@ def diff_pairs(old: JobFile, new: JobFile, pairs: tuple[tuple[Query | None, Quer
     old version pinned another Spark (`base_version`), what both versions do that the new
     Spark refuses and the old one did not is reported too (`refused.upgrade_refusals`)."""
     from streamlint.diff.checkpoints import checkpoint_key, shared_in_file, volatile_changes
-    from streamlint.rulebook.matrix import judge, parse_version, worst
+    from streamlint.rulebook.book import parse_version
+    from streamlint.rulebook.matrix import judge, worst
 
     version = parse_version(spark_version)
     changes = unseen_changes(old, new)

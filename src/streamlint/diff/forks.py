@@ -16,8 +16,9 @@ from collections.abc import Callable
 
 from streamlint.model import STATEFUL_KINDS, BranchWriter, Fork, Loc, Outcome, Query, Sink, show
 from streamlint.model.records import replace
+from streamlint.rulebook.book import parse_version
 from streamlint.rulebook.change import Change, Code, same_dataframe_settings
-from streamlint.rulebook.matrix import judge, parse_version
+from streamlint.rulebook.matrix import judge
 from streamlint.rulebook.profiles import known
 
 # Changes judged by the sink's kind: on a branch writing another format they may be judged

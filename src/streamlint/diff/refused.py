@@ -26,8 +26,9 @@ from streamlint.diff.shapes import sink_kind
 from streamlint.diff.types import column_types
 from streamlint.model import Query
 from streamlint.model.schema_text import split_top_level
+from streamlint.rulebook.book import parse_version
 from streamlint.rulebook.change import Change, Code
-from streamlint.rulebook.matrix import parse_version, rule_for
+from streamlint.rulebook.matrix import rule_for
 
 SOURCE_EVOLUTION = "spark.sql.streaming.queryEvolution.enableSourceEvolution"
 SINK_EVOLUTION = "spark.sql.streaming.queryEvolution.enableSinkEvolution"

@@ -210,7 +210,7 @@ def _codes(table: dict[str, Any], key: str, path: str, where: str) -> tuple[str,
 
 
 def _check_code(code: str, key: str, path: str) -> None:
-    from streamlint.rulebook.matrix import all_rules
+    from streamlint.rulebook.book import all_rules
 
     known = [rule.code for rule in all_rules()]
     if not code or not any(c.startswith(code) for c in known):

@@ -80,7 +80,7 @@ def find_suppressions(text: str, path: str) -> tuple[list[Suppression], list[Fin
 
 @functools.cache
 def _known_codes() -> frozenset[str]:
-    from streamlint.rulebook.matrix import all_rules
+    from streamlint.rulebook.book import all_rules
 
     return frozenset(rule.code for rule in all_rules())
 

@@ -66,7 +66,7 @@ def _targets(reports: list[Report]) -> list[dict[str, str]]:
 
 def render(reports: list[Report], errors: tuple[FileError, ...] = (),
            root: str | None = None, confirmation: Confirmation | None = None) -> str:
-    from streamlint.rulebook.matrix import all_rules
+    from streamlint.rulebook.book import all_rules
 
     known = {rule.code: rule for rule in all_rules()}
     rules: list[dict[str, Any]] = []

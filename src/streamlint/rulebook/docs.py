@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import json
 
-from streamlint.rulebook.matrix import Rule, documented_fix
+from streamlint.rulebook.book import Rule
+from streamlint.rulebook.matrix import documented_fix
 from streamlint.rulebook.profiles import profiles_for, shown_range
 
 FOLDER = "docs/rules"  # the generated pages (streamlint.rulebook.pages)

@@ -14,8 +14,8 @@ from functools import cache
 from streamlint.model import Unknown
 from streamlint.model.records import record
 from streamlint.model.secrets import is_credential
+from streamlint.rulebook.book import rule_data
 from streamlint.rulebook.change import OPTION_CLASSES
-from streamlint.rulebook.matrix import rule_data
 
 ANY = "any"  # the kind whose classes hold for every format
 

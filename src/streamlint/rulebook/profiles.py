@@ -8,7 +8,7 @@ from functools import cache
 
 from streamlint.model.errors import UsageError
 from streamlint.model.records import record
-from streamlint.rulebook.matrix import parse_version, rule_data, version_in
+from streamlint.rulebook.book import parse_version, rule_data, version_in
 
 
 @record

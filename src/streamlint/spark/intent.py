@@ -17,7 +17,8 @@ from __future__ import annotations
 from streamlint.diff import Report
 from streamlint.model import Query
 from streamlint.model.records import replace
-from streamlint.rulebook.matrix import Finding, find_rule
+from streamlint.rulebook.book import find_rule
+from streamlint.rulebook.matrix import Finding
 from streamlint.spark.confirm import Confirmation, QueryConfirmation
 
 

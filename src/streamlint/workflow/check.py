@@ -333,7 +333,7 @@ def _load_before_fork(notebooks: bool = False) -> None:
     """Import the extractor and read the rules once, in the parent, rather than once per worker
     (about a tenth of a second each for the parser, more for notebooks)."""
     from streamlint.extract import preload
-    from streamlint.rulebook.matrix import load_rules
+    from streamlint.rulebook.book import load_rules
 
     preload(notebooks)
     load_rules()

@@ -110,7 +110,7 @@ def shared_checkpoints(reports: list[Report], others: list[JobFile]
                        ) -> dict[int, list[Change]]:
     """Per changed file (report index), its queries whose checkpoint a query of another file
     at the head also writes. Two queries of one file are the diff's own business."""
-    from streamlint.rulebook.matrix import parse_version
+    from streamlint.rulebook.book import parse_version
 
     entries: dict[str, list[tuple[int | None, str, Query]]] = {}
     for ri, report in enumerate(reports):

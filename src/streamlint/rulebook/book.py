@@ -1,0 +1,271 @@
+"""The rulebook as loaded: `rules/*.toml` read (and cached) into `Rule` records, checked as
+they load (a verdict, a change kind or a `when` that cannot match is an error, not a rule
+that never fires), and found by code or name."""
+
+from __future__ import annotations
+
+import binascii
+import json
+import os
+import re
+import sys
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from streamlint.model.errors import UsageError
+from streamlint.model.records import record
+from streamlint.rulebook.change import CHANGE_KINDS, VERDICTS, Change, facts_of
+
+
+@record
+class Example:
+    """An old/new pair of job snippets and the verdict their diff must get."""
+
+    name: str
+    verdict: str
+    old: str
+    new: str
+    spark: str | None = None
+    fires: bool = True  # False: an example where the rule must not fire
+    # How the example runs (tests/test_rule_examples.py): "diff" (old/new job texts through
+    # the diff), or, for the codes streamlint raises itself (streamlint.own_rules): "suppress"
+    # (the diff command, suppressions applied), "accept" (git mode with `accept` as the
+    # acceptance file), "checkpoint" / "confirm" (`diff --checkpoint` of `new` against the
+    # fixture `checkpoint`, with `--confirm`), "judge" (a change of kind `change` judged).
+    kind: str = "diff"
+    checkpoint: str = ""
+    accept: str = ""
+    change: str = ""
+    # Where the rule fires: a distinctive part of its message, and the line of the finding in
+    # the new snippet (in the old one for a finding with no new location).
+    message: str | None = None
+    line: int | None = None
+
+
+@record
+class Rule:
+    """One row of the restart-compatibility matrix."""
+
+    code: str
+    name: str
+    change: tuple[str, ...]
+    verdict: str
+    message: str
+    why: str
+    fix: str
+    docs: str
+    spark: str
+    when: tuple[tuple[str, tuple[str, ...]], ...]
+    examples: tuple[Example, ...]
+    family: str
+    # The rules streamlint raises itself (streamlint.own_rules): where they come from, and
+    # the findings they take the place of ({"change": kinds, "verdict": verdicts}).
+    raised_by: str = ""
+    overrides: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    variants: tuple[tuple[str, str], ...] = ()
+    # The verdict holds whatever the old and new values are (a filter, a rate limit, a
+    # trigger's interval): a change it judges stays its own even when a value is only known
+    # at run time, instead of becoming a question (UN02).
+    value_free: bool = False
+    # The change alters the job's results by design (a filter, a projection): rows that
+    # differ between a restart and a fresh run of the new code are what it intends, not
+    # silent corruption (`--confirm`, streamlint.spark.intent).
+    by_design: bool = False
+
+    def applies(self, change: Change, version: tuple[int, ...]) -> bool:
+        if change.kind not in self.change or not version_in(version, self.spark):
+            return False
+        return all(change.facts.get(key) in values for key, values in self.when)
+
+
+def parse_version(text: str) -> tuple[int, ...]:
+    try:
+        return tuple(int(part) for part in text.strip().split("."))
+    except ValueError:
+        raise UsageError(f"not a Spark version: {text!r} (expected e.g. 3.5 or 4.2.0)") from None
+
+
+def version_in(version: tuple[int, ...], spec: str) -> bool:
+    """`>=3.5,<4.2` style ranges; versions compare on the parts both sides give."""
+    for clause in filter(None, (c.strip() for c in spec.split(","))):
+        op = clause.rstrip("0123456789.")
+        bound = parse_version(clause[len(op):])
+        mine = version[: len(bound)] + (0,) * max(0, len(bound) - len(version))
+        ok = {">=": mine >= bound, ">": mine > bound, "<=": mine <= bound, "<": mine < bound,
+              "==": mine == bound, "": mine == bound}.get(op)
+        if not ok:
+            return False
+    return True
+
+
+def rules_dir() -> Path:
+    packaged = Path(__file__).resolve().parents[1] / "_rules"
+    if packaged.is_dir():
+        return packaged
+    return Path(__file__).resolve().parents[3] / "rules"
+
+
+@cache
+def load_rules(directory: str | None = None) -> tuple[Rule, ...]:
+    root = Path(directory) if directory else rules_dir()
+    rules: list[Rule] = []
+    for family, data in read_tables(root):
+        for raw in data.get("rule", []):
+            if "raised_by" not in raw:  # streamlint's own codes: streamlint.own_rules
+                rules.append(_rule(raw, family))
+    codes = [r.code for r in rules]
+    duplicated = {c for c in codes if codes.count(c) > 1}
+    if duplicated:
+        raise ValueError(f"rule codes used twice: {sorted(duplicated)}")
+    # Most specific first: rules with more `when` facts win, then rules bound to a Spark range.
+    return tuple(sorted(rules, key=lambda r: (-len(r.when), 0 if r.spark else 1)))
+
+
+def read_tables(root: Path) -> list[tuple[str, dict[str, Any]]]:
+    """The parsed rule files, from a JSON copy in the user's cache when the files are unchanged.
+
+    Parsing the TOML costs about 10 ms a run, a tenth of the time the whole check may take;
+    the cache is keyed by the files' paths, sizes and modification times, and any failure
+    to read or write it just means parsing again. Within a run the files are read once (the
+    rules, options.toml and the own rules share the read) while they stay unchanged.
+    """
+    paths = sorted(root.glob("*.toml"))
+    stamp = repr([(str(p), p.stat().st_size, p.stat().st_mtime_ns) for p in paths])
+    return _tables(tuple(paths), stamp, str(_cache_dir()),
+                   os.environ.get("STREAMLINT_NO_CACHE") is None)
+
+
+@cache
+def _tables(paths: tuple[Path, ...], stamp: str, cache_dir: str,
+            use_cache: bool) -> list[tuple[str, dict[str, Any]]]:
+    cache = Path(cache_dir) / f"rules-{binascii.crc32(stamp.encode()):08x}.json"
+    if use_cache:
+        try:
+            cached = json.loads(cache.read_text(encoding="utf-8"))
+            if cached.get("stamp") == stamp:
+                return [(family, data) for family, data in cached["tables"]]
+        except (OSError, ValueError, KeyError, AttributeError):
+            pass
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:  # pragma: no cover - exercised on Python 3.10 only
+        import tomli as tomllib
+    tables = []
+    for path in paths:
+        with path.open("rb") as handle:
+            tables.append((path.stem, tomllib.load(handle)))
+    if use_cache:
+        try:
+            cache.parent.mkdir(parents=True, exist_ok=True)
+            temporary = cache.with_suffix(f".{os.getpid()}.tmp")
+            temporary.write_text(json.dumps({"stamp": stamp, "tables": tables}), encoding="utf-8")
+            os.replace(temporary, cache)
+        except OSError:
+            pass
+    return tables
+
+
+def rule_data(family: str) -> dict[str, Any]:
+    """The parsed `rules/<family>.toml` (its data beside the rules, e.g. options.toml)."""
+    return next((data for name, data in read_tables(rules_dir()) if name == family), {})
+
+
+def _cache_dir() -> Path:
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "streamlint"
+
+
+def _rule(raw: dict[str, Any], family: str) -> Rule:
+    when = tuple(
+        (key, tuple(value) if isinstance(value, list) else (str(value),))
+        for key, value in sorted(raw.get("when", {}).items())
+    )
+    if raw["verdict"] not in VERDICTS:
+        raise ValueError(f"{raw['code']}: unknown verdict {raw['verdict']!r}")
+    kinds = raw["change"] if isinstance(raw["change"], list) else [raw["change"]]
+    unknown = sorted(set(kinds) - CHANGE_KINDS)
+    if unknown:
+        raise ValueError(f"{raw['code']}: no change of kind {unknown} exists")
+    check_when(f"rules/{family}.toml", raw["code"], kinds, when)
+    for clause in filter(None, (c.strip() for c in raw.get("spark", "").split(","))):
+        if not re.fullmatch(r"(>=|<=|==|>|<)\d+(\.\d+)*", clause):
+            raise ValueError(f"{raw['code']}: cannot read the Spark range {raw['spark']!r}")
+    examples = tuple(Example(**example) for example in raw.get("examples", []))
+    return Rule(
+        code=raw["code"], name=raw["name"], verdict=raw["verdict"],
+        change=tuple(raw["change"]) if isinstance(raw["change"], list) else (raw["change"],),
+        message=raw["message"], why=raw["why"].strip(), fix=raw.get("fix", "").strip(),
+        docs=raw["docs"], spark=raw.get("spark", ""), when=when, examples=examples,
+        family=family, value_free=bool(raw.get("value_free", False)),
+        by_design=bool(raw.get("by_design", False)),
+    )
+
+
+def check_when(where: str, code: str, kinds: list[str],
+               when: tuple[tuple[str, tuple[str, ...]], ...]) -> None:
+    """Refuse a `when` key that a kind the rule judges does not carry, or a value it never
+    takes: such a rule would silently never match."""
+    for kind in kinds:
+        facts = facts_of(kind)
+        for key, values in when:
+            if key not in facts:
+                raise ValueError(
+                    f"{where}: rule {code}: `when` key {key!r} is not a fact of a {kind} "
+                    f"change (its facts: {', '.join(sorted(facts))})")
+            allowed = facts[key]
+            wrong = sorted(set(values) - allowed) if allowed is not None else []
+            if wrong:
+                raise ValueError(
+                    f"{where}: rule {code}: `when` {key} = {wrong[0]!r} is never a value of "
+                    f"a {kind} change (its values: {', '.join(sorted(allowed))})")
+
+
+@cache
+def own_rules(directory: str | None = None) -> tuple[Rule, ...]:
+    root = Path(directory) if directory else rules_dir()
+    rules = tuple(_own_rule(raw, family) for family, data in read_tables(root)
+                  for raw in data.get("rule", []) if "raised_by" in raw)
+    matrix = {rule.code for rule in load_rules(directory)}
+    codes = [rule.code for rule in rules]
+    duplicated = sorted({c for c in codes if codes.count(c) > 1 or c in matrix})
+    if duplicated:
+        raise ValueError(f"rule codes used twice: {duplicated}")
+    return rules
+
+
+def _own_rule(raw: dict[str, Any], family: str) -> Rule:
+    code = raw["code"]
+    if raw["verdict"] not in VERDICTS:
+        raise ValueError(f"{code}: unknown verdict {raw['verdict']!r}")
+    unknown = sorted(set(raw) - {"code", "name", "raised_by", "verdict", "message", "why",
+                                 "fix", "docs", "overrides", "variants", "examples"})
+    if unknown:
+        raise ValueError(f"{code}: unknown keys {unknown}")
+    overrides = tuple((key, tuple(value) if isinstance(value, list) else (str(value),))
+                      for key, value in sorted(raw.get("overrides", {}).items()))
+    if overrides and {key for key, _ in overrides} != {"change", "verdict"}:
+        raise ValueError(f"{code}: `overrides` names a change kind and verdicts")
+    for key, values in overrides:
+        known = CHANGE_KINDS if key == "change" else set(VERDICTS)
+        if set(values) - known:
+            raise ValueError(f"{code}: overrides {key} {sorted(set(values) - known)}: unknown")
+    examples = tuple(Example(**example) for example in raw.get("examples", []))
+    return Rule(code=code, name=raw["name"], change=(), verdict=raw["verdict"],
+                message=raw["message"], why=" ".join(raw["why"].split()),
+                fix=" ".join(raw.get("fix", "").split()), docs=raw.get("docs", ""), spark="",
+                when=(), examples=examples, family=family, raised_by=raw["raised_by"],
+                overrides=overrides, variants=tuple(sorted(raw.get("variants", {}).items())))
+
+
+def all_rules() -> tuple[Rule, ...]:
+    """Every code streamlint can emit: the matrix's rules, then its own."""
+    return load_rules() + own_rules()
+
+
+def find_rule(code: str) -> Rule | None:
+    """A rule by code (any case) or by name."""
+    for rule in all_rules():
+        if rule.code == code.upper() or rule.name == code:
+            return rule
+    return None
