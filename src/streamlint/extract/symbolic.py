@@ -102,7 +102,7 @@ def _shape(value: Any, depth: int) -> Any:
         # method's instance (`self.key`) counts too.
         code = code_text(value.node)
         owner = getattr(value, "owner", None)
-        return ("code", code, _reads(value.env, value.node, depth),
+        return ("code", code, reads_config(value.env, value.node, depth),
                 _shape(value.defaults, depth + 1),
                 None if owner is None else _shape(owner, depth + 1))
     if isinstance(value, BoundMethod):
@@ -123,7 +123,7 @@ def _shape(value: Any, depth: int) -> Any:
     return type(value).__name__ if " at 0x" in text else text
 
 
-def _reads(env: Any, node: cst.CSTNode, depth: int) -> tuple[Any, ...]:
+def reads_config(env: Any, node: cst.CSTNode, depth: int) -> tuple[Any, ...]:
     """The names a function's code reads that its defining scope binds, with their shapes."""
     read: list[tuple[str, Any]] = []
     for name in _names(node):

@@ -36,7 +36,8 @@ from streamlint.workflow.git import (
     tree_files,
     verify_ref,
 )
-from streamlint.workflow.modules import Graph, is_config, source_roots
+from streamlint.workflow.graph import Graph
+from streamlint.workflow.modules import is_config, source_roots
 from streamlint.workflow.target import DEFAULT_SOURCE, Target, git_files, resolve, with_bundle
 
 # Below this many files a pool costs more to start than it saves.

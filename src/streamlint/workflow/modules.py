@@ -17,17 +17,14 @@ from __future__ import annotations
 import os
 import posixpath
 import re
-from collections.abc import Callable
 from pathlib import Path
 
-from streamlint.extract import decode_source, mentions_streaming
+from streamlint.extract import decode_source
 from streamlint.extract.bundles import (
     BUNDLE_FILES,
     bundle_files,
-    deployment,
     files_run,
     runs,
-    spark_version,
 )
 from streamlint.extract.config_files import CONFIG_SUFFIXES
 from streamlint.extract.globs import glob_match
@@ -57,7 +54,7 @@ def _named(name: str, texts: list[str]) -> bool:
     return any(("dotenv" if name == ".env" else name) in t for t in texts)
 
 
-def _reads(config: str, job: str, texts: list[str]) -> bool:
+def reads_config(config: str, job: str, texts: list[str]) -> bool:
     """Whether a job's code (and its modules') may read `config`: it names the file, or it
     builds a name of its suffix and the file is near (`_near`)."""
     if _named(posixpath.basename(config), texts):
@@ -135,7 +132,7 @@ class Side:
         wanted = {path for name, paths in self.configs.items()
                   if _named(name, texts) for path in paths[:MAX_CONFIGS]}
         built = sorted(path for paths in self.configs.values() for path in paths
-                       if path not in wanted and _reads(path, job, texts))
+                       if path not in wanted and reads_config(path, job, texts))
         wanted.update(built[:MAX_CONFIGS])
         self.load(wanted)
         return {p: self.texts[p] for p in sorted(wanted)  # type: ignore[misc]
@@ -186,7 +183,7 @@ class Side:
 
     def readers(self, configs: set[str]) -> set[str]:
         """Python files and notebooks that may read one of `configs`: naming it, or writing a
-        name of its kind built at run time (a superset: `_reads` and extraction decide)."""
+        name of its kind built at run time (a superset: `reads_config` and extraction decide)."""
         patterns = sorted({p for c in configs for p in _mentions(c)})
         if not patterns:
             return set()
@@ -373,105 +370,6 @@ def _dotted_tails(path: str) -> list[str]:
         path = path[: -len("/__init__.py")]
     parts = path.removesuffix(".py").split("/")
     return [".".join(parts[i:]) for i in range(len(parts))]
-
-
-class Graph:
-    """Both sides of a check, read only as far as the jobs need."""
-
-    def __init__(self, root: Path, base: str, head: str | None, changed: set[str],
-                 roots: tuple[str, ...], configs: set[str] | None = None) -> None:
-        self.root, self.base_ref, self.head_ref = root, base, head
-        self.changed = changed
-        self.changed_configs = configs or set()
-        self.roots = roots
-        self._base: Side | None = None
-        self._head: Side | None = None
-
-    @property
-    def base(self) -> Side:
-        if self._base is None:
-            self._base = Side(self.root, self.base_ref)
-        return self._base
-
-    @property
-    def head(self) -> Side:
-        if self._head is None:
-            self._head = Side(self.root, self.head_ref)
-        return self._head
-
-    def files(self, old: dict[str, str], new: dict[str, str]
-              ) -> tuple[dict[str, MappingFiles], dict[str, MappingFiles]]:
-        """The modules each job version may import (job path -> its files), both sides."""
-        olds = self.base.reach(old, self.roots) if old else {}
-        news = self.head.reach(new, self.roots) if new else {}
-        return ({job: self._with_configs(self.base, job, old[job], found)
-                 for job, found in olds.items()},
-                {job: self._with_configs(self.head, job, new[job], found)
-                 for job, found in news.items()})
-
-    @staticmethod
-    def _with_configs(side: Side, job: str, job_text: str, found: dict[str, str]
-                      ) -> MappingFiles:
-        return MappingFiles({**side.bundle(job), **side.configs_for(
-            job, [job_text, *found.values()]), **found})
-
-    def spark_version(self, job: str) -> tuple[str, str] | None:
-        """The Spark of the clusters the head's Databricks bundle runs the job on, and where
-        that was read."""
-        texts = self.head.bundle(job)
-        return spark_version(deployment(MappingFiles(texts), job)) if texts else None
-
-    def config_affected(self, done: set[str]) -> dict[str, list[str]]:
-        """Jobs (at both refs, not changed themselves) that may read a changed configuration
-        file, naming it or through a module that names it: job -> the changed files."""
-        if not self.changed_configs:
-            return {}
-        readers = self.base.readers(self.changed_configs) | self.head.readers(
-            self.changed_configs)
-        configs = sorted(self.changed_configs)
-        # A notebook a bundle runs takes its parameters from the bundle's files.
-        bundled = self.base.bundled(self.changed_configs)
-        for job, files in self.head.bundled(self.changed_configs).items():
-            bundled.setdefault(job, []).extend(files)
-
-        def hits(job: str, texts: list[str], modules: set[str]) -> list[str]:
-            return [c for c in configs if _reads(c, job, texts) or c in bundled.get(job, ())]
-
-        return self._rejudged(readers | self.base.importers(readers) |
-                              self.head.importers(readers) | set(bundled), done, hits)
-
-    def affected(self, done: set[str]) -> dict[str, list[str]]:
-        """Jobs (at both refs, not changed themselves) that import a changed module at
-        either ref: job -> the changed modules it reaches."""
-        if not self.changed:
-            return {}
-        maybe = self.base.importers(self.changed) | self.head.importers(self.changed)
-        return self._rejudged(maybe, done, lambda job, texts, modules: sorted(
-            modules & self.changed))
-
-    def _rejudged(self, maybe: set[str], done: set[str],
-                  hits: Callable[[str, list[str], set[str]], list[str]]
-                  ) -> dict[str, list[str]]:
-        """Of `maybe`, the streaming jobs at both refs not judged already, each with what
-        `hits(job, texts, modules)` finds in its code and the modules it reaches."""
-        base, head = self.base, self.head
-        maybe = {p for p in maybe - done if p in base.exists and p in head.exists}
-        base.load(maybe)
-        head.load(maybe)
-        jobs = {p for p in maybe
-                if base.texts.get(p) is not None and head.texts.get(p) is not None}
-        reached_base = base.reach({p: base.texts[p] for p in jobs}, self.roots)  # type: ignore[misc]
-        reached_head = head.reach({p: head.texts[p] for p in jobs}, self.roots)  # type: ignore[misc]
-        affected: dict[str, list[str]] = {}
-        for path in sorted(jobs):
-            modules = {**reached_base[path], **reached_head[path]}
-            texts = [t for t in (base.texts[path], head.texts[path],
-                                 *reached_base[path].values(), *reached_head[path].values())
-                     if t is not None]
-            hit = hits(path, texts, set(modules))
-            if hit and any(mentions_streaming(t) for t in texts):
-                affected[path] = hit
-        return affected
 
 
 def source_roots(root: Path, configured: tuple[str, ...] | None, config_folder: Path | None
