@@ -312,16 +312,17 @@ class _Terminal:
 
 def test_progress_bar_only_on_a_terminal_outside_ci(repo: Repo, monkeypatch) -> None:
     from streamlint.workflow import check as check_module
+    from streamlint.workflow import pool
 
     monkeypatch.delenv("CI", raising=False)
     terminal = _Terminal(tty=True)
     monkeypatch.setattr("sys.stderr", terminal)
-    assert check_module.show_progress()
+    assert pool.show_progress()
     monkeypatch.setenv("CI", "true")
-    assert not check_module.show_progress()
+    assert not pool.show_progress()
     monkeypatch.delenv("CI")
     monkeypatch.setattr("sys.stderr", _Terminal(tty=False))
-    assert not check_module.show_progress()
+    assert not pool.show_progress()
 
     monkeypatch.setattr("sys.stderr", terminal)
     shutil.copy(EXAMPLES / "orders" / "new.py", repo.path / "jobs" / "orders.py")
@@ -344,16 +345,16 @@ def test_unreadable_file_in_the_pool_is_reported_with_its_line(repo: Repo, capsy
 
 def test_a_crash_on_one_file_is_an_error_for_that_file_only(repo: Repo, capsys,
                                                               monkeypatch) -> None:
-    from streamlint.workflow import check as check_module
+    from streamlint.workflow import pool
 
-    real = check_module.extract_text
+    real = pool.extract_text
 
     def flaky(text: str, path: str, project=None):
         if path == "jobs/revenue.py":
             raise RuntimeError("boom")
         return real(text, path, project)
 
-    monkeypatch.setattr(check_module, "extract_text", flaky)
+    monkeypatch.setattr(pool, "extract_text", flaky)
     shutil.copy(EXAMPLES / "orders" / "new.py", repo.path / "jobs" / "orders.py")
     repo.edit("jobs/revenue.py", '"1 minute"', '"30 seconds"')
     status, data = run_json(capsys, "--base", "HEAD")

@@ -78,7 +78,8 @@ def run_check(args: argparse.Namespace) -> int:
     from streamlint.report import render
     from streamlint.report.colour import write
     from streamlint.rulebook.change import exit_code
-    from streamlint.workflow.check import check, show_progress
+    from streamlint.workflow.check import check
+    from streamlint.workflow.pool import show_progress
 
     outcome = check(args.base, args.head, args.paths or None, args.spark_version,
                     progress=show_progress() and not args.no_progress)

@@ -9,23 +9,17 @@ diffs the rest over a process pool. Each report then passes through the configur
 
 from __future__ import annotations
 
-import gc
-import itertools
 import os
-import sys
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
-from streamlint.diff import Report, diff_jobs
+from streamlint.diff import Report
 from streamlint.diff.changes import changed_modules
-from streamlint.extract import decode_source, extract_text, mentions_streaming
-from streamlint.extract.project import DEFAULT_SOURCE_ROOTS, MappingFiles, Project
-from streamlint.model import JobFile
+from streamlint.extract import decode_source, mentions_streaming
 from streamlint.model.errors import FileError, InputError, UsageError
 from streamlint.model.records import record, replace
 from streamlint.policy.accept import Acceptance
 from streamlint.policy.config import Config, load_config, matches
-from streamlint.policy.settle import settle
 from streamlint.rulebook.matrix import worst
 from streamlint.rulebook.profiles import parse_profile
 from streamlint.workflow.git import (
@@ -38,35 +32,8 @@ from streamlint.workflow.git import (
 )
 from streamlint.workflow.graph import Graph
 from streamlint.workflow.modules import is_config, source_roots
+from streamlint.workflow.pool import Pair, run_pairs
 from streamlint.workflow.target import DEFAULT_SOURCE, Target, git_files, resolve, with_bundle
-
-# Below this many files a pool costs more to start than it saves.
-POOL_THRESHOLD = 8
-
-
-@record
-class Pair:
-    """One changed file, both versions as text, ready to be diffed in any process."""
-
-    status: str
-    path: str  # in the repository: the new path, or the old one for a deleted file
-    old_path: str | None  # shown as REF:path
-    new_path: str | None
-    old_text: str | None
-    new_text: str | None
-    spark_version: str
-    config: Config
-    spark_source: str = ""  # where spark_version came from (`streamlint.workflow.target`)
-    # The Spark the base pins where it differs from the head's, and where it was read.
-    base_spark_version: str = ""
-    base_spark_source: str = ""
-    # The repository's modules each version may import (read from git beforehand, so the
-    # worker pool never runs git), and where packages start.
-    old_job: str | None = None  # the old version's root-relative path
-    old_files: MappingFiles | None = None
-    new_files: MappingFiles | None = None
-    source_roots: tuple[str, ...] = DEFAULT_SOURCE_ROOTS
-    accepted: tuple[Acceptance, ...] = ()  # .streamlint-accept.toml, base entries marked
 
 
 @record
@@ -77,42 +44,6 @@ class Outcome:
     errors: tuple[FileError, ...]
     verdict: str
     warnings: tuple[str, ...] = ()
-
-
-_DIFFED = itertools.count(1)
-
-
-def diff_pair(pair: Pair) -> Report | FileError:
-    """A changed file's settled report, or why it could not be read. With the cycle
-    collector off for the command (cli.py), one pass every 25 files keeps a large check's
-    memory flat (review: about 0.25 MB a file was left uncollected)."""
-    try:
-        return _diff_pair(pair)
-    finally:
-        if not gc.isenabled() and next(_DIFFED) % 25 == 0:
-            gc.collect()
-
-
-def _diff_pair(pair: Pair) -> Report | FileError:
-    try:
-        old_project = new_project = None
-        if pair.old_files is not None:
-            old_project = Project(pair.old_files, pair.old_job or pair.path, pair.source_roots)
-        if pair.new_files is not None:
-            new_project = Project(pair.new_files, pair.path, pair.source_roots)
-        old = (extract_text(pair.old_text, pair.old_path or pair.path, old_project)
-               if pair.old_text is not None else JobFile(pair.path, "", ()))
-        new = (extract_text(pair.new_text, pair.path, new_project) if pair.new_text is not None
-               else JobFile(pair.path, "", ()))
-        report = diff_jobs(old, new, pair.spark_version, pair.base_spark_version)
-    except InputError as err:
-        return FileError.of(err)
-    except Exception as err:  # noqa: BLE001 - a bug on one file must not hide the others
-        return FileError(pair.path, 1, 0, f"streamlint failed on this file "
-                         f"({type(err).__name__}: {err}); please report it")
-    return settle(replace(report, status=pair.status, spark_source=pair.spark_source,
-                          base_spark_source=pair.base_spark_source if
-                          report.base_spark_version else ""), pair.config, pair.accepted)
 
 
 def _relative(root: Path, config: Config, path: str) -> str:
@@ -301,58 +232,6 @@ def _with_modules(pairs: list[Pair], graph: Graph) -> list[Pair]:
         if any(t is not None and mentions_streaming(t) for t in texts):
             kept.append(replace(pair, old_files=old, new_files=new))
     return kept
-
-
-def run_pairs(pairs: list[Pair], progress: bool) -> list[Report | FileError]:
-    """Diff every pair, over processes when there are enough to pay for them."""
-    workers = min(len(pairs), os.cpu_count() or 1)
-    if len(pairs) < POOL_THRESHOLD or workers < 2:
-        results = []
-        for n, pair in enumerate(pairs, 1):
-            results.append(diff_pair(pair))
-            if progress:
-                _progress(n, len(pairs))
-        return results
-    import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor
-
-    # fork: workers start with streamlint and libcst already imported (Linux, macOS can't).
-    method = "fork" if sys.platform == "linux" else None
-    if method == "fork":
-        _load_before_fork(any(p.path.lower().endswith(".ipynb") for p in pairs))
-    context = multiprocessing.get_context(method)
-    with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
-        results = []
-        for n, result in enumerate(pool.map(diff_pair, pairs, chunksize=4), 1):
-            results.append(result)
-            if progress:
-                _progress(n, len(pairs))
-    return results
-
-
-def _load_before_fork(notebooks: bool = False) -> None:
-    """Import the extractor and read the rules once, in the parent, rather than once per worker
-    (about a tenth of a second each for the parser, more for notebooks)."""
-    from streamlint.extract import preload
-    from streamlint.rulebook.book import load_rules
-
-    preload(notebooks)
-    load_rules()
-
-
-def _progress(done: int, total: int) -> None:
-    width = 30
-    filled = width * done // total
-    sys.stderr.write(f"\rstreamlint: [{'#' * filled}{' ' * (width - filled)}] "
-                     f"{done}/{total} jobs")
-    if done == total:
-        sys.stderr.write("\r" + " " * (width + 40) + "\r")
-    sys.stderr.flush()
-
-
-def show_progress() -> bool:
-    """A progress bar only for a person at a terminal: never piped, never in CI."""
-    return sys.stderr.isatty() and not os.environ.get("CI")
 
 
 def _in_some_ref(root: Path, path: str, refs: tuple[str | None, ...]) -> bool:
