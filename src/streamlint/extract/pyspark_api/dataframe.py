@@ -20,16 +20,10 @@ from streamlint.extract.columns import (
     literal_expr,
     plain,
 )
-from streamlint.extract.frames import (
-    aggregate,
-    dedup_keys,
-    flatten,
-    join,
-    project,
-    unresolved_plan,
-)
+from streamlint.extract.frames import flatten, project, unresolved_plan
 from streamlint.extract.pyspark_api.missing import note_missing
 from streamlint.extract.pyspark_api.writer import new_writer
+from streamlint.extract.stateful_steps import aggregate, dedup_keys, join
 from streamlint.extract.symbolic import digest
 from streamlint.extract.values import BoundMethod, Col, Grouped, Plan
 from streamlint.model import Deduplication, Filter, Loc, Union_, Unknown, Watermark

@@ -10,14 +10,9 @@ import libcst as cst
 
 from streamlint.extract import registry
 from streamlint.extract.columns import literal, literal_expr, plain
-from streamlint.extract.frames import (
-    aggregate,
-    aggregate_method,
-    inputs_of,
-    pivot_key,
-    resolved_key,
-)
+from streamlint.extract.frames import inputs_of, resolved_key
 from streamlint.extract.schemas import schema_of
+from streamlint.extract.stateful_steps import aggregate, aggregate_method, pivot_key
 from streamlint.extract.symbolic import text_of
 from streamlint.extract.values import (
     Alternatives,
