@@ -205,3 +205,29 @@ def test_the_readme_example_is_a_valid_acceptance_file() -> None:
     [item] = parse(block, "docs/suppressions.md")
     assert (item.code, item.query, item.expires) == ("AG04", "revenue_per_customer",
                                                      datetime.date(2026, 12, 31))
+
+
+TWO_QUERIES = '''spark.conf.set("spark.sql.shuffle.partitions", "{n}")
+a = spark.readStream.format("kafka").option("subscribe", "orders").load()
+(a.groupBy("k").count().writeStream.queryName("orders, eu").outputMode("update")
+    .format("console").option("checkpointLocation", "/chk/a").start())
+b = spark.readStream.format("kafka").option("subscribe", "pay").load()
+(b.groupBy("k").count().writeStream.queryName("payments").outputMode("update")
+    .format("console").option("checkpointLocation", "/chk/b").start())
+'''
+
+
+@pytest.mark.parametrize(("accepted", "kept"), [("eu", True), ("orders, eu", False)])
+def test_a_query_name_with_a_comma_is_one_name(tmp_path: Path, monkeypatch, capsys,  # type: ignore[no-untyped-def]
+                                               accepted: str, kept: bool) -> None:
+    """A finding shared by a query named "orders, eu" and another is about those two queries:
+    an acceptance for a query "eu" is not one of them (issue 28: names were split at commas)."""
+    (tmp_path / "jobs").mkdir()
+    (tmp_path / "jobs" / "old.py").write_text(TWO_QUERIES.format(n=200))
+    (tmp_path / "jobs" / "new.py").write_text(TWO_QUERIES.format(n=400))
+    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'x'\n")
+    monkeypatch.chdir(tmp_path)
+    code = CODES["shuffle-partitions-changed"]
+    (tmp_path / ".streamlint-accept.toml").write_text(entry(code, f'query = "{accepted}"'))
+    data = diff(capsys)
+    assert (code in codes(data)) is kept

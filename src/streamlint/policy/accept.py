@@ -156,7 +156,7 @@ def _names(report: Any, finding: Finding) -> set[str]:
     from streamlint.model.labels import pair_labels
     from streamlint.report import belongs
 
-    names = set(str(finding.query).split(", ")) | {str(finding.query)}
+    names = set(finding.labels)
     for pair, label in zip(report.pairs, pair_labels(report.pairs), strict=True):
         if belongs(finding, label):
             names |= {q.sink.query_name for q in pair

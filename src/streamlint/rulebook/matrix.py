@@ -65,6 +65,11 @@ class Finding:
     related: tuple[Loc, ...] = ()
 
     @property
+    def labels(self) -> tuple[str, ...]:
+        """The label of each query the finding is about (a label may itself hold a comma)."""
+        return self.queries or (self.query,)
+
+    @property
     def next(self) -> str:
         """The remedy as text ("" without one)."""
         return self.remedy.text if self.remedy is not None else ""

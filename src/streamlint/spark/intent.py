@@ -29,7 +29,7 @@ def explaining(report: Report, old: Query | None, new: Query | None) -> list[Fin
     labels = {q.label for q in (old, new) if q is not None}
     out = []
     for finding in report.findings:
-        if not labels & {part.strip() for part in finding.query.split(",")}:
+        if not labels & set(finding.labels):
             continue
         rule = find_rule(finding.code)
         if rule is not None and rule.by_design:

@@ -102,7 +102,7 @@ def intended(report: Report, confirmation: Confirmation) -> Confirmation:
 def static_verdict(report: Report, old: Query | None, new: Query | None) -> str:
     labels = {q.label for q in (old, new) if q is not None}
     verdicts = [f.verdict for f in report.findings
-                if labels & {part.strip() for part in f.query.split(",")}]
+                if labels & set(f.labels)]
     return stricter(*verdicts)
 
 
@@ -111,7 +111,7 @@ def sink_only(report: Report, old: Query | None, new: Query | None) -> bool:
     stands in: Spark's run cannot confirm or refute those."""
     labels = {q.label for q in (old, new) if q is not None}
     codes = [f.code for f in report.findings if f.verdict == "incompatible"
-             and labels & {part.strip() for part in f.query.split(",")}]
+             and labels & set(f.labels)]
     return bool(codes) and all(code.startswith("SK") for code in codes)
 
 
