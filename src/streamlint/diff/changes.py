@@ -6,7 +6,6 @@ from __future__ import annotations
 from streamlint.model import JobFile, Query, Source, is_known, option
 from streamlint.rulebook.change import (  # noqa: F401 - the diff's names for them
     CHANGE_KINDS,
-    EXTERNAL_NOTE,
     STILL_MATTERS_AFTER_RESET,
     STRUCTURAL,
     Change,

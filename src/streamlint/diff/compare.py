@@ -12,7 +12,6 @@ from typing import Any
 from streamlint.diff import forks, operators
 from streamlint.diff.changes import (
     CHANGE_KINDS,
-    EXTERNAL_NOTE,
     STILL_MATTERS_AFTER_RESET,
     STRUCTURAL,
     Change,
@@ -53,6 +52,7 @@ from streamlint.model import (
     ArbitraryState,
     BatchWrite,
     Deduplication,
+    External,
     ForeachCode,
     Loc,
     Note,
@@ -218,7 +218,7 @@ class _Differ:
                 changed = Note(text, f"{text}, and that code changed")
                 self.add("unresolved", changed, None, changed, old_notes[before], loc,
                          about="code")
-            elif text not in old_notes or (EXTERNAL_NOTE in text and self._in_changed_module(
+            elif text not in old_notes or (isinstance(text, External) and self._in_changed_module(
                     loc, old_notes[text])):
                 self.add("unresolved", text, None, text, old_notes.get(text), loc, about="code")
         for text, loc in old_notes.items():

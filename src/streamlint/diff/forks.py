@@ -14,10 +14,20 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from streamlint.model import STATEFUL_KINDS, BranchWriter, Fork, Loc, Outcome, Query, Sink, show
+from streamlint.model import (
+    STATEFUL_KINDS,
+    BranchWriter,
+    Fork,
+    Loc,
+    Outcome,
+    Query,
+    Sink,
+    same_dataframe_settings,
+    show,
+)
 from streamlint.model.records import replace
 from streamlint.rulebook.book import parse_version
-from streamlint.rulebook.change import Change, Code, same_dataframe_settings
+from streamlint.rulebook.change import Change, Code
 from streamlint.rulebook.matrix import judge
 from streamlint.rulebook.profiles import known
 

@@ -44,7 +44,7 @@ from streamlint.model.expr import (
     render,
     unqualified,
 )
-from streamlint.model.schema_text import split_top_level
+from streamlint.model.schema_text import schema_fields
 
 Add = Callable[..., None]
 
@@ -357,8 +357,8 @@ def _fields(a: StateVariable, b: StateVariable) -> str:
     old, new = a.schemas[-1], b.schemas[-1]
     if not isinstance(old, str) or not isinstance(new, str):
         return "other"
-    before = dict(tuple(f.split(":", 1)) for f in split_top_level(old) if ":" in f)
-    after = dict(tuple(f.split(":", 1)) for f in split_top_level(new) if ":" in f)
+    before = {name: type_text for name, type_text in schema_fields(old) if type_text}
+    after = {name: type_text for name, type_text in schema_fields(new) if type_text}
     for name in after.keys() - before.keys():
         if "not null" in after[name].lower():
             return "narrowed"  # an added field must be nullable (old rows have none)

@@ -25,7 +25,7 @@ from streamlint.diff.render import describe
 from streamlint.diff.shapes import sink_kind
 from streamlint.diff.types import column_types
 from streamlint.model import Query
-from streamlint.model.schema_text import split_top_level
+from streamlint.model.schema_text import schema_fields
 from streamlint.rulebook.book import parse_version
 from streamlint.rulebook.change import Change, Code
 from streamlint.rulebook.matrix import rule_for
@@ -74,8 +74,8 @@ def collated_partitions(query: Query) -> list[tuple[str, str]]:
         return []
     stated = column_types(query.operators)
     schemas = [s.schema for s in query.sources if s.streaming and isinstance(s.schema, str)]
-    declared = dict(tuple(f.split(":", 1)) for f in split_top_level(schemas[0])
-                    if ":" in f) if len(schemas) == 1 else {}
+    declared = {name: type_text for name, type_text in schema_fields(schemas[0])
+                if type_text} if len(schemas) == 1 else {}
     found = []
     for column in query.sink.partition_by:
         if not isinstance(column, str):

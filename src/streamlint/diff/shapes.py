@@ -6,12 +6,11 @@ from __future__ import annotations
 import difflib
 from typing import Any
 
-from streamlint.diff.changes import EXTERNAL_NOTE
 from streamlint.diff.render import Code, code, static_on_text
 from streamlint.diff.values import undecidable
-from streamlint.model import Query, Source, is_known
+from streamlint.model import External, Query, Source, is_known
 from streamlint.model.expr import render
-from streamlint.model.schema_text import split_top_level
+from streamlint.model.schema_text import schema_fields
 from streamlint.rulebook.change import SINK_KINDS
 
 FILE_SINKS = {"parquet", "json", "csv", "orc", "text", "avro"}
@@ -27,7 +26,7 @@ def _origin(query: Query) -> str | None:
     (no source known), else None."""
     if query.sources:
         return None
-    return next((text for text, _ in query.unresolved if EXTERNAL_NOTE in text), None)
+    return next((text for text, _ in query.unresolved if isinstance(text, External)), None)
 
 
 def _known(value: Any) -> bool:
@@ -93,8 +92,7 @@ def _schema_change(old: Any, new: Any, fmt: str = "") -> tuple[str, tuple[str, .
     "other"; and the fields added or removed."""
     if not (isinstance(old, str) and isinstance(new, str) and is_known(old) and is_known(new)):
         return "other", ()
-    before = [tuple(f.split(":", 1)) for f in split_top_level(old)]
-    after = [tuple(f.split(":", 1)) for f in split_top_level(new)]
+    before, after = list(schema_fields(old)), list(schema_fields(new))
     old_names, new_names = {f[0] for f in before}, {f[0] for f in after}
     kept_before = [f for f in before if f[0] in new_names]
     kept_after = [f for f in after if f[0] in old_names]

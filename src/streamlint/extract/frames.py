@@ -20,9 +20,9 @@ from streamlint.extract.columns import (
 )
 from streamlint.extract.values import Col, Plan
 from streamlint.model import (
+    External,
     Filter,
     Loc,
-    Note,
     Projection,
     Unknown,
 )
@@ -78,8 +78,9 @@ def unresolved_plan(origin: Any, loc: Loc) -> Plan:
     if not isinstance(origin, Unknown):
         known = plain(origin)
         origin = known if isinstance(known, Unknown) else Unknown(repr(known))
-    note = (Note(f"the DataFrame comes from `{origin.text}`, which streamlint cannot follow",
-                 f"the DataFrame comes from `{origin}`, which streamlint cannot follow"), loc)
+    note = (External(f"the DataFrame comes from `{origin.text}`, which streamlint cannot "
+                     f"follow", f"the DataFrame comes from `{origin}`, which streamlint "
+                                f"cannot follow"), loc)
     return Plan(sources=(), operators=(), streaming=True, columns=None, unresolved=(note,))
 
 

@@ -28,7 +28,6 @@ from streamlint.extract.values import (
     Partial,
 )
 from streamlint.model import Fork, Loc, Note, Template, Unknown
-from streamlint.rulebook.change import SAME_DATAFRAME_NOTE
 
 
 class Return(Exception):
@@ -367,7 +366,7 @@ def _same_dataframe(chosen: list[Any], others: list[Any]
     labels = sorted({label for f in found if f for label, _ in f})
     if not labels:
         return None
-    said = f"{SAME_DATAFRAME_NOTE}{'; '.join(labels)}"
+    said = f"the same DataFrame differently, in {'; '.join(labels)}"
     return Note(f"{said}: #{_crc(tuple(found))}", said), frozenset(labels)
 
 

@@ -103,6 +103,11 @@ class Note(str):
         return format(self.shown, spec)
 
 
+class External(Note):
+    """A note that a DataFrame comes from code streamlint cannot follow (a library's helper, a
+    module outside the repository): compared as its text, which names that code."""
+
+
 class Outcome(str):
     """A run-time condition the run itself decides (whether an exception is raised), never a
     deployment's setting: no deployment keeps to one of its branches (diff/forks.py)."""
@@ -139,6 +144,12 @@ class Fork(Note):
     def __reduce__(self) -> tuple[Any, ...]:
         return (Fork, (self.text, self.condition, self.which, self.other, self.chosen,
                        self.settings, self.shown))
+
+
+def same_dataframe_settings(note: str) -> frozenset[str] | None:
+    """The settings a branch writing the same DataFrame sets differently, as the note carries
+    them (`model.Fork.settings`); None for any other note."""
+    return note.settings if isinstance(note, Fork) else None
 
 
 @record

@@ -85,3 +85,10 @@ def normalize_ddl(ddl: str, inner: bool = False) -> str:
         suffix = " not null" if not_null else ""
         fields.append(f"{name.strip()}:{normalize_type(type_text)}{suffix}")
     return ",".join(fields)
+
+
+def schema_fields(normalized: str) -> tuple[tuple[str, str], ...]:
+    """A normalized schema (`normalize_ddl`: `id:bigint,key:string`) as (name, type) pairs in
+    their order; a field written without a type has the type ""."""
+    return tuple((name, type_text) for name, _, type_text in
+                 (field.partition(":") for field in split_top_level(normalized)))

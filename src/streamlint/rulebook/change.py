@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from streamlint.model import Fork, Loc
+from streamlint.model import Loc
 from streamlint.model.records import factory, record
 
 DEFAULT_SPARK_VERSION = "4.3"  # the rules' default (streamlint.rulebook.matrix re-exports it)
@@ -193,18 +193,6 @@ STILL_MATTERS_AFTER_RESET = frozenset({
     "output_mode",
     "projection.columns", "query.refused",
 })
-# The note the extractor leaves for a DataFrame built by code in another module.
-EXTERNAL_NOTE = "which streamlint cannot follow"
-# The note for a branch not read that writes the same DataFrame as the one read, with other
-# settings: "... write(s) the same DataFrame differently, in <labels>: #<digest>)", the labels
-# joined by "; " (see extract/symbolic.py and diff/forks.py).
-SAME_DATAFRAME_NOTE = "the same DataFrame differently, in "
-
-
-def same_dataframe_settings(note: str) -> frozenset[str] | None:
-    """The settings a branch writing the same DataFrame sets differently, as the note carries
-    them (`model.Fork.settings`); None for any other note."""
-    return note.settings if isinstance(note, Fork) else None
 
 
 @record

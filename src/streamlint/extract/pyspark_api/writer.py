@@ -24,10 +24,16 @@ from streamlint.extract.values import (
     StartedQuery,
     Writer,
 )
-from streamlint.model import BranchWriter, ForeachCode, Loc, Template, Unknown
+from streamlint.model import (
+    BranchWriter,
+    ForeachCode,
+    Loc,
+    Template,
+    Unknown,
+    same_dataframe_settings,
+)
 from streamlint.model.records import replace
 from streamlint.model.secrets import mask_options
-from streamlint.rulebook.change import same_dataframe_settings
 
 if TYPE_CHECKING:
     from streamlint.extract.interpreter import Interpreter
