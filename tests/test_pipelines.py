@@ -167,8 +167,8 @@ SDP_EDITS = [
      "incompatible", "PL07"),
     ("cdc-scd-type-changed", "stored_as_scd_type=1", "stored_as_scd_type=2", "incompatible",
      "PL07"),
-    ("table-renamed", "def revenue_per_customer():", "def revenue_by_customer():", "review",
-     "PL02"),
+    ("table-renamed", "def revenue_per_customer():", "def revenue_by_customer():",
+     "incompatible", "PL02"),
     ("new-append-flow", "dp.create_streaming_table(\"customers\")",
      "@dp.append_flow(target=\"all_orders\")\ndef orders_apac():\n"
      "    return spark.readStream.table(\"orders_apac\")\n\n\n"
@@ -320,7 +320,9 @@ def test_table_renamed_and_function_renamed() -> None:
     assert diff(text, edit(text, "def weather():", "def weather_metric():")).findings == ()
     report = diff(text, edit(text, 'name="weather"', 'name="weather_metric"'))
     assert [f.code for f in report.findings] == ["PL02"]
-    assert report.verdict == "review"
+    # The table is part of its flows' checkpoints: the renamed table starts from scratch.
+    assert report.verdict == "incompatible"
+    assert report.findings[0].remedy is None  # no refresh continues the old table
 
 
 def test_flows_built_in_a_loop_over_a_runtime_list_stay_unresolved() -> None:
@@ -455,3 +457,80 @@ def test_a_tables_partition_columns_are_its_layout() -> None:
     assert codes('partition_cols=["day"]', 'cluster_by=["day"]') == ["SK09", "SK10"]
     assert codes('cluster_by=["day"]', 'cluster_by=["day", "hour"]') == ["SK09"]
     assert codes('partition_cols=["day"]', 'partition_cols=["day"]') == []
+
+
+# -- shapes from real commits: a table's flows replaced, a table renamed with other edits ----
+
+YEARLY_FLOWS = """
+import dlt
+
+dlt.create_streaming_table(name="orders_bronze")
+
+@dlt.append_flow(target="orders_bronze")
+def orders_bronze_2022():
+    return spark.readStream.format("delta").load("/Volumes/shop/raw/Orders/Orders_2022")
+
+@dlt.append_flow(target="orders_bronze")
+def orders_bronze_2023():
+    return spark.readStream.format("delta").load("/Volumes/shop/raw/Orders/Orders_2023")
+"""
+
+ONE_TABLE_QUERY = """
+import dlt
+
+@dlt.table(name="orders_bronze")
+def orders_bronze():
+    return spark.readStream.format("delta").load("/Volumes/shop/raw/orders/")
+"""
+
+
+def test_a_tables_append_flows_folded_into_its_own_query_is_incompatible() -> None:
+    report = diff(YEARLY_FLOWS, ONE_TABLE_QUERY)
+    assert [f.code for f in report.findings] == ["PL11"]
+    assert report.verdict == "incompatible"
+    assert "--json '{\"full_refresh_selection\": [\"orders_bronze\"]}'" in (
+        report.findings[0].fix)
+
+
+def test_one_of_a_tables_flows_dropped_stays_a_review() -> None:
+    new = YEARLY_FLOWS[:YEARLY_FLOWS.index('@dlt.append_flow(target="orders_bronze")\ndef '
+                                          'orders_bronze_2023')]
+    report = diff(YEARLY_FLOWS, new)
+    assert [f.code for f in report.findings] == ["PL04"]
+    assert report.verdict == "review"
+
+
+STAGE = """
+import dlt
+
+@dlt.table
+def customers_stage():
+    return spark.readStream.table("silver.customers")
+"""
+
+STAGE_RENAMED = """
+import dlt
+
+@dlt.table
+@dlt.expect_all_or_drop({"has_id": "customer_id IS NOT NULL"})
+def customers_stage_v2():
+    return spark.readStream.table("silver.customers")
+
+dlt.create_streaming_table("customers_dim")
+dlt.create_auto_cdc_flow(target="customers_dim", source="customers_stage_v2",
+                         keys=["customer_id"], sequence_by="updated_at", stored_as_scd_type=2)
+"""
+
+
+def test_a_table_renamed_with_a_new_rule_and_a_new_reader_is_incompatible() -> None:
+    report = diff(STAGE, STAGE_RENAMED)
+    codes = sorted(f.code for f in report.findings)
+    assert codes == ["PL02", "PL03"]
+    assert report.verdict == "incompatible"
+
+
+def test_a_table_replaced_by_one_reading_another_source_is_no_rename() -> None:
+    report = diff(STAGE, STAGE.replace("customers_stage", "accounts_stage").replace(
+        "silver.customers", "silver.accounts"))
+    assert sorted(f.code for f in report.findings) == ["PL03", "PL04"]
+    assert report.verdict == "review"

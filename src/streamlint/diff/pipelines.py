@@ -1,8 +1,9 @@
 """Pipeline flows (SDP, Lakeflow / DLT) in a diff: paired by identity, renames named.
 
 A flow's checkpoint is its target table and its name, nothing else: flows pair only when both
-are equal (never by position). What is left over is a flow renamed (same table), a table
-renamed (the same flow under another table), a flow added or a flow removed. Paired flows are
+are equal (never by position). What is left over is a flow renamed (same table), the flows of
+a table replaced (several on a side), a table renamed (a new table whose flow reads the same
+sources as a table that is gone), a flow added or a flow removed. Paired flows are
 compared like any query, plus their expectations and AUTO CDC settings; every change carries
 the facts `pipeline` (sdp or dlt) and `pipeline_table`, so an incompatible finding's fix says
 which table to fully refresh, and how.
@@ -66,16 +67,8 @@ def flow_changes(pairs: list[tuple[Query | None, Query | None]] | tuple, old: Jo
             added.remove(flow)
             changes.append(_tagged(_change("pipeline.flow_renamed", "the flow's name", gone[0],
                                            flow), api, flow))
-    for flow in list(added):
-        # A table that is gone, and a new table whose flow reads and computes the same: renamed.
-        same = [b for b in removed if _shape(b) == _shape(flow)
-                and _table(b) not in new_tables and _table(flow) not in old_tables]
-        if len(same) == 1:
-            removed.remove(same[0])
-            added.remove(flow)
-            change = _change("pipeline.table_renamed", "the table's name", same[0], flow)
-            change.facts["old_table"] = _table(same[0])
-            changes.append(_tagged(change, api, flow))
+    changes.extend(_replaced(removed, added, old_tables & new_tables, api))
+    changes.extend(_renamed_tables(removed, added, old_tables, new_tables, api))
     for flow in added:
         change = _change("pipeline.flow_added", "a flow", None, flow)
         change.facts["existing"] = "true" if _table(flow) in old_tables else "false"
@@ -85,6 +78,51 @@ def flow_changes(pairs: list[tuple[Query | None, Query | None]] | tuple, old: Jo
         change = _change("pipeline.flow_removed", "a flow", flow, None)
         change.facts["table_kept"] = "true" if _table(flow) in new_tables else "false"
         change.facts["materialized"] = "true" if _table(flow) in new.batch_datasets else "false"
+        changes.append(_tagged(change, api, flow))
+    return changes
+
+
+def _replaced(removed: list[Query], added: list[Query], kept: set[str],
+              api: str) -> list[Change]:
+    """A table kept whose flows all changed names (more than one on a side): the new flows
+    start with empty checkpoints and read their sources from the beginning into the rows the
+    old flows wrote. Takes them out of `removed` and `added`."""
+    changes: list[Change] = []
+    for table in sorted(kept):
+        gone = [b for b in removed if _table(b) == table]
+        came = [a for a in added if _table(a) == table]
+        if not gone or not came:
+            continue
+        for flow in gone:
+            removed.remove(flow)
+        for flow in came:
+            added.remove(flow)
+        change = Change("pipeline.flows_replaced", f"the flows into `{table}`",
+                        Code(", ".join(_label(q) for q in gone)),
+                        Code(", ".join(_label(q) for q in came)), gone[0].sink.loc,
+                        came[0].sink.loc, came[0].label,
+                        {"stateful": "true" if any(q.stateful for q in came) else "false"})
+        changes.append(_tagged(change, api, came[0]))
+    return changes
+
+
+def _renamed_tables(removed: list[Query], added: list[Query], old_tables: set[str],
+                    new_tables: set[str], api: str) -> list[Change]:
+    """A table that is gone, and a new table whose flow reads the same sources (the only one
+    each way): the table was renamed, whatever else changed in its query. Takes them out of
+    `removed` and `added`."""
+    changes: list[Change] = []
+    gone = [b for b in removed if _table(b) not in new_tables]
+    came = [a for a in added if _table(a) not in old_tables]
+    for flow in came:
+        same = [b for b in gone if _sources(b) == _sources(flow)]
+        if len(same) != 1 or sum(1 for a in came if _sources(a) == _sources(flow)) != 1:
+            continue
+        gone.remove(same[0])
+        removed.remove(same[0])
+        added.remove(flow)
+        change = _change("pipeline.table_renamed", "the table's name", same[0], flow)
+        change.facts["old_table"] = _table(same[0])
         changes.append(_tagged(change, api, flow))
     return changes
 
@@ -118,9 +156,9 @@ def _tagged(change: Change, api: str, query: Query) -> Change:
     return change
 
 
-def _shape(query: Query) -> tuple:
-    """A flow's sources and operators without their positions."""
-    return tuple(replace(item, loc=_NOWHERE) for item in (*query.sources, *query.operators))
+def _sources(query: Query) -> tuple:
+    """A flow's sources without their positions (none: never the same as another's)."""
+    return tuple(replace(item, loc=_NOWHERE) for item in query.sources) or (id(query),)
 
 
 def _extra(old: Query, new: Query) -> list[Change]:

@@ -157,6 +157,7 @@ FACTS: dict[str, Facts] = {
     # `stateful` "unknown": a query streamlint did not read whole (it may hold state).
     "config.changed": {"stateful": frozenset({"true", "false", "unknown"}), "key": None},
     "pipeline.flow_renamed": _S,
+    "pipeline.flows_replaced": _S,
     "pipeline.table_renamed": {**_S, "old_table": None},
     # `materialized`: the table is a materialized view in the other version (its type changes).
     "pipeline.flow_added": {**_S, "existing": BOOL, "materialized": BOOL},
@@ -182,8 +183,8 @@ def facts_of(kind: str) -> Facts:
 STRUCTURAL = {
     "source.added", "source.removed", "source.reordered", "stateful.added", "stateful.removed",
     "stateful.replaced", "agg.method", "dedup.kind", "state.api", "query.added",
-    "query.removed", "pipeline.flow_renamed", "pipeline.table_renamed", "pipeline.flow_added",
-    "pipeline.flow_removed", "query.refused",
+    "query.removed", "pipeline.flow_renamed", "pipeline.flows_replaced",
+    "pipeline.table_renamed", "pipeline.flow_added", "pipeline.flow_removed", "query.refused",
 }
 # What a deliberate reset (a new checkpoint with explicit starting positions) leaves to judge:
 # the sink the new query writes into is the same table, topic or folder as before.

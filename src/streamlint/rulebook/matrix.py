@@ -210,8 +210,12 @@ def documented_fix(fix: str) -> str:
 
 
 # Changes after which the rows already in the table cannot stay: an AUTO CDC flow keyed or
-# ordered another way, and a renamed flow (a new flow, with no checkpoint of its own to reset).
-KEEPS_NO_ROWS = frozenset({"pipeline.cdc", "pipeline.flow_renamed"})
+# ordered another way, and a renamed or replaced flow (a new flow, with no checkpoint of its
+# own to reset).
+KEEPS_NO_ROWS = frozenset({"pipeline.cdc", "pipeline.flow_renamed", "pipeline.flows_replaced"})
+# Changes that no refresh undoes: a renamed table is a new table, computed from the beginning
+# whatever is run; its rule's fix says how to keep the old one.
+NO_REFRESH = frozenset({"pipeline.table_renamed"})
 
 
 def pipeline_remedy(kind: str, verdict: str, facts: dict[str, str]) -> Remedy | None:
@@ -219,7 +223,7 @@ def pipeline_remedy(kind: str, verdict: str, facts: dict[str, str]) -> Remedy | 
     table (a pipeline has no checkpoint to move), and, on Databricks where the table's rows
     may stay, resetting only the flow's checkpoint (`reset_checkpoint_selection`: "This
     selection will not clear the data in the flow's target table", Pipelines API, Start)."""
-    if verdict != "incompatible":
+    if verdict != "incompatible" or kind in NO_REFRESH:
         return None
     table, flow = facts.get("pipeline_table", "TABLE"), facts.get("pipeline_flow", "FLOW")
     databricks = ("databricks pipelines start-update PIPELINE_ID --json "
