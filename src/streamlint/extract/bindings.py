@@ -13,31 +13,27 @@ from streamlint.extract import registry
 from streamlint.extract.values import Env, FunctionRef, ModuleRef
 from streamlint.model import Unknown
 
+# Python's own modules, and the configuration readers a job uses (extract/config_files.py,
+# extract/arguments.py); a library's modules are registered by its knowledge (`registry`).
 KNOWN_MODULES = {
-    "os", "os.environ", "os.path", "posixpath", "sys", "pyspark", "pyspark.sql",
-    "pyspark.sql.functions", "pyspark.sql.types", "pyspark.sql.streaming", "pyspark.sql.connect",
-    "pyspark.sql.connect.functions", "pyspark.sql.streaming.state", "datetime", "dataclasses",
-    "functools", "dlt", "pyspark.pipelines", "shutil",
-    # Configuration a job reads (extract/config_files.py, extract/arguments.py).
-    "json", "yaml", "tomllib", "tomli", "pathlib", "configparser", "dotenv", "argparse",
+    "os", "os.environ", "os.path", "posixpath", "sys", "datetime", "dataclasses", "functools",
+    "shutil", "json", "yaml", "tomllib", "tomli", "pathlib", "configparser", "dotenv",
+    "argparse",
 }
 ENV_LOOKUP_RE = re.compile(r"^(?:os\.)?(?:environ\.get|getenv)\(")
-FUNCTIONS_MODULES = {"pyspark.sql.functions", "pyspark.sql.connect.functions"}
 
 
 def module_ref(name: str) -> Any:
-    if name.startswith("pyspark.sql.connect.functions"):
-        name = "pyspark.sql.functions"
+    name = registry.canonical(name)
     return ModuleRef(name) if name in KNOWN_MODULES or registry.knows(name) else Unknown(name)
 
 
 def member(module: str, name: str) -> Any:
     full = f"{module}.{name}"
-    if full in KNOWN_MODULES:
+    if full in KNOWN_MODULES or registry.knows(registry.canonical(full)):
         return module_ref(full)
-    if module in FUNCTIONS_MODULES:
-        return FunctionRef("pyspark.sql.functions", name)
-    if module in KNOWN_MODULES or module.startswith("pyspark") or registry.knows(module):
+    module = registry.canonical(module)
+    if module in KNOWN_MODULES or registry.knows(module) or registry.in_package(module):
         return FunctionRef(module, name)
     return Unknown(name)
 

@@ -125,7 +125,7 @@ def _nothing_found(interp: Interpreter) -> Unseen | None:
     views found its tables.)"""
     effects = interp.effects
     if effects.streams or effects.writers or effects.consumed or (
-            interp.pipeline is not None and interp.pipeline.definitions):
+            interp.ext.pipeline is not None and interp.ext.pipeline.definitions):
         return None
     mentions = [interp.index.mention, *(index.mention for _, index in interp.files)]
     for node in mentions:

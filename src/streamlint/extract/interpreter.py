@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import io
 import tokenize
+from types import SimpleNamespace
 from typing import Any
 
 import libcst as cst
@@ -68,14 +69,14 @@ class Interpreter(Statements, Expressions, Calls, InPlace):
         # What the last user function called changed in place among its arguments, by the
         # argument's position or keyword (extract/calls.py gives it back to the caller).
         self.changed_args: dict[int | str, Any] = {}
-        self.views: dict[str, Any] = {}  # temp views of DataFrames, for spark.sql
-        self.widgets: dict[str, Any] = {}  # a notebook's dbutils.widgets and their defaults
+        # What the registered libraries keep for one run (PySpark's temp views, a notebook's
+        # widgets, a pipeline's datasets): set by their "start" hooks, read only by them.
+        self.ext = SimpleNamespace()
         # What `load_dotenv()` read from a .env file: the environment's defaults (extract/
         # config_files.py).
         self.dotenv: dict[str, str] = {}
         # Other files whose code runs in this one (a notebook's %run targets), for locations.
         self.files: list[tuple[str, ModuleIndex]] = []
-        self.pipeline: Any = None  # pipelines.State once the file uses a pipeline API
         self.globals.names["__name__"] = "__main__"
         if loader is not None:
             # The module's path in its repository: where its configuration files are.
@@ -88,6 +89,7 @@ class Interpreter(Statements, Expressions, Calls, InPlace):
         self.loader = loader
         self.codes: dict[int, str] = {}
         self.budget: Any = UNBOUNDED  # extract_text gives it a Budget (extract/budget.py)
+        registry.fire("start", self)
 
     # -- positions and text -------------------------------------------------------------
 
@@ -191,7 +193,8 @@ class Interpreter(Statements, Expressions, Calls, InPlace):
         # (`self._loader.save(df)`, with `save` a repository module's writer).
         via_modules = self.loader is not None and self.loader.streaming
         for node in self.index.functions:
-            if id(node) not in self.executed and (via_modules or "writeStream" in self.code(node)):
+            if id(node) not in self.executed and (via_modules or registry.starts_work(
+                    self.code(node))):
                 owner = None
                 cls = self._owning_class(node)
                 if cls is not None:

@@ -50,6 +50,7 @@ DECORATORS = TABLES | VIEWS | {"append_flow"} | set(EXPECTATIONS) | set(EXPECT_A
 STAR_NAMES = (*sorted(DECORATORS | STREAMING_TABLES | CDC), "read", "read_stream",
               "create_sink")
 registry.star_names(STAR_NAMES, *MODULES)
+registry.modules(*MODULES)
 CDC_ARGS = ("target", "source", "keys", "sequence_by")  # positional in both APIs
 CDC_OTHER = ("where", "ignore_null_updates", "apply_as_deletes", "apply_as_truncates",
              "column_list", "except_column_list", "track_history_column_list",
@@ -106,11 +107,11 @@ class State:
 
 
 def state(interp: Interpreter, module: str) -> State:
-    if interp.pipeline is None:
-        interp.pipeline = State("dlt" if module == "dlt" else "sdp")
+    if interp.ext.pipeline is None:
+        interp.ext.pipeline = State("dlt" if module == "dlt" else "sdp")
     elif module == "dlt":
-        interp.pipeline.api = "dlt"
-    return interp.pipeline
+        interp.ext.pipeline.api = "dlt"
+    return interp.ext.pipeline
 
 
 # -- what the module calls --------------------------------------------------------------------
@@ -151,6 +152,11 @@ def call(interp: Interpreter, func: FunctionRef, args: list[Any], kwargs: dict[s
     return Unknown(interp.code(node))
 
 
+@registry.hook("start")
+def _start(interp: Interpreter) -> None:
+    interp.ext.pipeline = None  # a State once the file uses a pipeline API
+
+
 @registry.hook("decorated")
 def decorated(interp: Interpreter, stmt: cst.FunctionDef, function: Function,
               values: list[Any], wrapped: Any) -> None:
@@ -167,9 +173,9 @@ def decorated(interp: Interpreter, stmt: cst.FunctionDef, function: Function,
     if datasets:
         expectations = [d for d in decorators if d not in datasets]
         _apply(interp, datasets[-1], function, expectations)
-        assert interp.pipeline is not None
+        assert interp.ext.pipeline is not None
         if wrapped is not function:
-            interp.pipeline.definitions[-1].wrapped = wrapped
+            interp.ext.pipeline.definitions[-1].wrapped = wrapped
 
 
 @record
@@ -191,7 +197,7 @@ def applied(interp: Interpreter, decorator: Decorator, name: str, args: list[Any
     if len(args) != 1 or kwargs or not isinstance(args[0], Function | Registered):
         return registry.NEXT
     target = args[0]
-    pipeline = interp.pipeline
+    pipeline = interp.ext.pipeline
     assert pipeline is not None  # the decorator's own call made the state
     datasets = TABLES | VIEWS | {"append_flow"}
     if isinstance(target, Registered):
@@ -208,7 +214,7 @@ def applied(interp: Interpreter, decorator: Decorator, name: str, args: list[Any
 
 def _apply(interp: Interpreter, decorator: Decorator, function: Function,
            expectations: list[Decorator]) -> None:
-    assert interp.pipeline is not None
+    assert interp.ext.pipeline is not None
     own = function.node.name.value
     loc = interp.loc(function.node)
     if decorator.name == "append_flow":
@@ -222,7 +228,7 @@ def _apply(interp: Interpreter, decorator: Decorator, function: Function,
         definition = Definition(kind, name, name, function, expectations, loc,
                                 partition_cols=decorator.kwarg("partition_cols"),
                                 cluster_by=decorator.kwarg("cluster_by"))
-    interp.pipeline.definitions.append(definition)
+    interp.ext.pipeline.definitions.append(definition)
 
 
 # -- reading datasets -------------------------------------------------------------------------
@@ -246,7 +252,7 @@ def read_dataset(interp: Interpreter, name: Any, streaming: bool, loc: Loc) -> P
     if view is not None:
         plan = view_plan(interp, view)
         if plan is not None:
-            interp.pipeline.inlined.add((loc.line, loc.column))  # type: ignore[union-attr]
+            interp.ext.pipeline.inlined.add((loc.line, loc.column))  # type: ignore[union-attr]
             return plan if streaming else _batch(plan)
     table = name[5:] if isinstance(name, str) and name.lower().startswith("live.") else name
     source = make_source(Reader(streaming, loc), "table", [("table", table)])
@@ -254,23 +260,23 @@ def read_dataset(interp: Interpreter, name: Any, streaming: bool, loc: Loc) -> P
 
 
 def _view(interp: Interpreter, name: Any) -> Definition | None:
-    if interp.pipeline is None or not isinstance(name, str):
+    if interp.ext.pipeline is None or not isinstance(name, str):
         return None
-    return next((d for d in interp.pipeline.definitions
+    return next((d for d in interp.ext.pipeline.definitions
                  if d.kind == "view" and isinstance(d.name, str) and _key(d.name) == _key(name)),
                 None)
 
 
 def view_plan(interp: Interpreter, view: Definition) -> Plan | None:
-    assert interp.pipeline is not None
+    assert interp.ext.pipeline is not None
     key = _key(view.name)
-    if key in interp.pipeline.resolving:  # a view that reads itself: not followed twice
+    if key in interp.ext.pipeline.resolving:  # a view that reads itself: not followed twice
         return None
-    interp.pipeline.resolving.add(key)
+    interp.ext.pipeline.resolving.add(key)
     try:
         value = _call(interp, view)
     finally:
-        interp.pipeline.resolving.discard(key)
+        interp.ext.pipeline.resolving.discard(key)
     if not isinstance(value, Plan):
         return None
     return _expect(interp, value, view.expectations)
@@ -323,7 +329,7 @@ def _expect(interp: Interpreter, plan: Plan, decorators: list[Decorator]) -> Pla
 @registry.hook("module_end")
 def run(interp: Interpreter) -> None:
     """Call every table and flow function the way the pipeline runtime would."""
-    pipeline = interp.pipeline
+    pipeline = interp.ext.pipeline
     if pipeline is None:
         return
     reached: set[tuple[int, int]] = pipeline.inlined
@@ -463,12 +469,12 @@ def _shown(value: Any) -> str:
 
 
 def unseen(interp: Interpreter) -> tuple[Unseen, ...]:
-    return tuple(interp.pipeline.unseen) if interp.pipeline is not None else ()
+    return tuple(interp.ext.pipeline.unseen) if interp.ext.pipeline is not None else ()
 
 
 def batch_datasets(interp: Interpreter) -> tuple[str, ...]:
-    return tuple(interp.pipeline.batch) if interp.pipeline is not None else ()
+    return tuple(interp.ext.pipeline.batch) if interp.ext.pipeline is not None else ()
 
 
 def api(interp: Interpreter) -> str | None:
-    return interp.pipeline.api if interp.pipeline is not None else None
+    return interp.ext.pipeline.api if interp.ext.pipeline is not None else None

@@ -57,11 +57,11 @@ def widget_call(interp: Interpreter, name: str, args: list[Any], kwargs: dict[st
         key = args[0] if args else kwargs.get("name")
         default = args[1] if len(args) > 1 else kwargs.get("defaultValue")
         if isinstance(key, str):
-            interp.widgets[key] = default
+            _widgets(interp)[key] = default
         return None
     if name in ("get", "getArgument"):
         key = args[0] if args else kwargs.get("name")
-        default = interp.widgets.get(key) if isinstance(key, str) else None
+        default = _widgets(interp).get(key) if isinstance(key, str) else None
         if not isinstance(key, str):
             return Unknown(interp.code(node))
         given = bundles.setting(bundles.of_loader(interp.loader), "widget", key, default)
@@ -72,3 +72,8 @@ def widget_call(interp: Interpreter, name: str, args: list[Any], kwargs: dict[st
                         Unknown(f"dbutils.widgets.get({key!r})"))
     return Unknown(interp.code(node))
 
+
+def _widgets(interp: Interpreter) -> dict[str, Any]:
+    """The widgets a notebook declared in this run, with their defaults (made on first use)."""
+    widgets: dict[str, Any] = vars(interp.ext).setdefault("widgets", {})
+    return widgets

@@ -128,10 +128,39 @@ def chooser(receiver: type, handler: Handler) -> None:
 # -- dispatching ----------------------------------------------------------------------------
 
 
+_modules: set[str] = set()
+_packages: set[str] = set()
+_aliases: dict[str, str] = {}
+
+
+def modules(*names: str, package: str | None = None, aliases: dict[str, str] | None = None
+            ) -> None:
+    """A library's modules, known by name (`import pyspark.sql.functions as F` binds a module
+    whose names are its functions, not unknown values); every module under `package` too; and
+    `aliases`, modules that are another under a second name (Spark Connect's functions)."""
+    _modules.update(names)
+    if package is not None:
+        _packages.add(package)
+    _aliases.update(aliases or {})
+
+
+def canonical(module: str) -> str:
+    """The module `module` is, under its registered name (itself unless an alias)."""
+    for alias, name in _aliases.items():
+        if module == alias or module.startswith(alias + "."):
+            return name + module[len(alias):]
+    return module
+
+
 def knows(module: str) -> bool:
-    """Whether a module's calls have registered knowledge (its names are then its functions,
-    not unknown values)."""
-    return module in _libraries
+    """Whether a module's calls have registered knowledge or the module is a library's by name
+    (its names are then its functions, not unknown values)."""
+    return module in _libraries or module in _modules
+
+
+def in_package(module: str) -> bool:
+    """Whether a module belongs to a registered library's package (`pyspark.*`)."""
+    return any(module == p or module.startswith(p + ".") for p in _packages)
 
 
 def get_attribute(interp: Interpreter, target: Any, name: str, node: cst.CSTNode) -> Any:
@@ -292,9 +321,10 @@ def current_name(module: str, name: str) -> str:
 
 
 def hook(event: str) -> Callable[[Handler], Handler]:
-    """A library's part of the run: "decorated" (`handler(interp, stmt, function, values,
-    wrapped)`, a `def` with decorators, their values, and what the job's own ones made of it)
-    and "module_end" (`handler(interp)`, after the module's body ran)."""
+    """A library's part of the run: "start" (`handler(interp)`, before anything runs: the
+    library's state for the run goes in `interp.ext`), "decorated" (`handler(interp, stmt,
+    function, values, wrapped)`, a `def` with decorators, their values, and what the job's
+    own ones made of it) and "module_end" (`handler(interp)`, after the module's body ran)."""
     def add(handler: Handler) -> Handler:
         _hooks.setdefault(event, []).append(handler)
         return handler
@@ -304,6 +334,22 @@ def hook(event: str) -> Callable[[Handler], Handler]:
 def fire(event: str, *args: Any) -> None:
     for handler in _hooks.get(event, ()):
         handler(*args)
+
+
+_starts_work: list[Callable[[str], bool]] = []
+
+
+def starts_work(code: str) -> bool:
+    """Whether a function nobody in the file calls holds code a library says does work of
+    its own when run (PySpark: it starts a stream), so the interpreter runs it anyway: a
+    framework or scheduler the file hands it to will."""
+    return any(test(code) for test in _starts_work)
+
+
+def work_starter(test: Callable[[str], bool]) -> Callable[[str], bool]:
+    """Register `test(code)`: does a function's code do a library's work when run?"""
+    _starts_work.append(test)
+    return test
 
 
 _handed: list[Handler] = []

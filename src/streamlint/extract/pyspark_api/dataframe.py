@@ -40,6 +40,16 @@ PROJECTIONS = {
 }
 
 
+@registry.hook("start")
+def _start(interp: Interpreter) -> None:
+    interp.ext.views = {}  # temp views by lower-case name: what spark.sql and spark.table read
+
+
+# A function nobody in the file calls still runs when it starts a stream: a scheduler or a
+# framework the file hands it to calls it.
+registry.work_starter(lambda code: "writeStream" in code)
+
+
 PASS_THROUGH = {
     "repartition", "repartitionByRange", "coalesce", "cache", "persist", "hint",
     "sortWithinPartitions", "localCheckpoint", "checkpoint", "observe", "unpersist",
@@ -213,7 +223,7 @@ def dataframe_call(  # noqa: C901 - one branch per DataFrame method family
         return plan
     if name in ("createOrReplaceTempView", "createTempView", "createOrReplaceGlobalTempView",
                 "createGlobalTempView") and args and isinstance(args[0], str):
-        interp.views[args[0].lower()] = plan
+        interp.ext.views[args[0].lower()] = plan
         return None
     if name in ("printSchema", "explain"):
         return None

@@ -81,9 +81,9 @@ def reader_call(
         if name in FILE_FORMATS:
             fmt = name
         if name == "table":
-            if args and isinstance(args[0], str) and args[0].lower() in interp.views:
-                return interp.views[args[0].lower()]  # a temp view of a DataFrame
-            if interp.pipeline is not None and args:  # a pipeline's dataset, or its view
+            if args and isinstance(args[0], str) and args[0].lower() in interp.ext.views:
+                return interp.ext.views[args[0].lower()]  # a temp view of a DataFrame
+            if interp.ext.pipeline is not None and args:  # a pipeline's dataset, or its view
                 return pipelines.read_dataset(interp, args[0], reader.streaming, reader.loc)
             # DataStreamReader.table() reads the catalog's table and ignores format():
             # `format("delta").table(t)` and `table(t)` are one source.

@@ -108,6 +108,12 @@ def call_types(name: str, args: list[Any], kwargs: dict[str, Any]) -> Any:
     return Unknown(f"{name}(...)")
 
 
+# PySpark's modules: any `pyspark.*` module's names are its functions; Spark Connect's
+# functions are the classic ones.
+registry.modules("pyspark", "pyspark.sql", "pyspark.sql.functions", "pyspark.sql.types",
+                 "pyspark.sql.streaming", "pyspark.sql.streaming.state", "pyspark.sql.connect",
+                 package="pyspark",
+                 aliases={"pyspark.sql.connect.functions": "pyspark.sql.functions"})
 # `from pyspark.sql.functions import *` binds PySpark's own list of names, no others.
 registry.star_names(pyspark_names.FUNCTIONS, "pyspark.sql.functions",
                     "pyspark.sql.connect.functions", bound_to="pyspark.sql.functions")
@@ -270,10 +276,10 @@ def session_method(interp: Interpreter, target: Spark, name: str, args: list[Any
                    kwargs: dict[str, Any], node: cst.Call) -> Any:
     loc = interp.loc(node)
     if name == "table" and args and isinstance(args[0], str) and (
-            args[0].lower() in interp.views):  # a temp view: the DataFrame it names
-        return interp.views[args[0].lower()]
+            args[0].lower() in interp.ext.views):  # a temp view: the DataFrame it names
+        return interp.ext.views[args[0].lower()]
     if name == "table" and args:
-        if interp.pipeline is not None:
+        if interp.ext.pipeline is not None:
             return pipelines.read_dataset(interp, args[0], False, loc)
         return Plan((static_source("table", (("table", args[0]),), loc),), (), False)
     if name in ("getActiveSession", "active", "newSession"):

@@ -93,7 +93,7 @@ def run_sql(interp: Interpreter, text: str, node: cst.Call, loc: Loc) -> Any:
     """`spark.sql(text)`: a DataFrame plan for a query, a temp view registered for
     `CREATE TEMP VIEW ... AS`, an unknown value for anything else."""
     scope = Scope(interp, node, loc)
-    views = dict(interp.views)
+    views = dict(interp.ext.views)
     try:
         statements = [s for s in parse_statements(text) if s is not None]
         result: Any = Unknown(f"spark.sql({text!r})")
@@ -106,9 +106,9 @@ def run_sql(interp: Interpreter, text: str, node: cst.Call, loc: Loc) -> Any:
         # a deployment's own value can change the statement itself.
         what = (f"`{' '.join(text.split())}` (built with a value read at run time; its "
                 "default was read)")
-        for name, plan in interp.views.items():
+        for name, plan in interp.ext.views.items():
             if views.get(name) is not plan:
-                interp.views[name] = scope.note(plan, what)
+                interp.ext.views[name] = scope.note(plan, what)
         if isinstance(result, Plan):
             result = scope.note(result, what)
     return result
@@ -154,7 +154,7 @@ def _statement(scope: Scope, statement: exp.Expr, text: str) -> Any:
     if isinstance(statement, exp.Create) and str(statement.args.get("kind")).upper() == "VIEW" \
             and isinstance(statement.expression, exp.Query):
         name = _table_name(statement.this)
-        scope.interp.views[name.lower()] = query(scope, statement.expression)
+        scope.interp.ext.views[name.lower()] = query(scope, statement.expression)
         return None
     pairs = settings(statement)
     if pairs is not None:  # SET key = value: a session setting, as spark.conf.set
@@ -178,7 +178,7 @@ def unparsed(scope: Scope, text: str) -> Any:
         if not isinstance(plan, Plan):
             plan = Plan(sources=(), operators=(), streaming=True, columns=None)
             plan = scope.note(plan, f"`{' '.join(text.split())}` (it could not be parsed)")
-        scope.interp.views[view] = plan
+        scope.interp.ext.views[view] = plan
         return None
     return _read_anyway(scope, text)
 
@@ -192,7 +192,7 @@ def _read_anyway(scope: Scope, text: str) -> Any:
         tokens = []
     names = [b.text.lower() for a, b in zip(tokens, tokens[1:], strict=False)
              if a.token_type in (TokenType.FROM, TokenType.JOIN)]
-    plans = [scope.interp.views[n] for n in names if n in scope.interp.views]
+    plans = [scope.interp.ext.views[n] for n in names if n in scope.interp.ext.views]
     if not plans:
         return Unknown(f"spark.sql({text!r})")
     plan = plans[0]
@@ -323,8 +323,8 @@ def _relation(scope: Scope, node: exp.Expr) -> Plan:
     name = _table_name(target)
     if name.lower() in scope.ctes:
         return scope.ctes[name.lower()]
-    if name.lower() in scope.interp.views:
-        return scope.interp.views[name.lower()]
+    if name.lower() in scope.interp.ext.views:
+        return scope.interp.ext.views[name.lower()]
     reader = Reader(streaming=streaming, loc=scope.loc, name=node.args.get(NAME_ARG))
     plan = api.reader_call(scope.interp, reader, "table", [name], {}, scope.loc)
     return plan if isinstance(plan, Plan) else _unread(scope, node)
