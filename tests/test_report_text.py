@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from streamlint.cli import main
-from streamlint.report import plural
+from streamlint.report.shared import plural
 from streamlint.rulebook.docs import rules_text
 from streamlint.rulebook.matrix import load_rules
 
