@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from streamlint.cli import main
-from streamlint.report import plural
+from streamlint.report.shared import plural
 from streamlint.rulebook.book import load_rules
 from streamlint.rulebook.docs import rules_text
 

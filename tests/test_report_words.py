@@ -22,7 +22,8 @@ import pytest
 import test_notebooks
 import test_pipelines
 
-from streamlint.cli.check import FORMATS, diff_report, render_report
+from streamlint.cli.diff import diff_report, render_report
+from streamlint.cli.options import FORMATS
 from streamlint.extract import extract_text
 from streamlint.model.errors import InputError
 

@@ -221,13 +221,17 @@ def test_a_typo_in_when_is_refused(tmp_path, monkeypatch, when, expected) -> Non
 def test_every_fact_a_change_carries_is_declared(monkeypatch) -> None:
     """The facts table (`core.FACTS`) lists what the diff really sets: every change of every
     rule example carries only declared facts, with declared values."""
-    import streamlint.rulebook.matrix
+    import streamlint.diff
+    import streamlint.diff.checkpoints
+    import streamlint.diff.forks
     from streamlint.rulebook.change import facts_of
+    from streamlint.rulebook.matrix import judge
 
     seen = []
-    judge = streamlint.rulebook.matrix.judge
-    monkeypatch.setattr(streamlint.rulebook.matrix, "judge",
-                        lambda change, version: seen.append(change) or judge(change, version))
+    for module in (streamlint.diff, streamlint.diff.checkpoints, streamlint.diff.forks):
+        # each module that judges changes, where it looks `judge` up
+        monkeypatch.setattr(module, "judge",
+                            lambda change, version: seen.append(change) or judge(change, version))
     for rule in load_rules():
         for example in rule.examples:
             diff_jobs(extract_text(example.old, "old.py"), extract_text(example.new, "new.py"),

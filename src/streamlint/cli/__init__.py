@@ -1,5 +1,6 @@
 """The command line: `diff` (and `diff --checkpoint`, `--confirm`), `check`, `checkpoint`,
-`rules`, `explain`. Each command imports its own modules when it runs.
+`rules`, `explain`. The parser is built here; each command is a module of this package
+(`COMMANDS`), imported when it runs: `diff` never loads the checkpoint readers, git or Spark.
 
 Exit codes follow griffe and compilers: 0 compatible, 1 incompatible (or review with
 --strict), 2 usage or input error. Findings go to stdout, errors to stderr.
@@ -9,13 +10,37 @@ from __future__ import annotations
 
 import argparse
 import gc
+import importlib
+import math
 import os
 import sys
+from collections.abc import Callable
 from typing import Any
 
 from streamlint import __version__
+from streamlint.cli.options import (
+    FORMAT_HELP,
+    FORMATS,
+    add_check_parser,
+    add_verdict_options,
+    use_bundle_vars,
+)
 from streamlint.model.errors import InputError, UsageError
-from streamlint.rulebook.change import EXIT_ERROR, EXIT_OK, exit_code
+from streamlint.rulebook.change import EXIT_ERROR, EXIT_OK
+
+# Each command (with --confirm or not) -> the module of this package that runs it, and its
+# function. `confirm` is the only one that imports spark/.
+COMMANDS = {
+    ("diff", False): ("diff", "run"),
+    ("diff", True): ("confirm", "run_diff"),
+    ("diff --checkpoint", False): ("checkpoint", "run_diff"),
+    ("diff --checkpoint", True): ("confirm", "run_checkpoint_diff"),
+    ("check", False): ("check", "run"),
+    ("check", True): ("confirm", "run_check"),
+    ("checkpoint", False): ("checkpoint", "run"),
+    ("rules", False): ("rules", "run_rules"),
+    ("explain", False): ("rules", "run_explain"),
+}
 
 
 class _Parser(argparse.ArgumentParser):
@@ -25,8 +50,6 @@ class _Parser(argparse.ArgumentParser):
 
 def _seconds(text: str) -> float:
     """A time limit: refused before Spark starts when it cannot limit anything."""
-    import math
-
     try:
         value = float(text)
     except ValueError:
@@ -67,8 +90,6 @@ def build_parser() -> argparse.ArgumentParser:
                       help="with --checkpoint: the job as it wrote the checkpoint, for what "
                       "a checkpoint does not record (a window's size, which function wrote "
                       "an aggregate buffer)")
-    from streamlint.cli.check import FORMAT_HELP, FORMATS, add_check_parser, add_verdict_options
-
     diff.add_argument("--format", choices=FORMATS, default="text", help=FORMAT_HELP)
     add_verdict_options(diff)
     diff.add_argument("--confirm", action="store_true",
@@ -142,25 +163,11 @@ def _main(argv: list[str] | None) -> int:
         if argv is None and not getattr(args, "confirm", False):
             gc.disable()
         if getattr(args, "var", None):
-            from streamlint.cli.check import use_bundle_vars
-
             use_bundle_vars(args)
-        if args.command == "diff" and args.checkpoint is not None:
-            return run_checkpoint_diff(args)
-        if args.command == "diff":
-            return run_diff(args)
-        if args.command == "check":
-            from streamlint.cli.check import run_check
-
-            return run_check(args)
-        if args.command == "checkpoint":
-            return run_checkpoint(args)
-        if args.command == "rules":
-            return run_rules(args)
-        if args.command == "explain":
-            return run_explain(args)
-        build_parser().print_help()
-        return EXIT_ERROR
+        if args.command is None:
+            build_parser().print_help()
+            return EXIT_ERROR
+        return command(args)(args)
     except (InputError, UsageError) as err:
         print(f"streamlint: error: {err}" if isinstance(err, UsageError) else str(err),
               file=sys.stderr)
@@ -171,71 +178,13 @@ def _main(argv: list[str] | None) -> int:
         return EXIT_OK
 
 
-def run_diff(args: argparse.Namespace) -> int:
-    from streamlint.cli.check import diff_report, render_report
-    from streamlint.report.colour import write
-
-    if args.new is None:
-        raise UsageError("diff: give OLD and NEW job files (or --checkpoint PATH NEW)")
-    if args.old_code is not None:
-        raise UsageError("--old goes with --checkpoint PATH NEW (diff OLD NEW already has it)")
-    report = diff_report(args.old, args.new, args.spark_version)
-    if (args.remote or args.remote_workdir) and not args.confirm:
-        raise UsageError("--remote and --remote-workdir go with --confirm")
-    if args.remote_workdir and not args.remote:
-        raise UsageError("--remote-workdir goes with --remote")
-    if args.confirm:
-        from streamlint.spark.command import run_confirm
-
-        return run_confirm(args, report)
-    write(args.format, render_report(args.format, report, args.new))
-    return exit_code(report.verdict, strict=args.strict, exit_zero=args.exit_zero)
-
-
-def run_checkpoint(args: argparse.Namespace) -> int:
-    from streamlint.cli.checkpoint import run_checkpoint_offsets, run_checkpoint_show
-
-    if args.checkpoint_command == "show":
-        return run_checkpoint_show(args.path, args.format)
-    if args.checkpoint_command == "offsets":
-        return run_checkpoint_offsets(args.path, args.batch, args.format)
-    raise UsageError("checkpoint: choose a command: show or offsets")
-
-
-def run_checkpoint_diff(args: argparse.Namespace) -> int:
-    from streamlint.cli.checkpoint import run_checkpoint_diff as run
-
-    if args.new is not None:
-        raise UsageError("diff --checkpoint PATH takes one job file, the new one")
-    if args.confirm:
-        from streamlint.spark.runtime import require_spark
-
-        require_spark()
-    verdict = run(args.checkpoint, args.old, args.format, args.spark_version,
-                  confirm=args.confirm, timeout=args.confirm_timeout, old_path=args.old_code)
-    return exit_code(verdict, strict=args.strict, exit_zero=args.exit_zero)
-
-
-def run_rules(args: argparse.Namespace) -> int:
-    from streamlint.rulebook.book import load_rules, parse_version, version_in
-    from streamlint.rulebook.docs import rules_json, rules_markdown, rules_text
-    from streamlint.rulebook.profiles import parse_profile
-
-    rules = load_rules()
-    if args.spark_version:
-        version = parse_version(parse_profile(args.spark_version).spark)
-        rules = tuple(r for r in rules if version_in(version, r.spark))
-    render = {"text": rules_text, "json": rules_json, "markdown": rules_markdown}[args.format]
-    sys.stdout.write(render(rules))
-    return EXIT_OK
-
-
-def run_explain(args: argparse.Namespace) -> int:
-    from streamlint.rulebook.book import find_rule
-    from streamlint.rulebook.docs import explain
-
-    rule = find_rule(args.code)
-    if rule is None:
-        raise UsageError(f"no rule {args.code!r}; `streamlint rules` lists them")
-    sys.stdout.write(explain(rule))
-    return EXIT_OK
+def command(args: argparse.Namespace) -> Callable[[argparse.Namespace], int]:
+    """The function that runs the command `args` name."""
+    name = args.command
+    if name == "diff" and args.checkpoint is not None:
+        name = "diff --checkpoint"
+    module, function = COMMANDS[(name, bool(getattr(args, "confirm", False)))]
+    # The one place a command's module is imported: on its first run, not with the parser,
+    # so that each command loads only what it needs (`diff` neither git, the checkpoint
+    # readers nor spark/; `rules` no front end).
+    return getattr(importlib.import_module(f"streamlint.cli.{module}"), function)

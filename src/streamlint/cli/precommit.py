@@ -13,14 +13,13 @@ import sys
 from pathlib import Path
 
 from streamlint.model.errors import InputError, UsageError
+from streamlint.report.text import render_all
 from streamlint.rulebook.change import EXIT_ERROR, EXIT_OK, exit_code
+from streamlint.workflow.check import check
+from streamlint.workflow.git import head_exists, repo_root
 
 
 def main(argv: list[str] | None = None) -> int:
-    from streamlint.report.text import render_all
-    from streamlint.workflow.check import check
-    from streamlint.workflow.git import head_exists, repo_root
-
     paths = sys.argv[1:] if argv is None else argv
     if not paths:
         return EXIT_OK

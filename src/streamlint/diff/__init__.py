@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from streamlint.diff import pipelines
 from streamlint.diff.already import already_present, judged_starts, unchanged_reads
+from streamlint.diff.checkpoints import checkpoint_key, shared_in_file, volatile_changes
 from streamlint.diff.compare import (
     Change,
     Code,
@@ -17,7 +18,9 @@ from streamlint.diff.refused import refused_new_query, upgrade_refusals
 from streamlint.model import JobFile, Query, show
 from streamlint.model.labels import pair_labels
 from streamlint.model.records import record, replace
+from streamlint.rulebook.book import parse_version
 from streamlint.rulebook.change import DEFAULT_SPARK_VERSION
+from streamlint.rulebook.matrix import judge, worst
 
 
 @record
@@ -59,10 +62,6 @@ def diff_pairs(old: JobFile, new: JobFile, pairs: tuple[tuple[Query | None, Quer
     found elsewhere, with what every new version is checked for: its checkpoints. Where the
     old version pinned another Spark (`base_version`), what both versions do that the new
     Spark refuses and the old one did not is reported too (`refused.upgrade_refusals`)."""
-    from streamlint.diff.checkpoints import checkpoint_key, shared_in_file, volatile_changes
-    from streamlint.rulebook.book import parse_version
-    from streamlint.rulebook.matrix import judge, worst
-
     version = parse_version(spark_version)
     changes = unseen_changes(old, new)
     changes.extend(pipelines.flow_changes(pairs, old, new))

@@ -10,9 +10,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from streamlint.diff.compare import Change, Code
+from streamlint.diff.compare import Change, Code, compare_queries
 from streamlint.model import Query, Template, Unknown, exclusive, is_known
 from streamlint.model.paths import normal_path, normal_value
+from streamlint.rulebook.matrix import judge
 
 
 def checkpoint_key(query: Query, partly: bool = False) -> str | None:
@@ -114,8 +115,5 @@ def distinct(queries: list[Query]) -> list[Query]:
 
 def alike(a: Query, b: Query, version: tuple[int, ...]) -> bool:
     """Whether `b` may restart from `a`'s checkpoint: every difference judged compatible."""
-    from streamlint.diff.compare import compare_queries
-    from streamlint.rulebook.matrix import judge
-
     return all(judge(change, version).verdict == "compatible"
                for change in compare_queries(a, b))

@@ -11,6 +11,9 @@ from __future__ import annotations
 from typing import Any
 
 from streamlint.extract.registry import NEXT
+from streamlint.extract.sql.bridge import to_col
+from streamlint.extract.sql.parse import parse_expression
+from streamlint.extract.sql.simple import parse_simple
 from streamlint.extract.values import (
     BoundMethod,
     Col,
@@ -65,12 +68,11 @@ def col_of(name: str) -> Col:
 
 def sql_text(text: str) -> str:
     """Spark SQL in a string, in one canonical spelling (for messages)."""
-    from streamlint.extract.sql.simple import parse_simple
-    from streamlint.model.expr import render
-
     expr = parse_simple(str(text))  # an expression: no need to load sqlglot
     if expr is not None:
         return render(expr)
+    # Imported here: the SQL statement reader loads sqlglot (about 0.1 s), for SQL that is
+    # more than an expression only.
     from streamlint.extract.sql.statements import canonical_sql
 
     return canonical_sql(str(text))
@@ -83,19 +85,12 @@ def opaque_sql(body: str) -> Expr:
 
 def col_sql(text: str) -> Col:
     """A column written as a SQL string (`selectExpr`, `expr`, string filters)."""
-    from streamlint.extract.sql.bridge import to_col
-    from streamlint.extract.sql.parse import parse_expression
-
     return to_col(parse_expression(str(text)))
 
 
 def sql_call(body: str) -> Col | None:
     """`count(*)`, `sum(amount)` in SQL text read like `F.count("*")`, `F.sum("amount")`;
     None when the text is not one function call."""
-    from streamlint.extract.sql.bridge import to_col
-    from streamlint.extract.sql.parse import parse_expression
-    from streamlint.model.expr import Call
-
     expr = parse_expression(str(body))
     return to_col(expr) if isinstance(expr, Call) else None
 

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 import libcst as cst
 
 from streamlint.extract.symbolic import digest
+from streamlint.extract.values import Grouped, Plan, Writer
 from streamlint.model import Loc, Query, Source, Unseen, is_known, show
 
 if TYPE_CHECKING:
@@ -154,8 +155,6 @@ def escaped(interp: Interpreter, values: tuple[Any, ...], into: str, key: str | 
     """Note the streaming sources of DataFrames handed to code streamlint cannot follow, with
     a fingerprint of everything that code was handed (the DataFrames' shapes, the other
     arguments' values): handing the same values to the same code again changes nothing."""
-    from streamlint.extract.values import Writer
-
     sources = _streaming_sources(values, 0)
     writers = [v for v in values if isinstance(v, Writer)]
     if not sources and not writers:
@@ -174,8 +173,6 @@ def escaped(interp: Interpreter, values: tuple[Any, ...], into: str, key: str | 
 
 
 def _streaming_sources(value: Any, depth: int) -> list[Source]:
-    from streamlint.extract.values import Grouped, Plan, Writer
-
     if depth > 3:
         return []
     if isinstance(value, Plan):

@@ -30,15 +30,16 @@ from typing import TYPE_CHECKING, Any
 
 import libcst as cst
 
+from streamlint.extract.bindings import module_ref
 from streamlint.extract.imports import (
     MAX_MODULES,
     is_outside,
     join,
     module_files,
     package_folder,
-    reachable,
     search_roots,
 )
+from streamlint.extract.positions import index_module
 from streamlint.extract.values import Env, ModuleContext, PathValue, RepoModule
 from streamlint.model import Loc, Unknown, Unseen
 
@@ -62,8 +63,6 @@ def digest(text: str) -> str:
 def parse(text: str) -> tuple[cst.Module, Any]:
     """A module's tree and position index (cached by text); ParserSyntaxError if it is not
     Python."""
-    from streamlint.extract.positions import index_module
-
     key = digest(text)
     parsed = _PARSED.get(key)
     if parsed is None:
@@ -259,8 +258,6 @@ class Loader:
         return True
 
     def _import(self, interp: Interpreter, stmt: cst.Import, env: Env) -> bool:
-        from streamlint.extract.bindings import module_ref
-
         loc = interp.loc(stmt)
         handled = False
         for alias in stmt.names:
@@ -321,14 +318,3 @@ def _syntax_error(text: str) -> str:
     except (ValueError, RecursionError, MemoryError):
         pass
     return ""
-
-
-
-def imports_streaming(text: str, project: Project) -> bool:
-    """Whether a file that never says `readStream` or `writeStream` imports, directly or not,
-    a module of the repository that does (its queries are built by helpers)."""
-    from streamlint.extract import mentions_streaming
-
-    roots = search_roots(project.job, project.source_roots)
-    modules = reachable(project.job, text, project.files.read, roots)
-    return any(mentions_streaming(found) for found in modules.values())

@@ -14,16 +14,21 @@ from __future__ import annotations
 
 import hashlib
 import posixpath
-from typing import TYPE_CHECKING, Any
+from typing import Any
+
+import libcst as cst
 
 from streamlint.extract import notebook_cells as cells
+from streamlint.extract.interpreter import Interpreter
 from streamlint.extract.notebook import Converted, SqlCell, convert, relocate
+from streamlint.extract.positions import index_module
+from streamlint.extract.project import Project
+from streamlint.extract.removals import REMOVE_HOOK, remove_hook
+from streamlint.extract.script import interpret
+from streamlint.extract.text import located, mentions_streaming
+from streamlint.extract.values import Native
 from streamlint.model import JobFile, Loc, Unknown, Unseen
 from streamlint.model.errors import InputError
-
-if TYPE_CHECKING:
-    from streamlint.extract.interpreter import Interpreter
-    from streamlint.extract.project import Project
 
 
 def digest(text: str) -> str:
@@ -41,7 +46,7 @@ class Runs:
         self.unseen: list[Unseen] = list(converted.unseen)
         self.modules: dict[str, str] = {}
         self.running = [path]
-        self.streaming = _streaming(converted.source)
+        self.streaming = mentions_streaming(converted.source)
 
     def __call__(self, interp: Interpreter, args: list[Any], kwargs: dict[str, Any],
                  node: Any) -> None:
@@ -74,7 +79,7 @@ class Runs:
             self.maps[shown] = converted.lines
             self.sql.extend(converted.sql)
             self.unseen.extend(converted.unseen)
-        self.streaming = self.streaming or _streaming(source)
+        self.streaming = self.streaming or mentions_streaming(source)
         interp.files.append((shown, index))
         self.running.append(shown)
         try:
@@ -110,13 +115,6 @@ class Runs:
         return _shown(job_shown, job_path, tried[0]), tried, None
 
 
-def _streaming(source: str) -> bool:
-    """The test every job passes before it is interpreted (pipelines' imports included)."""
-    from streamlint.extract import mentions_streaming
-
-    return mentions_streaming(source)
-
-
 def _shown(job_shown: str, job_path: str, path: str) -> str:
     """A repository path written the way the job's own path was given."""
     relative = posixpath.relpath(path, posixpath.dirname(job_path) or ".")
@@ -124,10 +122,6 @@ def _shown(job_shown: str, job_path: str, path: str) -> str:
 
 
 def _parse(source: str) -> tuple[Any, Any]:
-    import libcst as cst
-
-    from streamlint.extract.positions import index_module
-
     try:
         module = cst.parse_module(source)
     except (cst.ParserSyntaxError, RecursionError):
@@ -137,50 +131,23 @@ def _parse(source: str) -> tuple[Any, Any]:
 
 def extract_notebook(text: str, path: str, converted: Converted,
                      project: Project | None) -> JobFile:
-    """A notebook's queries, its `%run`s followed, what it does not show as `Unseen`."""
-    from streamlint.extract import check_syntax, interpret
-
+    """A notebook's queries, its `%run`s followed, what it does not show as `Unseen` (one
+    with no streaming and no `%run` is read without the interpreter: `extract_text`)."""
     runs = Runs(path, converted, project)
-    if not runs.streaming and not converted.runs:
-        _located(check_syntax, converted, path, converted.source)
-        queries: tuple = ()
-        found: tuple = ()
-        followed: tuple = ()
-        batch: tuple[str, ...] = ()
-        api = None
-        commented = ()
-    else:
-        def prepare(interp: Interpreter) -> None:
-            from streamlint.extract.removals import REMOVE_HOOK, remove_hook
-            from streamlint.extract.values import Native
 
-            interp.globals.names[cells.RUN_HOOK] = Native("%run", runs)
-            interp.globals.names[REMOVE_HOOK] = Native("rm", remove_hook)
-            interp.globals.names[cells.MAGIC_VALUE] = Unknown("a magic command's output")
+    def prepare(interp: Interpreter) -> None:
+        interp.globals.names[cells.RUN_HOOK] = Native("%run", runs)
+        interp.globals.names[REMOVE_HOOK] = Native("rm", remove_hook)
+        interp.globals.names[cells.MAGIC_VALUE] = Unknown("a magic command's output")
 
-        read = _located(interpret, converted, path, converted.source, prepare, project)
-        queries, found, followed, batch = read.queries, read.unseen, read.modules, \
-            read.batch_datasets
-        api = read.pipeline_api
-        commented = read.commented_modules
-        queries, found = relocate((queries, found), runs.maps)
+    read = located(interpret, converted.lines, path, converted.source, prepare, project)
+    queries, found = relocate((read.queries, read.unseen), runs.maps)
     streaming = bool(queries) or runs.streaming
     unseen = [cell.unseen() for cell in runs.sql if cell.call is None
               and (cell.streaming or (streaming and not cell.read_only))]
     unseen.extend(runs.unseen)
     unseen.extend(found)
-    modules = dict(followed)
+    modules = dict(read.modules)
     modules.update(runs.modules)
-    return JobFile(path, text, queries, tuple(unseen), tuple(sorted(modules.items())), batch,
-                   api, commented)
-
-
-def _located(function: Any, converted: Converted, path: str, *args: Any) -> Any:
-    """Run `function`, an InputError's source line moved to the notebook's own line."""
-    try:
-        return function(*args[:1], path, *args[1:])
-    except InputError as err:
-        line, column = converted.lines.place(err.line, err.column)
-        number, index = converted.lines.cell(err.line)
-        where = f" (cell {number}, line {index})" if number else ""
-        raise InputError(path, line, column, err.message + where) from None
+    return JobFile(path, text, queries, tuple(unseen), tuple(sorted(modules.items())),
+                   read.batch_datasets, read.pipeline_api, read.commented_modules)

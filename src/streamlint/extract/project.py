@@ -14,6 +14,8 @@ from pathlib import Path
 from typing import Protocol
 
 from streamlint.extract.globs import glob_match
+from streamlint.extract.text import read_text
+from streamlint.model.errors import InputError
 from streamlint.model.records import record
 
 # Where packages live below a repository root, besides the root itself.
@@ -37,9 +39,6 @@ class DiskFiles:
     root: str
 
     def read(self, path: str) -> str | None:
-        from streamlint.extract import read_text
-        from streamlint.model.errors import InputError
-
         full = Path(self.root, path)
         if not full.is_file():
             return None

@@ -13,6 +13,8 @@ import libcst as cst
 
 from streamlint.extract import config_files, registry, templates
 from streamlint.extract.budget import MAX_VALUE
+from streamlint.extract.platform import display
+from streamlint.extract.removals import record
 from streamlint.extract.symbolic import ABSENT, digest, length_unknown
 from streamlint.extract.values import (
     EnvDefault,
@@ -89,8 +91,6 @@ def environment_item(target: ModuleRef, key: Any) -> Any:
 def call_shutil(interp: Interpreter, func: FunctionRef, args: list[Any],
                 kwargs: dict[str, Any], node: cst.Call) -> Any:
     if func.name == "rmtree":
-        from streamlint.extract.removals import record
-
         record(interp, args[:1] or [kwargs.get("path")], local=True)
         return None
     return registry.NEXT
@@ -151,8 +151,6 @@ def call_builtin(
 ) -> Any:
     value = args[0] if args else None
     if name == "display":
-        from streamlint.extract.platform import display
-
         return display(interp, args, kwargs, node)
     if name == "open":
         return config_files.open_file(interp, args, kwargs, node)

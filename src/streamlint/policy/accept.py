@@ -22,8 +22,11 @@ from typing import TYPE_CHECKING, Any
 
 from streamlint.model import Loc
 from streamlint.model.errors import UsageError
+from streamlint.model.labels import pair_labels
 from streamlint.model.records import record, replace
-from streamlint.rulebook.matrix import Finding
+from streamlint.policy.suppress import known_codes
+from streamlint.report.shared import belongs
+from streamlint.rulebook.matrix import Finding, own_finding
 
 if TYPE_CHECKING:
     import datetime
@@ -92,10 +95,9 @@ def _entry(raw: dict[str, Any], path: str, line: int, n: int) -> Acceptance:
         raise UsageError(f"{where}: `code` and `reason` are required")
     if ("query" in raw) == ("checkpoint" in raw):
         raise UsageError(f"{where}: give `query` or `checkpoint` (one of them)")
-    from streamlint.policy.suppress import _known_codes
 
     code = raw["code"].strip().upper()
-    if code not in _known_codes():
+    if code not in known_codes():
         raise UsageError(f"{where}: `code`: {raw['code']!r} is no streamlint code "
                          "(`streamlint rules` lists them)")
     return Acceptance(code, raw.get("query"), raw.get("checkpoint"), raw["reason"].strip(),
@@ -142,9 +144,6 @@ def in_effect(head: tuple[Acceptance, ...], base: tuple[Acceptance, ...]
 
 
 def _checkpoints(report: Any, finding: Finding) -> set[str]:
-    from streamlint.model.labels import pair_labels
-    from streamlint.report import belongs
-
     found: set[str] = set()
     for pair, label in zip(report.pairs, pair_labels(report.pairs), strict=True):
         if belongs(finding, label):
@@ -153,9 +152,6 @@ def _checkpoints(report: Any, finding: Finding) -> set[str]:
 
 
 def _names(report: Any, finding: Finding) -> set[str]:
-    from streamlint.model.labels import pair_labels
-    from streamlint.report import belongs
-
     names = set(finding.labels)
     for pair, label in zip(report.pairs, pair_labels(report.pairs), strict=True):
         if belongs(finding, label):
@@ -193,8 +189,6 @@ def apply(findings: tuple[Finding, ...], report: Any, entries: tuple[Acceptance,
 
 
 def expired_finding(entry: Acceptance) -> Finding:
-    from streamlint.rulebook.matrix import own_finding
-
     return own_finding("SL04", "-", None, Loc(entry.path, entry.line, 0), what=entry.what,
                        expires=entry.expires)
 
@@ -203,8 +197,6 @@ def leftovers(entries: tuple[Acceptance, ...], reports: list[Any],
               today: datetime.date | None = None) -> list[str]:
     """Warnings: entries this change adds that accept nothing (SL03), and expired entries
     no finding ran into (SL04 is then no finding of any report)."""
-    from streamlint.rulebook.matrix import own_finding
-
     out: list[str] = []
     for entry in entries:
         used = any(matches(entry, f, r) for r in reports for f in (*r.findings, *r.suppressed)

@@ -34,7 +34,9 @@ from typing import Any
 
 from streamlint.model.errors import UsageError
 from streamlint.model.records import record
+from streamlint.rulebook.book import all_rules
 from streamlint.rulebook.change import VERDICTS
+from streamlint.rulebook.profiles import parse_profile
 
 KNOWN_KEYS = {"spark-version", "include", "exclude", "select", "ignore", "severity",
               "overrides", "tables", "source-roots"}
@@ -210,8 +212,6 @@ def _codes(table: dict[str, Any], key: str, path: str, where: str) -> tuple[str,
 
 
 def _check_code(code: str, key: str, path: str) -> None:
-    from streamlint.rulebook.book import all_rules
-
     known = [rule.code for rule in all_rules()]
     if not code or not any(c.startswith(code) for c in known):
         raise UsageError(f"{path}: `{key}`: {code!r} is no rule code or prefix of one (codes "
@@ -224,7 +224,6 @@ def _version(table: dict[str, Any], path: str, where: str) -> str | None:
         return None
     if not isinstance(version, str):
         raise UsageError(f"{path}: `{where}spark-version` must be a string such as \"3.5\"")
-    from streamlint.rulebook.profiles import parse_profile
 
     parse_profile(version, f"{path}: `{where}spark-version` = {version!r}")
     return version

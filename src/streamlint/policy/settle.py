@@ -6,19 +6,17 @@ from __future__ import annotations
 
 from streamlint.diff import Report
 from streamlint.model.records import replace
-from streamlint.policy.accept import Acceptance
+from streamlint.policy.accept import Acceptance, apply
 from streamlint.policy.at_change import at_change
 from streamlint.policy.config import Config
+from streamlint.policy.suppress import apply_suppressions
+from streamlint.report.remedy import with_remedies
 from streamlint.rulebook.matrix import worst
 
 
 def settle(report: Report, config: Config, accepted: tuple[Acceptance, ...] = ()) -> Report:
     """The report as the team configured it: suppressions and acceptances, codes selected,
     severities, and the next step for what stays incompatible."""
-    from streamlint.policy.accept import apply
-    from streamlint.policy.suppress import apply_suppressions
-    from streamlint.report.remedy import with_remedies
-
     findings = at_change(report.findings, report.old.text, report.old.path, report.new.text,
                          report.new.path)
     suppressed: tuple = ()

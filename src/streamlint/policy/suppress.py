@@ -24,6 +24,7 @@ import tokenize
 
 from streamlint.model import Loc
 from streamlint.model.records import record
+from streamlint.rulebook.book import all_rules
 from streamlint.rulebook.matrix import Finding, own_finding
 
 MARK = re.compile(r"#\s*streamlint\s*:\s*ignore\b(?:\[([^\]]*)\])?[ \t:,-]*(.*)$")
@@ -42,9 +43,7 @@ def find_suppressions(text: str, path: str) -> tuple[list[Suppression], list[Fin
     if "streamlint" not in text:
         return [], []
     if path.lower().endswith(".ipynb"):  # the comments are in the cells' JSON strings
-        from streamlint.extract.notebook import code_lines
-
-        text = code_lines(text)
+        text = _code_lines(text)
     good: list[Suppression] = []
     bad: list[Finding] = []
     try:
@@ -65,7 +64,7 @@ def find_suppressions(text: str, path: str) -> tuple[list[Suppression], list[Fin
             bad.append(own_finding("SL02", "-", None, Loc(path, line, column),
                                    missing=missing))
             continue
-        unknown = [code for code in codes if code not in _known_codes()]
+        unknown = [code for code in codes if code not in known_codes()]
         if unknown:  # a typo would otherwise read as "silences nothing on this line"
             bad.append(own_finding(
                 "SL02", "-", None, Loc(path, line, column), "unknown-code",
@@ -79,9 +78,7 @@ def find_suppressions(text: str, path: str) -> tuple[list[Suppression], list[Fin
 
 
 @functools.cache
-def _known_codes() -> frozenset[str]:
-    from streamlint.rulebook.book import all_rules
-
+def known_codes() -> frozenset[str]:
     return frozenset(rule.code for rule in all_rules())
 
 
@@ -158,9 +155,7 @@ def _apply_file(findings: tuple[Finding, ...], text: str, path: str, base_text: 
                      for code in c.codes}
     source = text
     if path.lower().endswith(".ipynb"):
-        from streamlint.extract.notebook import code_lines
-
-        source = code_lines(text)
+        source = _code_lines(text)
     spans = statement_lines(source)
     kept: list[Finding] = []
     silenced: list[Finding] = []
@@ -204,3 +199,12 @@ def _elsewhere(code: str, findings: tuple[Finding, ...], comment: Suppression,
     where = ", ".join(str(n) for n in lines[:3])
     noun = "line" if len(lines) == 1 else "lines"
     return f"{code} points at {noun} {where}{', ...' if len(lines) > 3 else ''}"
+
+
+def _code_lines(notebook: str) -> str:
+    """A notebook's code, each line where the JSON has it."""
+    # Imported here: the notebook reader brings hashlib (OpenSSL), which a check of .py
+    # files never needs (`diff` of two .py files loads neither).
+    from streamlint.extract.notebook import code_lines
+
+    return code_lines(notebook)

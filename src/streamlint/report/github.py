@@ -11,7 +11,8 @@ from typing import TYPE_CHECKING
 
 from streamlint.diff import Report
 from streamlint.model.errors import FileError
-from streamlint.report import LEVEL, judged_for, plural, see, where
+from streamlint.report.shared import LEVEL, judged_for, plural, see, where
+from streamlint.rulebook.matrix import worst
 
 if TYPE_CHECKING:
     from streamlint.report.result import Confirmation
@@ -29,8 +30,6 @@ def _property(text: str) -> str:
 
 def render(reports: list[Report], errors: tuple[FileError, ...] = (),
            root: str | None = None, confirmation: Confirmation | None = None) -> str:
-    from streamlint.rulebook.matrix import worst
-
     out: list[str] = []
     for report in reports:
         for finding in report.findings:

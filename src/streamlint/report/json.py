@@ -9,6 +9,7 @@ from streamlint.diff import Report
 from streamlint.model import Loc, Query, Template, Unknown, code_of
 from streamlint.model.errors import FileError
 from streamlint.model.labels import pair_labels
+from streamlint.rulebook.matrix import worst
 
 if TYPE_CHECKING:
     from streamlint.report.result import Confirmation
@@ -64,8 +65,6 @@ def render_all(reports: list[Report], errors: tuple[FileError, ...] = (),
                confirmation: Confirmation | None = None) -> str:
     """Git mode: one object per changed job file under `files`, one verdict over all; with
     `check --confirm`, each file's Spark confirmation under `confirmations`."""
-    from streamlint.rulebook.matrix import worst
-
     files = []
     for report in reports:
         data = _data(report)

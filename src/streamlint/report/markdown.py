@@ -6,8 +6,8 @@ from typing import TYPE_CHECKING
 
 from streamlint.diff import Report
 from streamlint.model.errors import FileError
-from streamlint.report import judged_for, no_query, plural, where
-from streamlint.rulebook.matrix import Finding
+from streamlint.report.shared import judged_for, no_query, plural, where
+from streamlint.rulebook.matrix import Finding, worst
 
 if TYPE_CHECKING:
     from streamlint.report.result import Confirmation
@@ -58,8 +58,6 @@ def _fix_block(report: Report, finding: Finding, root: str | None) -> list[str]:
 
 def render(reports: list[Report], errors: tuple[FileError, ...] = (),
            root: str | None = None, confirmation: Confirmation | None = None) -> str:
-    from streamlint.rulebook.matrix import worst
-
     verdict = worst([r.verdict for r in reports])
     if confirmation is not None:  # Spark's run may be stricter than the static verdict
         verdict = confirmation.verdict

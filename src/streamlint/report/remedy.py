@@ -12,8 +12,10 @@ import re
 from typing import Any
 
 from streamlint.model import Query, Template, code_of, is_known
+from streamlint.model.labels import pair_labels
 from streamlint.model.records import replace
 from streamlint.model.secrets import mask_text
+from streamlint.report.shared import belongs
 from streamlint.rulebook.matrix import Finding, Remedy
 
 PIPELINE = "pipeline"  # a pipeline's flow: its sink format (`streamlint.extract.pipelines`)
@@ -134,9 +136,6 @@ def with_remedies(findings: tuple[Finding, ...], report: Any,
                   checkpoint: str | None = None) -> tuple[Finding, ...]:
     """Findings whose fix fits their sources, incompatible ones with their next step
     (`checkpoint`: the path the user gave, for `diff --checkpoint PATH`)."""
-    from streamlint.model.labels import pair_labels
-    from streamlint.report import belongs
-
     pairs = list(zip(report.pairs, pair_labels(report.pairs), strict=True))
     out = []
     for finding in findings:

@@ -14,7 +14,8 @@ from streamlint import __version__
 from streamlint.diff import Report
 from streamlint.model import Loc
 from streamlint.model.errors import FileError
-from streamlint.report import LEVEL, repo_path, where
+from streamlint.report.shared import LEVEL, repo_path, where
+from streamlint.rulebook.book import all_rules
 
 if TYPE_CHECKING:
     from streamlint.report.result import Confirmation
@@ -66,8 +67,6 @@ def _targets(reports: list[Report]) -> list[dict[str, str]]:
 
 def render(reports: list[Report], errors: tuple[FileError, ...] = (),
            root: str | None = None, confirmation: Confirmation | None = None) -> str:
-    from streamlint.rulebook.book import all_rules
-
     known = {rule.code: rule for rule in all_rules()}
     rules: list[dict[str, Any]] = []
     index: dict[str, int] = {}

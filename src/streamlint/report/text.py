@@ -8,7 +8,7 @@ from streamlint.diff import Report
 from streamlint.model import JobFile, Loc
 from streamlint.model.errors import FileError
 from streamlint.model.secrets import mask_line
-from streamlint.report import (
+from streamlint.report.shared import (
     judged_for,
     no_query,
     outside_queries,
@@ -30,6 +30,8 @@ NO_QUERY_LINE = "compatible: no streaming query, so no checkpoint to restart fro
 def _source_line(text: str, loc: Loc) -> str:
     if loc.path.lower().endswith(".ipynb"):
         # The JSON line holds the cell's line as a string: show the code, and where it is.
+        # Imported here: the notebook reader brings hashlib (OpenSSL), which a report on a
+        # .py file never needs (`diff` of two .py files loads neither).
         from streamlint.extract.notebook import describe
 
         cell = describe(text, loc.line, loc.column)

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from streamlint.diff import Report
+from streamlint.spark.confirm import confirm_files
 from streamlint.workflow.git import run_git
 
 
@@ -46,8 +47,6 @@ def confirm_reports(root: Path, base: str, head: str | None, reports: list[Repor
                     ) -> list[tuple[Report, Any]]:
     """(report, Spark's confirmation) for each changed job with a query on both sides; jobs
     added or deleted have nothing to restart and are left to the static report."""
-    from streamlint.spark.confirm import confirm_files
-
     out: list[tuple[Report, Any]] = []
     with versions(root, base, head) as (old_root, new_root):
         for report in reports:

@@ -22,12 +22,18 @@ from streamlint.checkpoint.compare import state_schema_findings
 from streamlint.checkpoint.job_match import match_checkpoint
 from streamlint.checkpoint.model import Checkpoint, StatefulOperator
 from streamlint.checkpoint.operators import operator_kind
+from streamlint.checkpoint.reader import read_checkpoint
 from streamlint.checkpoint.state_schema import struct_text
 from streamlint.model import Loc
 from streamlint.model.records import record
+from streamlint.policy.config import load_config
 from streamlint.report.result import Confirmation
 from streamlint.rulebook.matrix import Finding, own_finding
 from streamlint.spark.error_text import first_line, unwrapped
+from streamlint.spark.runner import run_job
+from streamlint.spark.runtime import no_spark_yet, start_session, stdout_to_stderr
+from streamlint.spark.sandbox import CannotConfirm, Sandbox
+from streamlint.spark.synthetic import kafka_rows, literal_pool, rows
 
 RUN_TIMEOUT_SECONDS = 120.0
 # Spark restores these from the offset log on restart; the sandbox keeps its own partition
@@ -68,11 +74,6 @@ def derive_state(checkpoint: Checkpoint, job: Path, session: Any,
 
 def _derive(checkpoint: Checkpoint, job: Path, session: Any, tables: dict[str, str],
             timeout: float, workdir: Path, version: str) -> SparkState:
-    from streamlint.checkpoint.reader import read_checkpoint
-    from streamlint.spark.runner import run_job
-    from streamlint.spark.sandbox import CannotConfirm, Sandbox
-    from streamlint.spark.synthetic import literal_pool
-
     def failed(problem: str, warnings: list[str] | None = None) -> SparkState:
         return SparkState(version, None, (), (), tuple(warnings or ()), problem)
 
@@ -181,8 +182,6 @@ def _pinned(conf: Mapping[str, str]) -> Iterator[None]:
 
 def _land(sandbox: Any, plan: Any) -> None:
     """One batch of synthetic rows in every stand-in source the plan run saw."""
-    from streamlint.spark.synthetic import kafka_rows, rows
-
     value_schema = plan.value_schema()
     for identity, spec in plan.sources.items():
         directory = sandbox.source_dir(identity)
@@ -292,13 +291,9 @@ def confirmation_text(state: SparkState) -> str:
 def spark_state(checkpoint: Checkpoint, job: Path, timeout: float) -> SparkState:
     """One local Spark session (a caller's active one is reused and left running)."""
 
-    from streamlint.policy.config import load_config
-    from streamlint.spark.command import _stdout_to_stderr
-    from streamlint.spark.runtime import no_spark_yet, start_session
-
     tables = dict(load_config(job.parent).tables)
     ours = no_spark_yet()
-    with _stdout_to_stderr():  # Spark's Python workers print; the report owns stdout
+    with stdout_to_stderr():  # Spark's Python workers print; the report owns stdout
         session = start_session()
         try:
             return derive_state(checkpoint, job, session, tables, timeout)

@@ -6,36 +6,30 @@ Executes the user's job files (in a sandbox, on synthetic input): opt-in only.
 from __future__ import annotations
 
 import argparse
-import contextlib
-import os
+import platform
 import shlex
 import sys
-from collections.abc import Iterator
+import tempfile
 from pathlib import Path
 from typing import Any
 
 from streamlint.diff import Report
 from streamlint.model.errors import UsageError
+from streamlint.policy.config import load_config
+from streamlint.report import render_for, render_result
+from streamlint.report.colour import write
+from streamlint.report.result import Result
 from streamlint.rulebook.change import exit_code
-
-
-@contextlib.contextmanager
-def _stdout_to_stderr() -> Iterator[None]:
-    sys.stdout.flush()
-    saved = os.dup(1)
-    os.dup2(2, 1)
-    try:
-        yield
-    finally:
-        sys.stdout.flush()
-        os.dup2(saved, 1)
-        os.close(saved)
+from streamlint.spark.check_confirm import confirm_reports
+from streamlint.spark.confirm import confirm_files
+from streamlint.spark.connect import connect_mode, require_connect, start_remote_session
+from streamlint.spark.report import as_check_result, as_result
+from streamlint.spark.runtime import no_spark_yet, require_spark, start_session, stdout_to_stderr
+from streamlint.workflow.git import repo_root
 
 
 def reproduce_command(args: argparse.Namespace, spark_version: str, java_version: str
                       ) -> list[str]:
-    import platform
-
     command = ["streamlint", "diff", shlex.quote(args.old), shlex.quote(args.new), "--confirm"]
     if args.spark_version:
         command += ["--spark-version", args.spark_version]
@@ -50,20 +44,12 @@ def reproduce_command(args: argparse.Namespace, spark_version: str, java_version
 def run_confirm(args: argparse.Namespace, report: Report) -> int:
     """Confirm the pair in an embedded Spark (or on the --remote Spark Connect server), then
     report."""
-    from streamlint.policy.config import load_config
-
     if getattr(args, "remote", None):
         return _report(args, report, _remote_confirmation(args, report))
-    from streamlint.spark.runtime import require_spark
-
     require_spark()
-
-    from streamlint.spark.confirm import confirm_files
-    from streamlint.spark.runtime import no_spark_yet, start_session
-
     tables = dict(load_config(Path(args.new).parent).tables)
     ours = no_spark_yet()  # a caller's session (and its SparkContext) is left running
-    with _stdout_to_stderr():  # Spark's Python workers print; the report owns stdout
+    with stdout_to_stderr():  # Spark's Python workers print; the report owns stdout
         session = start_session()
         try:
             confirmation = confirm_files(Path(args.old), Path(args.new), session, tables,
@@ -77,19 +63,12 @@ def run_confirm(args: argparse.Namespace, report: Report) -> int:
 
 def _remote_confirmation(args: argparse.Namespace, report: Report) -> Any:
     """The pair confirmed on the Spark Connect server at args.remote."""
-    import tempfile
-
-    from streamlint.policy.config import load_config
-    from streamlint.spark.connect import connect_mode, require_connect, start_remote_session
-
     require_connect(args.remote)
-    from streamlint.spark.confirm import confirm_files
-
     tables = dict(load_config(Path(args.new).parent).tables)
     shared = Path(args.remote_workdir) if args.remote_workdir else None
     if shared is not None and not shared.is_dir():
         raise UsageError(f"{shared}: --remote-workdir is not a directory")
-    with _stdout_to_stderr(), connect_mode():
+    with stdout_to_stderr(), connect_mode():
         session = start_remote_session(args.remote)
         try:
             # A query the timeout left running may still write there: cleanup must not fail.
@@ -105,10 +84,6 @@ def _remote_confirmation(args: argparse.Namespace, report: Report) -> Any:
 def _report(args: argparse.Namespace, report: Report, confirmation: Any) -> int:
     """Print the result (the static report and Spark's confirmation) in any format; the exit
     code follows the stricter verdict."""
-    from streamlint.report import render_for
-    from streamlint.report.result import Result
-    from streamlint.spark.report import as_result
-
     reproduce = reproduce_command(args, confirmation.spark_version,
                                  confirmation.java_version)
     result = Result((report,), single=True,
@@ -120,24 +95,13 @@ def _report(args: argparse.Namespace, report: Report, confirmation: Any) -> int:
 def run_check_confirm(args: argparse.Namespace, outcome: Any) -> int:
     """`check --confirm`: the static check's report, then each changed job's Spark outcome
     (one local session for all of them); the exit code follows the stricter verdict."""
-    from streamlint.policy.config import load_config
-    from streamlint.report import render_result
-    from streamlint.report.colour import write
-    from streamlint.report.result import Result
-    from streamlint.spark.check_confirm import confirm_reports
-    from streamlint.spark.report import as_check_result
-    from streamlint.spark.runtime import require_spark
-    from streamlint.workflow.git import repo_root
-
     require_spark()
-
-    from streamlint.spark.runtime import no_spark_yet, start_session
 
     root = repo_root(Path.cwd())
     tables = dict(load_config(Path.cwd()).tables)
     reports = list(outcome.reports)
     ours = no_spark_yet()
-    with _stdout_to_stderr():
+    with stdout_to_stderr():
         session = start_session()
         try:
             confirmed = confirm_reports(root, args.base, args.head, reports, session, tables,
@@ -153,8 +117,6 @@ def run_check_confirm(args: argparse.Namespace, outcome: Any) -> int:
 
 
 def _check_reproduce(args: argparse.Namespace, report: Report, confirmation: Any) -> list[str]:
-    import platform
-
     command = ["streamlint", "check", "--base", shlex.quote(args.base)]
     if args.head:
         command += ["--head", shlex.quote(args.head)]

@@ -22,14 +22,20 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from streamlint.extract import extract_file
+from streamlint.extract.project import on_disk, project_root
 from streamlint.model import JobFile
+from streamlint.model.errors import InputError
 from streamlint.model.records import record, replace
 from streamlint.spark.deployment import Deployment, merged_sources
 from streamlint.spark.error_text import error_class, error_summary, error_text
+from streamlint.spark.inferred_schemas import Guess, inferred_schemas
 from streamlint.spark.runner import JobRun, cancel_job, finish_job, run_job
-from streamlint.spark.runtime import close_run_sessions, run_session
+from streamlint.spark.runtime import close_run_sessions, is_connect, run_session
 from streamlint.spark.sandbox import CannotConfirm, QueryRun, Sandbox
 from streamlint.spark.state_schema import StoreSchema
+from streamlint.spark.synthetic import literal_pool
+from streamlint.workflow.modules import source_roots
 
 # Spark's answer, as a verdict: a refused restart or changed results are incompatible. A
 # restart that wrote no rows in either run ("no-output") compared nothing: it is no answer,
@@ -96,9 +102,6 @@ def confirm_files(old: Path, new: Path, session: Any, tables: Mapping[str, str] 
     `workdir` holds the stand-in input, checkpoints and outputs; with Spark Connect the server
     must see it at the same path (loopback, or a shared mount). `static` is the static
     reading of both versions the report shows (read here as `diff` reads them otherwise)."""
-    from streamlint.spark.inferred_schemas import Guess, inferred_schemas
-    from streamlint.spark.runtime import is_connect
-
     tables = dict(tables or {})
     files = static if static is not None else static_files(old, new)
     version, java = _versions(session)
@@ -136,11 +139,6 @@ def confirm_files(old: Path, new: Path, session: Any, tables: Mapping[str, str] 
 def static_files(old: Path, new: Path) -> list[JobFile]:
     """Both versions as the static reading sees them: what their sources' inferred schemas
     come from, and whether a run that starts no query is what the code says."""
-    from streamlint.extract import extract_file
-    from streamlint.extract.project import on_disk, project_root
-    from streamlint.model.errors import InputError
-    from streamlint.workflow.modules import source_roots
-
     files: list[JobFile] = []
     for path in (old, new):
         # Read as `diff` reads it (diff_files): with its repository's modules, whose helpers
@@ -166,8 +164,6 @@ class _Run:
 
 def _versions(session: Any) -> tuple[str, str]:
     """Spark's and Java's versions where the queries run (the server, for Spark Connect)."""
-    from streamlint.spark.runtime import is_connect
-
     if is_connect(session):
         row = session.sql("SELECT version(), "
                           "reflect('java.lang.System', 'getProperty', 'java.version')").first()
@@ -187,8 +183,6 @@ def _unload_state_stores(session: Any) -> None:
 
 
 def _confirm(old: Path, new: Path, run: _Run, workdir: Path) -> Confirmation:
-    from streamlint.spark.synthetic import literal_pool
-
     pool = literal_pool(old.read_text(encoding="utf-8", errors="replace"),
                         new.read_text(encoding="utf-8", errors="replace"))
     warnings: list[str] = []

@@ -12,6 +12,7 @@ from streamlint.spark.runner import JobRun, StartedJob, cancel_job, finish_job, 
 from streamlint.spark.runtime import run_session
 from streamlint.spark.sandbox import Sandbox, SourceSpec
 from streamlint.spark.state_schema import StoreSchema, read_state_schemas
+from streamlint.spark.synthetic import kafka_rows, rows
 
 
 def merged_sources(plans: Any) -> dict[str, SourceSpec]:
@@ -46,8 +47,6 @@ class Deployment:
         self._layout = Sandbox(root, tables, pool)
 
     def land(self, batch: int) -> None:
-        from streamlint.spark.synthetic import kafka_rows, rows
-
         value_schema = Sandbox(self.root, self.tables, self.pool,
                                json_schemas=list(self.value_schemas)).value_schema()
         for identity, spec in self.sources.items():

@@ -18,6 +18,8 @@ from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
 
+from streamlint.extract.project import DEFAULT_SOURCE_ROOTS, project_root
+
 
 def _local_names(folder: Path) -> set[str]:
     """Top-level module names the folder provides (`name.py`, `name/`)."""
@@ -53,8 +55,6 @@ def import_roots(job: Path) -> list[str]:
     """Where the job's own imports resolve: its folder, then its repository's root and
     source roots (`extract.project`: the nearest folder with .git, pyproject.toml or
     setup.py; "" and "src")."""
-    from streamlint.extract.project import DEFAULT_SOURCE_ROOTS, project_root
-
     root = project_root(str(job))
     roots = [job.parent.resolve(), *((root / r).resolve() for r in DEFAULT_SOURCE_ROOTS)]
     out: list[str] = []

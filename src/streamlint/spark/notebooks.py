@@ -14,7 +14,9 @@ from pathlib import Path
 from typing import Any
 
 from streamlint.extract import notebook_cells as cells
+from streamlint.extract.notebook import convert
 from streamlint.extract.removals import REMOVE_HOOK
+from streamlint.model.errors import InputError
 
 MAX_RUN_DEPTH = 8
 
@@ -22,9 +24,6 @@ MAX_RUN_DEPTH = 8
 def runnable(job: Path, text: str) -> str | None:
     """The notebook in `text` as Python to execute, or None when `job` is a plain Python file
     (or a notebook streamlint cannot convert: it then runs as it is)."""
-    from streamlint.extract.notebook import convert
-    from streamlint.model.errors import InputError
-
     try:
         converted = convert(text, str(job))
     except InputError:

@@ -11,6 +11,7 @@ import contextlib
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
+from streamlint.spark.avro import stand_ins
 from streamlint.spark.parameters import current_parameters
 from streamlint.spark.patching import (
     ACTIVE,
@@ -261,7 +262,6 @@ def _patch_avro() -> None:
         import pyspark.sql.avro.functions as avro
     except ImportError:
         return
-    from streamlint.spark.avro import stand_ins
 
     from_avro, to_avro = stand_ins((avro.from_avro, avro.to_avro),
                                    lambda message: current().warn(message))

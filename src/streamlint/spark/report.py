@@ -14,7 +14,9 @@ from typing import Any
 from streamlint.diff import Report
 from streamlint.model import Query
 from streamlint.model.paths import query_path
+from streamlint.model.schema_text import split_top_level
 from streamlint.model.secrets import mask_line
+from streamlint.report.json import report_data
 from streamlint.report.result import Confirmation as ResultConfirmation
 from streamlint.rulebook.change import worst
 from streamlint.spark.confirm import Confirmation, QueryConfirmation
@@ -171,8 +173,6 @@ _MANY_FIELDS = 8
 def _abbreviated(was: str, now: str) -> tuple[str, str]:
     """Two struct schemas with the fields both share in place collapsed, so a schema of 52
     fields shows the fields that changed and their neighbours, not 52 fields twice."""
-    from streamlint.model.schema_text import split_top_level
-
     def fields(schema: str) -> list[str] | None:
         if not (schema.startswith("struct<") and schema.endswith(">")):
             return None
@@ -338,8 +338,6 @@ def as_check_result(confirmed: Sequence[tuple[Report, Confirmation, Sequence[str
     text section under its path, its JSON object in `confirmations`, its notes prefixed with
     its path, and the stricter of all verdicts, the `static` ones of every changed file
     included (a file Spark did not run keeps its own: the formats show this verdict)."""
-    from streamlint.report.json import report_data
-
     lines: list[str] = []
     notes: list[tuple[str, str]] = []
     files = []

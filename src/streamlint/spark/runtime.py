@@ -7,6 +7,7 @@ import importlib.util
 import os
 import shutil
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -145,3 +146,17 @@ def no_spark_yet() -> bool:
     from pyspark import SparkContext
 
     return SparkContext._active_spark_context is None
+
+
+@contextlib.contextmanager
+def stdout_to_stderr() -> Iterator[None]:
+    """Spark's Python workers print to the process's stdout; the report owns it."""
+    sys.stdout.flush()
+    saved = os.dup(1)
+    os.dup2(2, 1)
+    try:
+        yield
+    finally:
+        sys.stdout.flush()
+        os.dup2(saved, 1)
+        os.close(saved)

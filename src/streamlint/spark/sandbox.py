@@ -36,6 +36,7 @@ from streamlint.spark.patching import ORIGINAL, load_with, pyspark_method, state
 from streamlint.spark.rows import canonical_row, slug, to_json
 from streamlint.spark.runtime import is_connect
 from streamlint.spark.stubs import StubQuery, stable_path
+from streamlint.spark.synthetic import kafka_rows, rows
 
 KAFKA_SCHEMA = ("key BINARY, value BINARY, topic STRING, partition INT, offset LONG, "
                 "timestamp TIMESTAMP, timestampType INT")
@@ -133,8 +134,6 @@ class Sandbox:
         return load_with(reader, "json", str(directory))
 
     def _static(self, spec: SourceSpec) -> Any:
-        from streamlint.spark.synthetic import kafka_rows, rows
-
         if spec.kind == "kafka":
             data = kafka_rows(spec.topic, self.value_schema(), 1, self.pool)
         else:

@@ -12,6 +12,7 @@ import libcst as cst
 from streamlint.extract import bundles, config_files, pipelines, pyspark_names, registry
 from streamlint.extract.columns import col_sql, function_of, is_unknown, literal, option_value
 from streamlint.extract.frames import unresolved_plan
+from streamlint.extract.platform import widget_call
 from streamlint.extract.pyspark_api.dataframe import (
     ACTIONS,
     COLUMN_METHODS,
@@ -221,8 +222,6 @@ def unknown_member_method(interp: Interpreter, target: BoundMethod, name: str, a
 def unknown_method(interp: Interpreter, target: Unknown, name: str, args: list[Any],
                    kwargs: dict[str, Any], node: cst.Call) -> Any:
     if target.text.endswith("dbutils.widgets"):
-        from streamlint.extract.platform import widget_call
-
         return widget_call(interp, name, args, kwargs, node)
     if name == "rm" and target.text.endswith(FS_UTILITIES):
         recurse = args[1] if len(args) > 1 else kwargs.get("recurse", False)
@@ -248,7 +247,6 @@ def unknown_method(interp: Interpreter, target: Unknown, name: str, args: list[A
             isinstance(args[0], str)):
         # However a notebook reaches it (`dbutils.widgets`, `W = dbutils.widgets`), a
         # widget is one run-time value, named by its key (or the bundle's value).
-        from streamlint.extract.platform import widget_call
 
         return widget_call(interp, name, args, kwargs, node)
     return registry.NEXT
@@ -287,7 +285,9 @@ def session_method(interp: Interpreter, target: Spark, name: str, args: list[Any
     if name == "createDataFrame":
         return created_frame(args, kwargs, loc)
     if name == "sql" and args and isinstance(args[0], str):
-        from streamlint.extract.sql.statements import run_sql  # sqlglot, only for SQL
+        # Imported here: the SQL statement reader loads sqlglot (about 0.1 s), for a job
+        # that runs SQL only.
+        from streamlint.extract.sql.statements import run_sql
 
         return run_sql(interp, args[0], node, loc)
     return Unknown(interp.code(node))
