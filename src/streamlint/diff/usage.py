@@ -13,7 +13,7 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 from streamlint.model import ArbitraryState, Deduplication, Projection, Query
-from streamlint.model.expr import Definition, Star, Unresolved, refs
+from streamlint.model.expr import Definition, Star, Unresolved, refs, walk
 
 # Projection steps whose expressions are the columns they keep or compute (the others, like
 # applyInPandas, pass whole rows to code streamlint does not read).
@@ -65,7 +65,6 @@ def _names(query: Query) -> set[str] | None:
 
 
 def _walk(expr: Any) -> Iterator[Any]:
-    from streamlint.model.expr import walk
 
     return walk(expr)
 

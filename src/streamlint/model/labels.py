@@ -10,8 +10,12 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
-from streamlint.model import Query, Template, code_of, is_known, option
+from streamlint.model.base import Template, code_of, is_known, option
+
+if TYPE_CHECKING:
+    from streamlint.model import Query
 
 
 def _text(value: object) -> str | None:

@@ -13,7 +13,7 @@ import re
 import sys
 from pathlib import Path
 
-from streamlint.rulebook.book import Example, Rule
+from streamlint.rulebook.book import Example, Rule, all_rules
 from streamlint.rulebook.docs import FAMILIES, FOLDER
 from streamlint.rulebook.matrix import documented_fix
 from streamlint.rulebook.profiles import shown_range
@@ -100,7 +100,6 @@ def render_index(rules: tuple[Rule, ...]) -> str:
 
 def pages() -> dict[str, str]:
     """File name -> text, for every page of the folder."""
-    from streamlint.rulebook.book import all_rules
 
     rules = all_rules()
     texts = {f"{rule.code}.md": render_page(rule) for rule in rules}

@@ -18,10 +18,12 @@ from streamlint.diff.changes import changed_modules
 from streamlint.extract import decode_source, mentions_streaming
 from streamlint.model.errors import FileError, InputError, UsageError
 from streamlint.model.records import record, replace
-from streamlint.policy.accept import Acceptance
+from streamlint.policy.accept import FILE, Acceptance, in_effect, leftovers, parse
 from streamlint.policy.config import Config, load_config, matches
 from streamlint.rulebook.matrix import worst
 from streamlint.rulebook.profiles import parse_profile
+from streamlint.workflow.crossfile import across_files as link
+from streamlint.workflow.crossfile import other_jobs
 from streamlint.workflow.git import (
     Change,
     changed_files,
@@ -287,7 +289,6 @@ def check(base: str, head: str | None = None, paths: Iterable[str] | None = None
             reports.append(result)
             configs[result.new.path] = pair.config
     reports = across_files(root, head, config, reports, configs, errors)
-    from streamlint.policy.accept import leftovers
 
     return Outcome(tuple(reports), tuple(errors), worst([r.verdict for r in reports]),
                    unmatched_includes(root, config, (base, head))
@@ -296,7 +297,6 @@ def check(base: str, head: str | None = None, paths: Iterable[str] | None = None
 
 def acceptances(root: Path, base: str, head: str | None) -> tuple[Acceptance, ...]:
     """The head's .streamlint-accept.toml, entries the base has marked inherited."""
-    from streamlint.policy.accept import FILE, in_effect, parse
 
     if head is None:
         path = root / FILE
@@ -315,8 +315,6 @@ def acceptances(root: Path, base: str, head: str | None) -> tuple[Acceptance, ..
 def across_files(root: Path, head: str | None, config: Config, reports: list[Report],
                  configs: dict[str, Config], errors: list[FileError]) -> list[Report]:
     """Queries that moved between changed files, checkpoints shared with other job files."""
-    from streamlint.workflow.crossfile import across_files as link
-    from streamlint.workflow.crossfile import other_jobs
 
     skip = {r.new.path for r in reports} | {e.path for e in errors}
     others = other_jobs(root, head, reports, skip,

@@ -22,9 +22,13 @@ from streamlint.diff import Report, diff_pairs
 from streamlint.diff.checkpoints import alike, checkpoint_key, distinct, shared_change
 from streamlint.diff.compare import Change, Code
 from streamlint.diff.match import match_queries
+from streamlint.extract import decode_source, extract_text
 from streamlint.model import JobFile, Query
 from streamlint.model.errors import UsageError
 from streamlint.model.records import replace
+from streamlint.policy.settle import settle
+from streamlint.rulebook.book import parse_version
+from streamlint.workflow.git import run_git, show_many
 
 if TYPE_CHECKING:
     from streamlint.policy.config import Config
@@ -43,7 +47,6 @@ def across_files(reports: list[Report], configs: dict[str, Config],
     `configs` gives each changed file's configuration (by its path), `others` the job files
     at the head that did not change.
     """
-    from streamlint.policy.settle import settle
 
     moves = find_moves(reports)
     shared = shared_checkpoints(reports, others)
@@ -110,7 +113,6 @@ def shared_checkpoints(reports: list[Report], others: list[JobFile]
                        ) -> dict[int, list[Change]]:
     """Per changed file (report index), its queries whose checkpoint a query of another file
     at the head also writes. Two queries of one file are the diff's own business."""
-    from streamlint.rulebook.book import parse_version
 
     entries: dict[str, list[tuple[int | None, str, Query]]] = {}
     for ri, report in enumerate(reports):
@@ -163,7 +165,6 @@ def other_jobs(root: Path, head: str | None, reports: list[Report], skip: set[st
                wanted: Callable[[str], bool]) -> list[JobFile]:
     """The job files at the head, other than the changed ones, that might share a checkpoint
     with them (read with git at a ref, from disk for the working tree), extracted."""
-    from streamlint.workflow.git import show_many
 
     words = checkpoint_words(reports)
     if not words:
@@ -184,7 +185,6 @@ def other_jobs(root: Path, head: str | None, reports: list[Report], skip: set[st
 
 def _mentioning_write_stream(root: Path, head: str | None) -> list[str]:
     """The Python files at the head that mention writeStream (git grep: no blob read here)."""
-    from streamlint.workflow.git import run_git
 
     where = [head] if head is not None else ["--untracked"]
     try:
@@ -198,7 +198,6 @@ def _mentioning_write_stream(root: Path, head: str | None) -> list[str]:
 
 
 def _extract(item: tuple[str, bytes]) -> JobFile | None:
-    from streamlint.extract import decode_source, extract_text
 
     path, data = item
     try:

@@ -37,6 +37,7 @@ from streamlint.extract.imports import (
 )
 from streamlint.extract.project import DEFAULT_SOURCE_ROOTS, MappingFiles
 from streamlint.model.errors import InputError, UsageError
+from streamlint.workflow.git import show_many, tree_files
 
 MAX_LEVELS = 16  # importers of importers of a changed module, upwards
 MAX_CONFIGS = 50  # files of one name (a `config.yaml` in every folder) given to a job
@@ -85,7 +86,6 @@ class Side:
     """The repository's Python files at one ref (None: the working tree), read on demand."""
 
     def __init__(self, root: Path, ref: str | None) -> None:
-        from streamlint.workflow.git import tree_files
 
         self.root, self.ref = root, ref
         listed = tree_files(root, ref)
@@ -114,7 +114,6 @@ class Side:
                 except OSError:
                     continue
         else:
-            from streamlint.workflow.git import show_many
 
             blobs = show_many(self.root, self.ref, present)
         for path in missing:

@@ -10,7 +10,7 @@ import os
 import sys
 
 from streamlint.diff import Report, diff_jobs
-from streamlint.extract import extract_text
+from streamlint.extract import extract_text, preload
 from streamlint.extract.project import DEFAULT_SOURCE_ROOTS, MappingFiles, Project
 from streamlint.model import JobFile
 from streamlint.model.errors import FileError, InputError
@@ -18,6 +18,7 @@ from streamlint.model.records import record, replace
 from streamlint.policy.accept import Acceptance
 from streamlint.policy.config import Config
 from streamlint.policy.settle import settle
+from streamlint.rulebook.book import load_rules
 
 # Below this many files a pool costs more to start than it saves.
 POOL_THRESHOLD = 8
@@ -114,8 +115,6 @@ def run_pairs(pairs: list[Pair], progress: bool) -> list[Report | FileError]:
 def _load_before_fork(notebooks: bool = False) -> None:
     """Import the extractor and read the rules once, in the parent, rather than once per worker
     (about a tenth of a second each for the parser, more for notebooks)."""
-    from streamlint.extract import preload
-    from streamlint.rulebook.book import load_rules
 
     preload(notebooks)
     load_rules()

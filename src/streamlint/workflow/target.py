@@ -24,6 +24,7 @@ from streamlint.rulebook.profiles import (
     parse_profile,
 )
 from streamlint.workflow.declared import Declaration, declared, is_declaration_file
+from streamlint.workflow.git import show_many, tree_files
 
 DEFAULT_SOURCE = ("the latest stable release: no --spark-version, spark-version in "
                   "[tool.streamlint] or pyspark pin names another")
@@ -134,7 +135,6 @@ def _read(path: Path) -> str | None:
 def git_files(root: Path, ref: str | None) -> dict[str, str]:
     """The declaration files of a repository at `ref` (the working tree when None), by
     repository path."""
-    from streamlint.workflow.git import show_many, tree_files
 
     paths = [p for p in tree_files(root, ref) if is_declaration_file(p)]
     if ref is not None:
