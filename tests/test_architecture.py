@@ -52,6 +52,41 @@ def test_no_cycles_between_parts() -> None:
     assert sorted((a, b) for a, b in edges if (b, a) in edges and a < b) == []
 
 
+def test_no_module_imports_itself_through_others() -> None:
+    """0 import cycles between modules, counting the imports inside functions (grimp reads
+    them too): a circle closed by a lazy import is still a circle (issue 28)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    circles: list[list[str]] = []
+
+    def visit(module: str) -> None:  # Tarjan's strongly connected components
+        index[module] = low[module] = len(index)
+        stack.append(module)
+        for other in GRAPH.find_modules_directly_imported_by(module):
+            if not other.startswith("streamlint"):
+                continue
+            if other not in index:
+                visit(other)
+                low[module] = min(low[module], low[other])
+            elif other in stack:
+                low[module] = min(low[module], index[other])
+        if low[module] == index[module]:
+            circle = []
+            while True:
+                other = stack.pop()
+                circle.append(other)
+                if other == module:
+                    break
+            if len(circle) > 1:
+                circles.append(sorted(circle))
+
+    for module in OURS:
+        if module not in index:
+            visit(module)
+    assert circles == []
+
+
 def test_the_model_is_a_leaf() -> None:
     allowed = {"streamlint.model.records"}
     for module in (m for m in OURS if _part(m) == "streamlint.model"):

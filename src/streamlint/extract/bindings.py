@@ -53,6 +53,7 @@ def import_star(module: str, env: Env) -> None:
 
 def builtin_value(name: str) -> Any:
     if name in ("str", "int", "float", "dict", "list", "tuple", "len", "bool", "sorted", "set",
-                "enumerate", "zip", "range", "super", "getattr", "display", "sum", "open"):
+                "enumerate", "zip", "range", "super", "getattr", "sum", "open"):
         return FunctionRef("builtins", name)
-    return Unknown(name)
+    module = registry.predefined_module(name)
+    return FunctionRef(module, name) if module is not None else Unknown(name)

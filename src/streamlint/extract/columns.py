@@ -71,9 +71,9 @@ def sql_text(text: str) -> str:
     expr = parse_simple(str(text))  # an expression: no need to load sqlglot
     if expr is not None:
         return render(expr)
-    # Imported here: the SQL statement reader loads sqlglot (about 0.1 s), for SQL that is
-    # more than an expression only.
-    from streamlint.extract.sql.statements import canonical_sql
+    # Imported here: the SQL dialect loads sqlglot (about 0.1 s), for SQL that is more than
+    # an expression only.
+    from streamlint.extract.sql.dialect import canonical_sql
 
     return canonical_sql(str(text))
 

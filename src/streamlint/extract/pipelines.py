@@ -21,7 +21,8 @@ import libcst as cst
 from streamlint.extract import registry
 from streamlint.extract.columns import as_col, col_sql, literal_expr, plain
 from streamlint.extract.frames import unresolved_plan
-from streamlint.extract.values import Function, FunctionRef, Plan, Writer
+from streamlint.extract.pyspark_api import make_source
+from streamlint.extract.values import Function, FunctionRef, Plan, Reader, Writer
 from streamlint.model import ChangeFlow, Expectation, Filter, Loc, Note, Unknown, Unseen, show
 from streamlint.model.expr import Literal, render
 from streamlint.model.expr import call as expr_call
@@ -117,6 +118,7 @@ def state(interp: Interpreter, module: str) -> State:
 # -- what the module calls --------------------------------------------------------------------
 
 
+@registry.library(*MODULES)
 def call(interp: Interpreter, func: FunctionRef, args: list[Any], kwargs: dict[str, Any],
          node: cst.Call) -> Any:
     """`dlt.<name>(...)` / `dp.<name>(...)` while the module runs."""
@@ -242,12 +244,17 @@ def _key(name: Any) -> str:
     return text.lower()
 
 
+@registry.table_reader
+def _table(interp: Interpreter, name: Any, streaming: bool, loc: Loc) -> Any:
+    """`spark.table(x)`, `spark.readStream.table(x)` in a pipeline file: its dataset."""
+    if interp.ext.pipeline is None:
+        return registry.NEXT
+    return read_dataset(interp, name, streaming, loc)
+
+
 def read_dataset(interp: Interpreter, name: Any, streaming: bool, loc: Loc) -> Plan:
     """`dlt.read_stream("x")`, `spark.readStream.table("LIVE.x")`: a view of this pipeline is
     read through its own plan; anything else is the table itself."""
-    from streamlint.extract.pyspark_api import make_source
-    from streamlint.extract.values import Reader
-
     view = _view(interp, name)
     if view is not None:
         plan = view_plan(interp, view)

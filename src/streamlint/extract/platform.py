@@ -15,18 +15,27 @@ from typing import TYPE_CHECKING, Any
 
 import libcst as cst
 
-from streamlint.extract import bundles
-from streamlint.extract.values import Plan, Writer
+from streamlint.extract import bundles, registry
+from streamlint.extract.pyspark_api.writer import start, trigger_of
+from streamlint.extract.values import FunctionRef, Plan, Writer
 from streamlint.model import Unknown
 
 if TYPE_CHECKING:
     from streamlint.extract.interpreter import Interpreter
 
 
+# A Databricks notebook's `display`, defined in every notebook without an import.
+registry.predefined("display", "databricks.notebook")
+
+
+@registry.library("databricks.notebook")
+def notebook_call(interp: Interpreter, func: FunctionRef, args: list[Any],
+                  kwargs: dict[str, Any], node: cst.Call) -> Any:
+    return display(interp, args, kwargs, node) if func.name == "display" else None
+
+
 def display(interp: Interpreter, args: list[Any], kwargs: dict[str, Any],
             node: cst.Call) -> Any:
-    from streamlint.extract.pyspark_api import start, trigger_of
-
     frame = args[0] if args else kwargs.get("df")
     if not (isinstance(frame, Plan) and frame.streaming and frame.sources):
         return None

@@ -13,7 +13,6 @@ import libcst as cst
 
 from streamlint.extract import config_files, registry, templates
 from streamlint.extract.budget import MAX_VALUE
-from streamlint.extract.platform import display
 from streamlint.extract.removals import record
 from streamlint.extract.symbolic import ABSENT, digest, length_unknown
 from streamlint.extract.values import (
@@ -150,8 +149,6 @@ def call_builtin(
     interp: Interpreter, name: str, args: list[Any], kwargs: dict[str, Any], node: cst.Call
 ) -> Any:
     value = args[0] if args else None
-    if name == "display":
-        return display(interp, args, kwargs, node)
     if name == "open":
         return config_files.open_file(interp, args, kwargs, node)
     if name == "str" and len(args) == 1 and not kwargs:

@@ -336,6 +336,33 @@ def fire(event: str, *args: Any) -> None:
         handler(*args)
 
 
+_predefined: dict[str, str] = {}
+
+
+def predefined(name: str, module: str) -> None:
+    """A name a platform defines in every job without an import (a Databricks notebook's
+    `display`): a function of `module`, whose calls its `library` handler answers."""
+    _predefined[name] = module
+
+
+def predefined_module(name: str) -> str | None:
+    return _predefined.get(name)
+
+_table_readers: list[Handler] = []
+
+
+def table_reader(handler: Handler) -> Handler:
+    """`handler(interp, name, streaming, loc)` for `spark.table(name)`, `readStream.table`: a
+    plan when a library defines the dataset (a pipeline's table or view), else `NEXT`."""
+    _table_readers.append(handler)
+    return handler
+
+
+def read_table(interp: Interpreter, name: Any, streaming: bool, loc: Loc) -> Any:
+    found = (handler(interp, name, streaming, loc) for handler in _table_readers)
+    return next((plan for plan in found if plan is not NEXT), NEXT)
+
+
 _starts_work: list[Callable[[str], bool]] = []
 
 

@@ -16,10 +16,12 @@ from streamlint.extract.pyspark_api.glue import STREAMING as GLUE_STREAMING
 from streamlint.extract.pyspark_api.grouped import grouped_call
 from streamlint.extract.pyspark_api.ml import MODULES as ML_MODULES
 from streamlint.extract.pyspark_api.reader import FILE_FORMATS, make_source, reader_call
-from streamlint.extract.pyspark_api.session import record_settings
+from streamlint.extract.pyspark_api.session import session_method
+from streamlint.extract.pyspark_api.settings import record_settings
 from streamlint.extract.pyspark_api.writer import foreach_code, start, trigger_of
 
 __all__ = [
     "FILE_FORMATS", "GLUE_STREAMING", "ML_MODULES", "dataframe_call", "foreach_code",
-    "grouped_call", "make_source", "reader_call", "record_settings", "start", "trigger_of",
+    "grouped_call", "make_source", "reader_call", "record_settings", "session_method", "start",
+    "trigger_of",
 ]

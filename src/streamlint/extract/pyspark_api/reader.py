@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 import libcst as cst
 
-from streamlint.extract import pipelines, registry
+from streamlint.extract import registry
 from streamlint.extract.columns import last_wins, option_key, option_value, plain
 from streamlint.extract.schemas import (
     FIXED_COLUMNS,
@@ -83,8 +83,10 @@ def reader_call(
         if name == "table":
             if args and isinstance(args[0], str) and args[0].lower() in interp.ext.views:
                 return interp.ext.views[args[0].lower()]  # a temp view of a DataFrame
-            if interp.ext.pipeline is not None and args:  # a pipeline's dataset, or its view
-                return pipelines.read_dataset(interp, args[0], reader.streaming, reader.loc)
+            if args:  # a dataset a library defines (a pipeline's table, or its view)
+                found = registry.read_table(interp, args[0], reader.streaming, reader.loc)
+                if found is not registry.NEXT:
+                    return found
             # DataStreamReader.table() reads the catalog's table and ignores format():
             # `format("delta").table(t)` and `table(t)` are one source.
             fmt = "table"

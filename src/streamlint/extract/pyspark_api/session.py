@@ -9,8 +9,8 @@ from typing import TYPE_CHECKING, Any
 
 import libcst as cst
 
-from streamlint.extract import bundles, config_files, pipelines, pyspark_names, registry
-from streamlint.extract.columns import col_sql, function_of, is_unknown, literal, option_value
+from streamlint.extract import bundles, config_files, pyspark_names, registry
+from streamlint.extract.columns import col_sql, function_of, is_unknown, literal
 from streamlint.extract.frames import unresolved_plan
 from streamlint.extract.platform import widget_call
 from streamlint.extract.pyspark_api.dataframe import (
@@ -21,6 +21,7 @@ from streamlint.extract.pyspark_api.dataframe import (
     mark_reached,
 )
 from streamlint.extract.pyspark_api.reader import static_source
+from streamlint.extract.pyspark_api.settings import record_settings
 from streamlint.extract.pyspark_api.udfs import udf_of
 from streamlint.extract.pyspark_api.writer import new_writer
 from streamlint.extract.python_api import call_os
@@ -38,9 +39,8 @@ from streamlint.extract.values import (
     Spark,
     column,
 )
-from streamlint.model import Loc, Setting, Unknown
+from streamlint.model import Loc, Unknown
 from streamlint.model.schema_text import TYPE_CLASSES
-from streamlint.model.secrets import masked
 
 if TYPE_CHECKING:
     from streamlint.extract.interpreter import Interpreter
@@ -135,12 +135,6 @@ def functions_call(interp: Interpreter, func: FunctionRef, args: list[Any],
 def types_call(interp: Interpreter, func: FunctionRef, args: list[Any], kwargs: dict[str, Any],
                node: cst.Call) -> Any:
     return call_types(func.name, args, kwargs)
-
-
-@registry.library(*pipelines.MODULES)
-def pipelines_call(interp: Interpreter, func: FunctionRef, args: list[Any],
-                   kwargs: dict[str, Any], node: cst.Call) -> Any:
-    return pipelines.call(interp, func, args, kwargs, node)
 
 
 @registry.library("pyspark.sql")
@@ -277,8 +271,9 @@ def session_method(interp: Interpreter, target: Spark, name: str, args: list[Any
             args[0].lower() in interp.ext.views):  # a temp view: the DataFrame it names
         return interp.ext.views[args[0].lower()]
     if name == "table" and args:
-        if interp.ext.pipeline is not None:
-            return pipelines.read_dataset(interp, args[0], False, loc)
+        found = registry.read_table(interp, args[0], False, loc)
+        if found is not registry.NEXT:
+            return found
         return Plan((static_source("table", (("table", args[0]),), loc),), (), False)
     if name in ("getActiveSession", "active", "newSession"):
         return target
@@ -336,17 +331,3 @@ def schema_method(interp: Interpreter, target: Schema, name: str, args: list[Any
     return schema_add(target, args, kwargs)
 
 
-def record_settings(interp: Interpreter, args: list[Any], kwargs: dict[str, Any],
-                    loc: Loc) -> None:
-    pairs: list[tuple[Any, Any]] = []
-    if len(args) >= 2:
-        pairs.append((args[0], args[1]))
-    elif "key" in kwargs:
-        pairs.append((kwargs["key"], kwargs.get("value")))
-    mapping = kwargs.get("map") or (args[0] if len(args) == 1 and isinstance(args[0], dict)
-                                    else None)
-    if isinstance(mapping, dict):
-        pairs.extend(mapping.items())
-    for key, value in pairs:
-        if isinstance(key, str) and key.startswith("spark."):  # the rules say which matter
-            interp.effects.settings.append(Setting(key, masked(key, option_value(value)), loc))

@@ -125,3 +125,12 @@ def parse_expr(text: str) -> exp.Expr:
                                          "order", "limit", "distinct", "with_", "with")):
         raise ValueError(f"not one expression: {text}")
     return select.expressions[0]
+
+
+def canonical_sql(text: str) -> str:
+    """SQL in one spelling (keywords, spacing, quoting): for messages and notes."""
+    try:
+        statements = parse_statements(text)
+        return "; ".join(s.sql(dialect=StreamingSpark) for s in statements if s is not None)
+    except (SqlglotError, RecursionError):
+        return " ".join(text.split())

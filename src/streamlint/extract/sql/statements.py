@@ -21,7 +21,10 @@ import libcst as cst
 from sqlglot import exp
 from sqlglot.errors import SqlglotError
 
-from streamlint.extract import pyspark_api as api
+from streamlint.extract.pyspark_api.dataframe import dataframe_call
+from streamlint.extract.pyspark_api.grouped import grouped_call
+from streamlint.extract.pyspark_api.reader import reader_call
+from streamlint.extract.pyspark_api.settings import record_settings
 from streamlint.extract.sql.bridge import output_column, to_col
 from streamlint.extract.sql.canon import has_aggregate
 from streamlint.extract.sql.dialect import (
@@ -73,20 +76,11 @@ class Scope:
     ctes: dict[str, Plan] = field(default_factory=dict)
 
     def call(self, plan: Plan, method: str, *args: Any) -> Any:
-        return api.dataframe_call(self.interp, plan, method, list(args), {}, self.node, self.loc)
+        return dataframe_call(self.interp, plan, method, list(args), {}, self.node, self.loc)
 
     def note(self, plan: Plan, what: str) -> Plan:
         note = (f"the SQL {what} is not analysed by streamlint", self.loc)
         return replace(plan, unresolved=(*plan.unresolved, note))
-
-
-def canonical_sql(text: str) -> str:
-    """SQL in one spelling (keywords, spacing, quoting): for messages and notes."""
-    try:
-        statements = parse_statements(text)
-        return "; ".join(s.sql(dialect=StreamingSpark) for s in statements if s is not None)
-    except (SqlglotError, RecursionError):
-        return " ".join(text.split())
 
 
 def run_sql(interp: Interpreter, text: str, node: cst.Call, loc: Loc) -> Any:
@@ -159,7 +153,7 @@ def _statement(scope: Scope, statement: exp.Expr, text: str) -> Any:
     pairs = settings(statement)
     if pairs is not None:  # SET key = value: a session setting, as spark.conf.set
         for key, value in pairs:
-            api.record_settings(scope.interp, [key, value], {}, scope.loc)
+            record_settings(scope.interp, [key, value], {}, scope.loc)
         return None
     if isinstance(statement, exp.Command):  # sqlglot read only its first word
         return unparsed(scope, text)
@@ -292,7 +286,7 @@ def _distinct(scope: Scope, plan: Plan) -> Plan:
     grouped = scope.call(plan, "groupBy", *keys)
     if not isinstance(grouped, Grouped):
         return scope.note(plan, "a DISTINCT it could not key")
-    return api.grouped_call(scope.interp, grouped, "agg", [], {}, scope.node, scope.loc)
+    return grouped_call(scope.interp, grouped, "agg", [], {}, scope.node, scope.loc)
 
 
 def relation(scope: Scope, node: exp.Expr) -> Plan:
@@ -326,7 +320,7 @@ def _relation(scope: Scope, node: exp.Expr) -> Plan:
     if name.lower() in scope.interp.ext.views:
         return scope.interp.ext.views[name.lower()]
     reader = Reader(streaming=streaming, loc=scope.loc, name=node.args.get(NAME_ARG))
-    plan = api.reader_call(scope.interp, reader, "table", [name], {}, scope.loc)
+    plan = reader_call(scope.interp, reader, "table", [name], {}, scope.loc)
     return plan if isinstance(plan, Plan) else _unread(scope, node)
 
 
@@ -364,7 +358,7 @@ def _aggregate(scope: Scope, plan: Plan, items: list[Expr], group: exp.Group | N
     grouped = scope.call(plan, method, *(to_col(k) for k in keys))
     if not isinstance(grouped, Grouped):
         return _unread(scope, group)
-    plan = api.grouped_call(scope.interp, grouped, "agg", [to_col(a) for a in aggregates], {},
+    plan = grouped_call(scope.interp, grouped, "agg", [to_col(a) for a in aggregates], {},
                             scope.node, scope.loc)
     unlowered = [n for n in nodes if isinstance(n, exp.Rollup | exp.Cube | exp.GroupingSets)]
     if unlowered or any(group.args.get(k) for k in ("rollup", "cube", "grouping_sets")
