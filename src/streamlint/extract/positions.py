@@ -36,6 +36,9 @@ class ModuleIndex:
     # the one holding it: what code can reach it when the run did not (extract/reach.py).
     body: tuple[cst.BaseStatement, ...] = ()
     tops: dict[int, cst.BaseStatement] = factory(dict)
+    # The first name of each top-level statement (by id), found once (extract/reach.py):
+    # libcst builds a node's children anew on every access.
+    first_names: dict[int, cst.Name | None] = factory(dict)
 
 
 class _NoOp:
