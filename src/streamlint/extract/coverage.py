@@ -149,11 +149,13 @@ def _snippet(code: str) -> str:
     return code if len(code) <= SNIPPET else code[: SNIPPET - 3] + "..."
 
 
-def escaped(interp: Interpreter, values: tuple[Any, ...], into: str, key: str | None = None
-            ) -> None:
+def escaped(interp: Interpreter, values: tuple[Any, ...], into: str, key: str | None = None,
+            reach: str | None = None) -> None:
     """Note the streaming sources of DataFrames handed to code streamlint cannot follow, with
     a fingerprint of everything that code was handed (the DataFrames' shapes, the other
-    arguments' values): handing the same values to the same code again changes nothing."""
+    arguments' values): handing the same values to the same code again changes nothing.
+    `reach`, where given, is the fingerprint of the code that built them (an entry point run
+    with unknown arguments): part of the fingerprint, and "" (not known) makes it "" too."""
     from streamlint.extract.values import Writer
 
     sources = _streaming_sources(values, 0)
@@ -167,6 +169,8 @@ def escaped(interp: Interpreter, values: tuple[Any, ...], into: str, key: str | 
     # `key`, where given, stands for `into` in the fingerprint (a caller named by a function
     # whose name is no part of what it is handed).
     fingerprint = digest((into if key is None else key, values, settings))
+    if reach is not None:
+        fingerprint = digest((fingerprint, reach)) if reach else ""
     for source in sources:
         interp.effects.escaped.setdefault(source.loc, (into, fingerprint))
     for writer in writers:
