@@ -139,6 +139,47 @@ def test_a_writer_never_started_nor_handed_over_is_a_note() -> None:
     assert codes(text, new) == [("UN07", "compatible")]
 
 
+LAB = f'''import time
+
+
+def wait_until_ready(query, batches=1):
+    while len(query.recentProgress) < batches:
+        time.sleep(5)
+
+
+df = {KAFKA}
+silver_query = (
+    df.writeStream  # TODO: write the silver stream in append mode
+)
+print(silver_query.id, silver_query.status)
+wait_until_ready(silver_query, 1)
+silver_query.awaitTermination()
+'''
+
+
+def test_a_writer_used_only_as_the_query_it_would_start_is_a_note() -> None:
+    """A lab's unfinished writer whose name is used as a StreamingQuery (`.id`, `.status`,
+    `awaitTermination()`, a helper reading `.recentProgress`): no DataStreamWriter has those,
+    each use raises, none starts it."""
+    assert [u.about for u in extract_text(LAB, "job.py").unseen] == ["never-started"]
+    new = LAB.replace("df.writeStream", 'df.selectExpr("value").writeStream')
+    assert set(codes(LAB, new)) == {("UN07", "compatible")}
+
+
+def test_a_writer_some_code_may_still_start_stays_unseen() -> None:
+    for use in ("silver_query.start()",  # the file's own code starts it (a query)
+                "run_later(silver_query)",  # handed to code streamlint cannot follow
+                "silver_query = silver_query.option('checkpointLocation', '/c')",  # rebound
+                "silver_query._jwrite.start()",  # the JVM writer behind it
+                "queries = [silver_query]"):
+        text = LAB + use + "\n"
+        assert "never-started" not in [u.about for u in extract_text(text, "job.py").unseen], use
+    # A helper of the file that starts what it is handed.
+    text = LAB.replace("while len(query.recentProgress) < batches:",
+                       "query.start()\n    while len(query.recentProgress) < batches:")
+    assert "never-started" not in [u.about for u in extract_text(text, "job.py").unseen]
+
+
 def test_streaming_code_in_a_lambda_handed_to_a_framework_is_unseen() -> None:
     text = """
 from company_lib import retry

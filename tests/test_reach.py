@@ -1,11 +1,14 @@
-"""Streaming code streamlint did not read (UN03 "not-run") is asked about only when the edit
-can reach it: its own function or class, the module-level names it uses (and what they use),
-the repository modules it imports. An edit anywhere else leaves it as it was (issue 26: one
+"""Streaming code streamlint did not read (UN03: a method a framework calls, run alone with its
+stream handed to the caller, or code never run) is asked about only when the edit can reach
+it: its own function or class, the module-level names it uses (and what they use), the
+repository modules it imports. An edit anywhere else leaves it as it was (issue 26: one
 unread method made every edit of the file a review)."""
 
 from __future__ import annotations
 
 from pathlib import Path
+
+import pytest
 
 from streamlint.diff import diff_jobs
 from streamlint.extract import extract_text
@@ -29,20 +32,38 @@ def other():
 '''
 
 
+# The same stream in a lambda a framework is handed (a table of hooks): never run at all.
+HOOKS = JOB.replace(
+    '''    def load(self):
+        return SparkSession.builder.getOrCreate().readStream.format("kafka").option(
+            "subscribe", TOPIC).load()''',
+    '''    load = staticmethod(lambda: SparkSession.builder.getOrCreate().readStream.format(
+        "kafka").option("subscribe", TOPIC).load())''')
+# How each is left unread: the method runs as a framework's entry point (nothing in the file
+# calls it: `.load()` is the reader's) and hands its stream to the caller; the lambda never runs.
+SHAPES = [pytest.param(JOB, "no-sink", id="entry-point"),
+          pytest.param(HOOKS, "not-run", id="never-run")]
+
+
 def codes(old: str, new: str) -> list[str]:
     report = diff_jobs(extract_text(old, "job.py"), extract_text(new, "job.py"))
     return [f.code for f in report.findings if f.verdict != "compatible"]
 
 
-def test_an_edit_the_unread_code_cannot_reach_is_no_finding() -> None:
-    assert codes(JOB, JOB.replace('print("hello", LOG)', 'print("bye", LOG)')) == []
-    assert codes(JOB, JOB.replace('LOG = "info"', 'LOG = "debug"')) == []
-    assert codes(JOB, JOB.replace("framework that calls", "framework, which calls")) == []
+@pytest.mark.parametrize(("job", "about"), SHAPES)
+def test_an_edit_the_unread_code_cannot_reach_is_no_finding(job: str, about: str) -> None:
+    assert [u.about for u in extract_text(job, "job.py").unseen] == [about]
+    assert codes(job, job.replace('print("hello", LOG)', 'print("bye", LOG)')) == []
+    assert codes(job, job.replace('LOG = "info"', 'LOG = "debug"')) == []
+    assert codes(job, job.replace("framework that calls", "framework, which calls")) == []
 
 
-def test_an_edit_of_the_unread_code_or_what_it_uses_is_asked() -> None:
-    assert codes(JOB, JOB.replace('"subscribe", TOPIC', '"subscribePattern", TOPIC')) == ["UN03"]
-    assert codes(JOB, JOB.replace('TOPIC = "orders"', 'TOPIC = "orders_v2"')) == ["UN03"]
+@pytest.mark.parametrize("job", [p.values[0] for p in SHAPES])
+def test_an_edit_of_the_unread_code_or_what_it_uses_is_asked(job: str) -> None:
+    # (a stream handed to the caller is named by what it reads: the old one and the new one)
+    assert set(codes(job, job.replace('"subscribe", TOPIC', '"subscribePattern", TOPIC'))) \
+        == {"UN03"}
+    assert set(codes(job, job.replace('TOPIC = "orders"', 'TOPIC = "orders_v2"'))) == {"UN03"}
 
 
 def test_a_changed_repository_module_it_imports_is_asked(tmp_path: Path) -> None:
@@ -85,10 +106,10 @@ def test_in_a_class_only_the_methods_that_can_reach_the_unread_one_count() -> No
     # `load` calls `log`, and `__init__` sets the topic it reads: edits there are asked,
     # unless they only print or log (a print removed cannot reach what a query reads).
     assert codes(CLASS, CLASS.replace("print(self.level, message)", "pass")) == []
-    assert codes(CLASS, CLASS.replace("print(self.level, message)",
-                                      "self.topic = message")) == ["UN03"]
-    assert codes(CLASS, CLASS.replace("self.topic = topic", 'self.topic = topic + "_v2"')) \
-        == ["UN03"]
+    assert set(codes(CLASS, CLASS.replace("print(self.level, message)",
+                                          "self.topic = message"))) == {"UN03"}
+    assert set(codes(CLASS, CLASS.replace("self.topic = topic",
+                                          'self.topic = topic + "_v2"'))) == {"UN03"}
 
 
 def test_an_edit_of_another_function_of_an_imported_module_is_no_finding(
@@ -130,6 +151,60 @@ def test_the_method_holding_the_unread_stream_may_be_renamed() -> None:
     # A framework's hook renamed (kedro's `_load` -> `load`): the same code, the same stream.
     before = CLASS.replace("def load(self):", "def _load(self):")
     assert codes(before, before.replace("def _load(self):", "def load_events(self):")) == []
+
+
+HOOK = '''from pyspark.sql import SparkSession
+
+
+class EventsDataset:
+    DEFAULTS = {{"maxFilesPerTrigger": "10"}}
+
+    def __init__(self, path, fmt, options=None):
+        self._path = path
+        {dead}self._fmt = fmt
+        self._options = {{**self.DEFAULTS, **(options or {{}})}}
+
+    def {load}(self):
+        reader = SparkSession.builder.getOrCreate().readStream.format(self._fmt)
+        return reader.options(**self._options).load(self._path)
+'''
+
+
+def test_a_framework_hook_renamed_to_the_name_of_the_readers_call_is_no_finding() -> None:
+    """kedro's `_load` -> `load`: the framework calls either; `load` is now also the name of
+    the reader's call inside it, which is no call of the method. The same code, the same
+    stream handed to the framework."""
+    old, new = HOOK.format(dead="", load="_load"), HOOK.format(dead="", load="load")
+    assert [u.about for u in extract_text(new, "job.py").unseen] == ["no-sink"]
+    assert codes(old, new) == []
+    assert set(codes(old, new.replace('format(self._fmt)', 'format("csv")'))) == {"UN03"}
+    assert set(codes(old, new.replace("self._fmt = fmt", 'self._fmt = "csv"'))) == {"UN03"}
+
+
+def test_a_constructor_store_written_again_before_any_read_is_no_part_of_the_code() -> None:
+    """`self._options = options` overwritten two lines later, nothing reading it in between:
+    removing it builds the same object."""
+    dead = HOOK.format(dead="self._options = options\n        ", load="load")
+    assert codes(dead, HOOK.format(dead="", load="load")) == []
+
+
+def test_a_store_that_something_may_read_before_it_is_written_again_is_asked() -> None:
+    """The first value read in between, handed to code with `self`, or read through a method
+    of the class: removing the store may change the object built."""
+    clean = HOOK.format(dead="", load="load")
+    for between in ("self._fmt = self._options.get('fmt', fmt)",  # read in between
+                    "register(self)",  # self handed over: the callee may read it
+                    "self._fmt = self.pick(fmt)"):  # a method of the class may read it
+        old = HOOK.format(dead=f"self._options = options\n        {between}\n        ",
+                          load="load")
+        new = HOOK.format(dead=f"{between}\n        ", load="load")
+        assert set(codes(old, new)) == {"UN03"}, between
+    # Written again only on one branch: the first value may be the one read.
+    old = clean.replace("        self._options = {", "        self._options = options\n"
+                        "        if fmt:\n            self._options = {")
+    new = clean.replace("        self._options = {", "        self._options = None\n"
+                        "        if fmt:\n            self._options = {")
+    assert set(codes(old, new)) == {"UN03"}
 
 
 def _repository(tmp_path: Path, side: str, files: dict[str, str]) -> str:

@@ -13,13 +13,13 @@ Three checks, each cheap because the run already recorded what it met:
 
 from __future__ import annotations
 
-import re
 from typing import TYPE_CHECKING, Any
 
 import libcst as cst
 
-from streamlint.extract.symbolic import digest
+from streamlint.extract.symbolic import code_text, digest
 from streamlint.extract.values import Grouped, Plan, Writer
+from streamlint.extract.writer_uses import never_started
 from streamlint.model import Loc, Query, Source, Unseen, is_known, show
 
 if TYPE_CHECKING:
@@ -53,7 +53,7 @@ def unseen(interp: Interpreter, queries: tuple[Query, ...]) -> tuple[Unseen, ...
             # start()/toTable() starts no query.
             items[("no-writer", loc)] = Unseen(
                 "never-started", f"`{_snippet(code)}` builds a stream writer that is never "
-                "started (no start, toTable or table call, and nothing else uses it)",
+                "started (no start, toTable or table call, and no other code can start it)",
                 loc, _reach_at(interp, loc))
         else:
             items[("no-writer", loc)] = Unseen(
@@ -81,9 +81,11 @@ def unseen(interp: Interpreter, queries: tuple[Query, ...]) -> tuple[Unseen, ...
 
 def _dropped(interp: Interpreter, loc: Loc) -> bool:
     """Whether the `.writeStream` at `loc` is written in a top-level statement that only
-    evaluates it (`df.writeStream.format("x")`) or binds it to a name nothing else in the file
-    names: then no code can start it. A writer put in a list, handed on or used later may be
-    started where streamlint did not follow (UN03)."""
+    evaluates it (`df.writeStream.format("x")`) or binds it to a name that the file uses, if
+    at all, only as the query it would start (`query.status` under a lab's `# TODO:
+    writeStream ...`: extract/writer_uses.py): then no code can start it. A writer put in a
+    list, handed on, rebound or configured further may be started where streamlint did not
+    follow (UN03)."""
     node = next((n for n in interp.index.streaming if interp.loc(n) == loc), None)
     top = None if node is None else interp.index.tops.get(id(node))
     if top is None:
@@ -95,8 +97,9 @@ def _dropped(interp: Interpreter, loc: Loc) -> bool:
         return True
     if isinstance(small, cst.Assign) and len(small.targets) == 1 \
             and isinstance(small.targets[0].target, cst.Name):
-        name = small.targets[0].target.value
-        return len(re.findall(rf"\b{re.escape(name)}\b", interp.module.code)) == 1
+        texts = [interp.module.code, *(code_text(cst.Module(body=list(index.body)))
+                                       for _, index in interp.files)]
+        return never_started(small.targets[0].target.value, texts)
     return False
 
 
@@ -150,11 +153,13 @@ def _snippet(code: str) -> str:
     return code if len(code) <= SNIPPET else code[: SNIPPET - 3] + "..."
 
 
-def escaped(interp: Interpreter, values: tuple[Any, ...], into: str, key: str | None = None
-            ) -> None:
+def escaped(interp: Interpreter, values: tuple[Any, ...], into: str, key: str | None = None,
+            reach: str | None = None) -> None:
     """Note the streaming sources of DataFrames handed to code streamlint cannot follow, with
     a fingerprint of everything that code was handed (the DataFrames' shapes, the other
-    arguments' values): handing the same values to the same code again changes nothing."""
+    arguments' values): handing the same values to the same code again changes nothing.
+    `reach`, where given, is the fingerprint of the code that built them (an entry point run
+    with unknown arguments): part of the fingerprint, and "" (not known) makes it "" too."""
     sources = _streaming_sources(values, 0)
     writers = [v for v in values if isinstance(v, Writer)]
     if not sources and not writers:
@@ -166,6 +171,8 @@ def escaped(interp: Interpreter, values: tuple[Any, ...], into: str, key: str | 
     # `key`, where given, stands for `into` in the fingerprint (a caller named by a function
     # whose name is no part of what it is handed).
     fingerprint = digest((into if key is None else key, values, settings))
+    if reach is not None:
+        fingerprint = digest((fingerprint, reach)) if reach else ""
     for source in sources:
         interp.effects.escaped.setdefault(source.loc, (into, fingerprint))
     for writer in writers:

@@ -190,7 +190,10 @@ class Interpreter(Statements, Expressions, Calls, InPlace):
                     self.run_entry(method, cls.env, self.entry_instance(cls, stmt))
         # A function handed to code we cannot see (a scheduler, a framework) still runs; so
         # does every function of a file whose streaming is done by the modules it imports
-        # (`self._loader.save(df)`, with `save` a repository module's writer).
+        # (`self._loader.save(df)`, with `save` a repository module's writer), and a
+        # streaming method whose name other objects' calls share (a dataset's `load` beside
+        # `reader.load(path)`): what the run above did not call runs alone, after every
+        # caller had its turn, so no helper is run with unknown arguments first.
         via_modules = self.loader is not None and self.loader.streaming
         for node in self.index.functions:
             if id(node) not in self.executed and (via_modules or registry.starts_work(
@@ -217,8 +220,12 @@ class Interpreter(Statements, Expressions, Calls, InPlace):
         failed, self.effects.failed = self.effects.failed, None
         result = self.call_function(Function(node, env, owner), args, {}, node)
         self.effects.failed = failed
-        # Returned to a caller this file does not show (a framework, another module).
-        escaped(self, (result,), f"the caller of {node.name.value}()", "the caller")
+        # Returned to a caller this file does not show (a framework, another module): what
+        # it hands over is known by what the entry point does (the code that can reach it,
+        # not its name: a framework's hook renamed is the same code), as well as by the
+        # values the run found (unknown arguments hide what a changed helper does to them).
+        escaped(self, (result,), f"the caller of {node.name.value}()", "the caller",
+                self.reach(node))
 
 
 def _without_comments(code: str) -> str:

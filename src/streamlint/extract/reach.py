@@ -18,6 +18,7 @@ from typing import Any, NamedTuple
 
 import libcst as cst
 
+from streamlint.extract.dead_stores import without_dead_stores
 from streamlint.extract.identity import Finder, Identity, Module, no_repository
 from streamlint.extract.imports import is_outside, package_folder
 from streamlint.extract.positions import ModuleIndex, first_name
@@ -322,6 +323,11 @@ def _method_trees(cls: cst.ClassDef, method: cst.FunctionDef
             return None
     if trees[1].body and isinstance(trees[1].body[0], ast.FunctionDef):
         trees[1].body[0].name = "_"
+    header_class = trees[0].body[0] if trees[0].body else None
+    for tree, name in zip(trees[1:], order, strict=True):
+        if name == "__init__" and isinstance(header_class, ast.ClassDef) and tree.body \
+                and isinstance(tree.body[0], ast.FunctionDef):
+            without_dead_stores(header_class.body, tree.body[0])
     return trees, [methods[n] for n in order]
 
 

@@ -21,6 +21,7 @@ from streamlint.extract.columns import (
     plain,
 )
 from streamlint.extract.frames import flatten, project, unresolved_plan
+from streamlint.extract.positions import STREAMING_ATTRIBUTES
 from streamlint.extract.pyspark_api.missing import note_missing
 from streamlint.extract.pyspark_api.writer import new_writer
 from streamlint.extract.stateful_steps import aggregate, dedup_keys, join
@@ -45,9 +46,9 @@ def _start(interp: Interpreter) -> None:
     interp.ext.views = {}  # temp views by lower-case name: what spark.sql and spark.table read
 
 
-# A function nobody in the file calls still runs when it starts a stream: a scheduler or a
-# framework the file hands it to calls it.
-registry.work_starter(lambda code: "writeStream" in code)
+# A function nobody in the file calls still runs when it reads or writes a stream: a
+# scheduler or a framework the file hands it to calls it.
+registry.work_starter(lambda code: any(name in code for name in STREAMING_ATTRIBUTES))
 
 
 PASS_THROUGH = {
