@@ -354,11 +354,28 @@ def test_a_crash_on_one_file_is_an_error_for_that_file_only(repo: Repo, capsys,
         return real(text, path, project)
 
     monkeypatch.setattr(check_module, "extract_text", flaky)
+    monkeypatch.setattr(check_module, "extract_version", flaky)  # a modified file
     shutil.copy(EXAMPLES / "orders" / "new.py", repo.path / "jobs" / "orders.py")
     repo.edit("jobs/revenue.py", '"1 minute"', '"30 seconds"')
     status, data = run_json(capsys, "--base", "HEAD")
     assert status == 2 and [f["path"] for f in data["files"]] == ["jobs/orders.py"]
     assert "RuntimeError: boom" in data["errors"][0]["message"]
+
+
+def test_a_changed_job_that_does_not_parse_cannot_start(repo: Repo, capsys) -> None:
+    """A modified job Python cannot parse is judged beside its old version (QY26, as in
+    `diff`); an added one has nothing to be judged beside: an error naming its line."""
+    text = (repo.path / "jobs" / "revenue.py").read_text()
+    (repo.path / "jobs" / "revenue.py").write_text(text + "```\n")
+    status, data = run_json(capsys, "--base", "HEAD")
+    assert status == 0 and codes(data) == ["QY26"]
+    line = len(text.splitlines()) + 1
+    assert data["files"][0]["findings"][0]["new"]["line"] == line
+    repo.put("jobs/fresh.py", "df = spark.readStream.load()\n```\n")
+    status, data = run_json(capsys, "--base", "HEAD")
+    assert status == 2
+    assert [(e["path"], e["line"]) for e in data["errors"]] == [("jobs/fresh.py", 2)]
+    assert "syntax error" in data["errors"][0]["message"]
 
 
 def test_a_path_that_does_not_exist_is_an_error(repo: Repo, capsys) -> None:

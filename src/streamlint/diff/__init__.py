@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from streamlint.core import DEFAULT_SPARK_VERSION
 from streamlint.diff import pipelines
-from streamlint.diff.already import already_present, judged_starts, unchanged_reads
+from streamlint.diff.already import already_present, judged_starts, unchanged_reads, unparsable
 from streamlint.diff.compare import (
     Change,
     Code,
@@ -63,6 +63,10 @@ def diff_pairs(old: JobFile, new: JobFile, pairs: tuple[tuple[Query | None, Quer
     from streamlint.rules import judge, parse_version, worst
 
     version = parse_version(spark_version)
+    if old.syntax_error is not None or new.syntax_error is not None:
+        findings = [judge(change, version) for change in unparsable(old, new)]
+        return Report(old, new, (), tuple(findings), worst([f.verdict for f in findings]),
+                      spark_version, others=others)
     changes = unseen_changes(old, new)
     changes.extend(pipelines.flow_changes(pairs, old, new))
     shared = [*extra, *shared_in_file(new.queries, version)]

@@ -81,12 +81,13 @@ def mentions_streaming(text: str) -> bool:
     return _STREAMING_RE.search(text) is not None
 
 
-def extract_file(path: str, project: Project | None = None) -> JobFile:
+def extract_file(path: str, project: Project | None = None, version: bool = False) -> JobFile:
     """A job file on disk; the modules of its repository it imports (and the notebooks it
-    `%run`s) are followed."""
+    `%run`s) are followed. `version`: one of two versions compared (`extract_version`)."""
     from streamlint.extract.project import on_disk
 
-    return extract_text(read_text(path), path, project or on_disk(path))
+    read = extract_version if version else extract_text
+    return read(read_text(path), path, project or on_disk(path))
 
 
 def extract_text(text: str, path: str, project: Project | None = None) -> JobFile:
@@ -104,6 +105,24 @@ def extract_text(text: str, path: str, project: Project | None = None) -> JobFil
         check_syntax(text, path)
         return JobFile(path, text, ())
     return interpret(text, path, project=project)
+
+
+_SYNTAX = "syntax error: "
+
+
+def extract_version(text: str, path: str, project: Project | None = None) -> JobFile:
+    """One of two versions being compared (`diff OLD NEW`, a file `check` finds changed). A
+    streaming job that Python cannot parse is a fact about that version, which can never
+    start (`JobFile.syntax_error`, judged by diff/already.py), not an error: the other version
+    is still there. A file that is no streaming job keeps its error (a YAML file passed by
+    mistake)."""
+    try:
+        return extract_text(text, path, project)
+    except InputError as err:
+        if not err.message.startswith(_SYNTAX) or not mentions_streaming(text):
+            raise
+        return JobFile(path, text, syntax_error=(err.line, err.column,
+                                                 err.message.removeprefix(_SYNTAX)))
 
 
 def check_syntax(text: str, path: str) -> None:
