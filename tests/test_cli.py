@@ -285,11 +285,11 @@ def test_syntax_error_points_at_the_fault(tmp_path: Path, capsys) -> None:  # ty
     assert f"{broken}:{line}:{bad_line.index(']') + 1}: warning[QY26]" in out
     assert f"the new version does not parse at line {line}" in out
     assert run(["diff", "--strict", good, broken], capsys)[0] == 1
-    # An old one never ran: the checkpoint is an earlier version's, which the diff does not show.
+    # An old one never ran, so no checkpoint of it exists (QY25).
     bad_def = write(tmp_path, "bad_def.py", "stream = spark.readStream\n\ndef f(:\n    pass\n")
     code, out, err = run(["diff", bad_def, good], capsys)
     assert (code, err) == (0, "")
-    assert f"{bad_def}:3:7: warning[UN03]" in out and "the old version does not parse" in out
+    assert f"{bad_def}:3:7: note[QY25]" in out and "the old version does not parse" in out
     # A file that is no streaming job, or one version alone, stays an input error.
     not_a_job = write(tmp_path, "conf.yaml", "topics: [orders\n")
     assert_input_error(*run(["diff", good, not_a_job], capsys), not_a_job, line=1,

@@ -122,9 +122,8 @@ def unparsable(old: JobFile, new: JobFile) -> list[Change]:
     Nothing of that version can be read, and it can never start. Written the same as the
     other version (only line endings or layout changed), nothing changed: the error is
     noted as already there (QY18). Otherwise a new version that does not parse cannot start
-    (QY26); an old one that does not parse never ran, so whatever checkpoint exists was
-    written by an earlier version this diff does not show: nothing to judge the change
-    against (UN03).
+    (QY26); an old one that does not parse never ran, so no checkpoint of it exists (QY25),
+    as for an old version whose query fails on every run.
     """
     stateful = "true" if any(q.stateful for q in (*old.queries, *new.queries)) else "false"
     if new.syntax_error is not None:
@@ -139,10 +138,9 @@ def unparsable(old: JobFile, new: JobFile) -> list[Change]:
                        {"stateful": stateful, "error": "SyntaxError"})]
     assert old.syntax_error is not None
     line, column, message = old.syntax_error
-    return [Change("unseen", f"the old version does not parse at line {line} ({message}), so "
-                   f"it never ran: the checkpoint was written by an earlier version",
-                   None, None, Loc(old.path, line, column), None, WHOLE_FILE,
-                   {"about": "unparsable", "side": "old"})]
+    return [Change("query.old_fails", f"the old version does not parse at line {line} "
+                   f"({message})", None, None, Loc(old.path, line, column), None, WHOLE_FILE,
+                   {"stateful": stateful, "error": "SyntaxError"})]
 
 
 def same_code(old: str, new: str) -> bool:
