@@ -44,6 +44,7 @@ COMPATIBLE = JOB.replace('F.col("body").isNotNull()', 'F.length("body") > 2')
 REVIEW = JOB.replace('"10 minutes"', '"30 minutes"')
 # A new grouping key changes the state's key schema: the old state cannot be read.
 INCOMPATIBLE = JOB.replace('"customer")\n', '"customer", "body")\n')
+FIXTURES = Path(__file__).parent / "fixtures"
 
 
 def write(folder: Path, name: str, text: str | bytes) -> str:
@@ -278,11 +279,39 @@ def test_syntax_error_points_at_the_fault(tmp_path: Path, capsys) -> None:  # ty
     broken_text = JOB.replace('    .option("subscribe", "orders")', bad_line)
     broken = write(tmp_path, "new.py", broken_text)
     line = broken_text.splitlines().index(bad_line) + 1
-    assert_input_error(*run(["diff", good, broken], capsys), broken, line=line,
-                       column=bad_line.index("]") + 1, words="syntax error")
+    # Beside the old version, a new one Python cannot parse is a finding: it cannot start.
+    code, out, err = run(["diff", good, broken], capsys)
+    assert (code, err) == (0, "") and "Traceback" not in out
+    assert f"{broken}:{line}:{bad_line.index(']') + 1}: warning[QY26]" in out
+    assert f"the new version does not parse at line {line}" in out
+    assert run(["diff", "--strict", good, broken], capsys)[0] == 1
+    # An old one never ran, so no checkpoint of it exists (QY25).
     bad_def = write(tmp_path, "bad_def.py", "stream = spark.readStream\n\ndef f(:\n    pass\n")
-    assert_input_error(*run(["diff", bad_def, good], capsys), bad_def, line=3, column=7,
+    code, out, err = run(["diff", bad_def, good], capsys)
+    assert (code, err) == (0, "")
+    assert f"{bad_def}:3:7: note[QY25]" in out and "the old version does not parse" in out
+    # A file that is no streaming job, or one version alone, stays an input error.
+    not_a_job = write(tmp_path, "conf.yaml", "topics: [orders\n")
+    assert_input_error(*run(["diff", good, not_a_job], capsys), not_a_job, line=1,
                        words="syntax error")
+    checkpoint = next((FIXTURES / "checkpoints").glob("*/*/checkpoint"))
+    assert_input_error(*run(["diff", "--checkpoint", str(checkpoint), broken], capsys), broken,
+                       line=line, words="syntax error")
+
+
+def test_versions_that_differ_only_in_line_endings_changed_nothing(
+        tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+    """A job that does not parse (a markdown fence pasted in), converted to CRLF: the same
+    code, so the error is noted as already there and the change is compatible."""
+    text = JOB + "```python\n"
+    old = write(tmp_path, "old.py", text)
+    new = write(tmp_path, "new.py", text.replace("\n", "\r\n").encode())
+    code, out, err = run(["diff", old, new], capsys)
+    assert (code, err) == (0, "")
+    assert "note[QY18]" in out and "does not parse" in out and "warning[" not in out
+    changed = write(tmp_path, "changed.py", text.replace('"orders"', '"orders_v2"'))
+    code, out, _ = run(["diff", old, changed], capsys)
+    assert "warning[QY26]" in out
 
 
 def test_deep_nesting_is_an_input_error_not_a_crash(tmp_path: Path) -> None:
@@ -292,8 +321,11 @@ def test_deep_nesting_is_an_input_error_not_a_crash(tmp_path: Path) -> None:
     good = write(tmp_path, "old.py", JOB)
     parens = write(tmp_path, "parens.py", JOB + "x = " + "(" * 2000 + "1" + ")" * 2000 + "\n")
     chain = write(tmp_path, "chain.py", JOB + "y = spark.readStream" + ".a()" * 500 + "\n")
-    for bad, words in ((parens, "too many nested parentheses"),
-                       (chain, "too deep to analyse statically")):
+    # Python refuses the parentheses: a version that cannot start (QY26), not a crash.
+    done = python("-m", "streamlint", "diff", good, parens)
+    assert done.returncode == 0 and done.stderr == "", done.stderr[-300:]
+    assert "warning[QY26]" in done.stdout and "too many nested parentheses" in done.stdout
+    for bad, words in ((chain, "too deep to analyse statically"),):
         done = python("-m", "streamlint", "diff", good, bad)
         assert done.returncode == 2, done.stderr[-300:]
         assert done.stdout == ""

@@ -11,7 +11,7 @@ from gitrepo import Repo
 
 from streamlint.cli import main
 from streamlint.diff import diff_jobs
-from streamlint.extract import extract_text
+from streamlint.extract import extract_text, extract_version
 from streamlint.model.records import replace
 from streamlint.rulebook.book import load_rules, own_rules, parse_version
 from streamlint.rulebook.change import Change
@@ -26,9 +26,10 @@ CASES = [
 
 @pytest.mark.parametrize(("rule", "example"), CASES)
 def test_rule_example(rule, example) -> None:
-    old = extract_text(example.old, "old.py")
-    new = extract_text(example.new, "new.py")
-    assert (old.queries or old.unseen) and (new.queries or new.unseen), (
+    # Read as `diff OLD NEW` reads two versions: one that does not parse is judged, not an error.
+    old = extract_version(example.old, "old.py")
+    new = extract_version(example.new, "new.py")
+    assert all(v.queries or v.unseen or v.syntax_error for v in (old, new)), (
         "the example must contain a streaming query (or streaming code streamlint reports)")
     report = diff_jobs(old, new, example.spark or DEFAULT_SPARK_VERSION)
     codes = [f.code for f in report.findings]
@@ -234,7 +235,8 @@ def test_every_fact_a_change_carries_is_declared(monkeypatch) -> None:
                             lambda change, version: seen.append(change) or judge(change, version))
     for rule in load_rules():
         for example in rule.examples:
-            diff_jobs(extract_text(example.old, "old.py"), extract_text(example.new, "new.py"),
+            diff_jobs(extract_version(example.old, "old.py"),
+                      extract_version(example.new, "new.py"),
                       example.spark or DEFAULT_SPARK_VERSION)
     assert len(seen) > 100
     for change in seen:

@@ -1,9 +1,12 @@
 """Facts about streaming DataFrames that the static reading relies on, measured on pyspark:
 a batch action on a stream is refused, so such code starts no query
 (extract/pyspark_api/dataframe.py consumes the stream there); a file source reads every
-declared field as nullable (extract/schemas.as_read_by_a_file_source)."""
+declared field as nullable (extract/schemas.as_read_by_a_file_source); where a query without
+checkpointLocation keeps its checkpoint (diff/compare.py `_pinning`, QY27/QY28)."""
 
 from __future__ import annotations
+
+import os
 
 import pytest
 from pyspark.errors import AnalysisException
@@ -51,3 +54,55 @@ def test_a_dataframe_writer_in_a_row_wise_foreach_never_writes(
              .start())
     query.awaitTermination()
     assert spark.read.parquet(str(out)).count() == 1
+
+
+def _root(query) -> str:  # noqa: ANN001 - a pyspark StreamingQuery
+    """The checkpoint folder Spark resolved for a started query."""
+    return query._jsq.streamingQuery().resolvedCheckpointRoot()
+
+
+@pytest.mark.parametrize("sink", ["console", "memory", "noop"])
+def test_a_sink_that_keeps_no_output_runs_on_a_temporary_checkpoint(
+        spark: SparkSession, sink: str) -> None:
+    """QY27/QY28 (diff/compare.py `_pinning`): without checkpointLocation and without
+    spark.sql.streaming.checkpointLocation, these sinks start on a temporary folder that is
+    deleted when the query stops: no progress outlives the run."""
+    assert spark.conf.get("spark.sql.streaming.checkpointLocation", None) is None
+    writer = spark.readStream.format("rate").load().writeStream.format(sink)
+    query = (writer.queryName("temp_ckpt") if sink == "memory" else writer).start()
+    try:
+        query.processAllAvailable()
+        folder = _root(query).removeprefix("file:")
+        assert os.path.isdir(folder)
+    finally:
+        query.stop()
+    assert not os.path.exists(folder)
+
+
+def test_a_sink_that_keeps_its_output_needs_a_checkpoint(spark: SparkSession, tmp_path) -> None:
+    """QY01 for a dropped checkpointLocation of an unnamed query writing files: Spark refuses it."""
+    stream = spark.readStream.format("rate").load()
+    with pytest.raises(AnalysisException, match="checkpointLocation must be specified"):
+        stream.writeStream.format("parquet").option("path", str(tmp_path / "out")).start()
+
+
+def test_the_session_checkpoint_root_joins_the_query_name(spark: SparkSession, tmp_path) -> None:
+    """Under spark.sql.streaming.checkpointLocation a query without checkpointLocation checkpoints
+    in <root>/<queryName>, and in a new random folder on every start when it has no name
+    (QY27: the old checkpoint under a root the code sets is never the new directory)."""
+    root = tmp_path / "root"
+    spark.conf.set("spark.sql.streaming.checkpointLocation", str(root))
+    try:
+        starts = []
+        for name in (None, None, "orders"):
+            writer = (spark.readStream.format("rate").load().writeStream.format("parquet")
+                      .option("path", str(tmp_path / "out")))
+            query = (writer.queryName(name) if name else writer).start()
+            query.processAllAvailable()
+            starts.append(_root(query).removeprefix("file:"))
+            query.stop()
+    finally:
+        spark.conf.unset("spark.sql.streaming.checkpointLocation")
+    assert starts[2] == str(root / "orders")
+    assert starts[0] != starts[1]
+    assert {os.path.dirname(s) for s in starts[:2]} == {str(root)}

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from streamlint.diff import pipelines
-from streamlint.diff.already import already_present, judged_starts, unchanged_reads
+from streamlint.diff.already import already_present, judged_starts, unchanged_reads, unparsable
 from streamlint.diff.checkpoints import checkpoint_key, shared_in_file, volatile_changes
 from streamlint.diff.compare import (
     Change,
@@ -63,6 +63,10 @@ def diff_pairs(old: JobFile, new: JobFile, pairs: tuple[tuple[Query | None, Quer
     old version pinned another Spark (`base_version`), what both versions do that the new
     Spark refuses and the old one did not is reported too (`refused.upgrade_refusals`)."""
     version = parse_version(spark_version)
+    if old.syntax_error is not None or new.syntax_error is not None:
+        findings = [judge(change, version) for change in unparsable(old, new)]
+        return Report(old, new, (), tuple(findings), worst([f.verdict for f in findings]),
+                      spark_version, others=others)
     changes = unseen_changes(old, new)
     changes.extend(pipelines.flow_changes(pairs, old, new))
     shared = [*extra, *shared_in_file(new.queries, version)]

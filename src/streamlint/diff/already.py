@@ -10,10 +10,12 @@ never in the exit code. A file diffed against itself then has no finding above n
 
 from __future__ import annotations
 
+import io
+import tokenize
 from collections.abc import Callable
 
 from streamlint.diff.changes import Change
-from streamlint.model import Failure, Fork, Loc, Query, show
+from streamlint.model import Failure, Fork, JobFile, Loc, Query, show
 
 # The kinds of change that describe one version, not the difference between two.
 STANDING = frozenset({"query.shared_checkpoint", "query.volatile_checkpoint"})
@@ -106,3 +108,56 @@ def judged_starts(before: Query, after: Query, found: list[Change]) -> list[Chan
     standing = _fails("query.fails", new, "new", after, label)
     return [Change("query.already_present", _describe(standing), old[0], new[0], old[1], new[1],
                    label, {"problem": "query.fails"})]
+
+
+# -- a version Python cannot parse ------------------------------------------------------------
+
+# The findings' query: a file that does not parse has no query streamlint could read.
+WHOLE_FILE = "(the whole file)"
+
+
+def unparsable(old: JobFile, new: JobFile) -> list[Change]:
+    """The changes of two versions one of which Python cannot parse (`JobFile.syntax_error`).
+
+    Nothing of that version can be read, and it can never start. Written the same as the
+    other version (only line endings or layout changed), nothing changed: the error is
+    noted as already there (QY18). Otherwise a new version that does not parse cannot start
+    (QY26); an old one that does not parse never ran, so no checkpoint of it exists (QY25),
+    as for an old version whose query fails on every run.
+    """
+    stateful = "true" if any(q.stateful for q in (*old.queries, *new.queries)) else "false"
+    if new.syntax_error is not None:
+        line, column, message = new.syntax_error
+        subject = f"the new version does not parse at line {line}: {message}"
+        at = Loc(new.path, line, column)
+        if old.syntax_error is not None and same_code(old.text, new.text):
+            before = Loc(old.path, *old.syntax_error[:2])
+            return [Change("query.already_present", subject, None, None, before, at, WHOLE_FILE,
+                           {"problem": "query.fails"})]
+        return [Change("query.fails", subject, None, None, None, at, WHOLE_FILE,
+                       {"stateful": stateful, "error": "SyntaxError"})]
+    assert old.syntax_error is not None
+    line, column, message = old.syntax_error
+    return [Change("query.old_fails", f"the old version does not parse at line {line} "
+                   f"({message})", None, None, Loc(old.path, line, column), None, WHOLE_FILE,
+                   {"stateful": stateful, "error": "SyntaxError"})]
+
+
+def same_code(old: str, new: str) -> bool:
+    """Whether two texts are the same Python but for line endings and layout: the same
+    tokens (comments included), indentation compared by its structure, not its width."""
+    if old.replace("\r\n", "\n") == new.replace("\r\n", "\n"):
+        return True
+    try:
+        return _tokens(old) == _tokens(new)
+    except (tokenize.TokenError, SyntaxError):
+        return False
+
+
+_LAYOUT = frozenset({tokenize.NL, tokenize.ENCODING})
+
+
+def _tokens(text: str) -> list[tuple[int, str]]:
+    return [(t.type, "" if t.type in (tokenize.INDENT, tokenize.NEWLINE) else t.string)
+            for t in tokenize.generate_tokens(io.StringIO(text).readline)
+            if t.type not in _LAYOUT]

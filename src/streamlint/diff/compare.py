@@ -130,6 +130,33 @@ def _made(code: ForeachCode) -> tuple[BatchWrite, ...] | None:
         w, kind=f"{w.kind} (fails: foreach hands its function a Row)") for w in code.writes)
 
 
+# Sinks whose output is not kept: without checkpointLocation Spark runs them on a temporary
+# checkpoint (tests/test_spark_stream_facts.py), so a restart has nothing durable to resume.
+_UNKEPT_SINKS = frozenset({"console", "memory", "noop"})
+
+
+def _pinning(old: Query, new: Query) -> dict[str, str]:
+    """Which versions set the checkpoint in the code (`pinned`: both, old, new) and, where one
+    does not, where that version's checkpoint comes from (`unpinned`): `root`, under the
+    spark.sql.streaming.checkpointLocation its code sets (a random folder there when the query
+    has no name, so never the other version's); `temporary`, a sink whose output is not kept;
+    `named`, the deployment's spark.sql.streaming.checkpointLocation and the query's name,
+    which may be the other version's directory; `fresh`: none of these, so Spark refuses to
+    start it or gives it a new checkpoint on every start."""
+    if (old.sink.checkpoint is None) == (new.sink.checkpoint is None):
+        return {"pinned": "both"}
+    bare = old if old.sink.checkpoint is None else new
+    if any(s.key == "spark.sql.streaming.checkpointLocation" for s in bare.config):
+        unpinned = "root"
+    elif sink_kind(bare.sink.format) in _UNKEPT_SINKS:
+        unpinned = "temporary"
+    elif bare.sink.query_name is not None:
+        unpinned = "named"
+    else:
+        unpinned = "fresh"
+    return {"pinned": "old" if bare is new else "new", "unpinned": unpinned}
+
+
 class _Differ:
     def __init__(self, old: Query, new: Query, changed_modules: frozenset[str] = frozenset(),
                  memo: dict[tuple[str, ...], list[Change]] | None = None) -> None:
@@ -193,7 +220,8 @@ class _Differ:
         if not same_path(old.checkpoint, new.checkpoint):
             self.add("query.checkpoint", "checkpointLocation", old.checkpoint, new.checkpoint,
                      old.checkpoint_loc or old.loc, new.checkpoint_loc or new.loc,
-                     reset="explicit" if deliberate_reset(self.old, self.new) else "no")
+                     reset="explicit" if deliberate_reset(self.old, self.new) else "no",
+                     **_pinning(self.old, self.new))
 
     def unresolved(self) -> None:
         """Notes on code streamlint could not read, when they changed. A note written the same

@@ -22,18 +22,20 @@ from streamlint.extract.text import (
     read_text,
 )
 from streamlint.model import JobFile
+from streamlint.model.errors import InputError
 
 if TYPE_CHECKING:
     from streamlint.extract.notebook import Converted
 
-__all__ = ["check_syntax", "decode_source", "extract_file", "extract_text", "mentions_streaming",
-           "preload", "read_text"]
+__all__ = ["check_syntax", "decode_source", "extract_file", "extract_text", "extract_version",
+           "mentions_streaming", "preload", "read_text"]
 
 
-def extract_file(path: str, project: Project | None = None) -> JobFile:
+def extract_file(path: str, project: Project | None = None, version: bool = False) -> JobFile:
     """A job file on disk; the modules of its repository it imports (and the notebooks it
-    `%run`s) are followed."""
-    return extract_text(read_text(path), path, project or on_disk(path))
+    `%run`s) are followed. `version`: one of two versions compared (`extract_version`)."""
+    read = extract_version if version else extract_text
+    return read(read_text(path), path, project or on_disk(path))
 
 
 def extract_text(text: str, path: str, project: Project | None = None) -> JobFile:
@@ -56,6 +58,24 @@ def extract_text(text: str, path: str, project: Project | None = None) -> JobFil
         check_syntax(text, path)
         return JobFile(path, text, ())
     return _script().interpret(text, path, project=project)
+
+
+_SYNTAX = "syntax error: "
+
+
+def extract_version(text: str, path: str, project: Project | None = None) -> JobFile:
+    """One of two versions being compared (`diff OLD NEW`, a file `check` finds changed). A
+    streaming job that Python cannot parse is a fact about that version, which can never
+    start (`JobFile.syntax_error`, judged by diff/already.py), not an error: the other version
+    is still there. A file that is no streaming job keeps its error (a YAML file passed by
+    mistake)."""
+    try:
+        return extract_text(text, path, project)
+    except InputError as err:
+        if not err.message.startswith(_SYNTAX) or not mentions_streaming(text):
+            raise
+        return JobFile(path, text, syntax_error=(err.line, err.column,
+                                                 err.message.removeprefix(_SYNTAX)))
 
 
 def _no_query_notebook(text: str, path: str, converted: Converted) -> JobFile:

@@ -388,3 +388,6 @@ class JobFile:
     # (root-relative path, path as locations show it, text): a comment in a helper accepts
     # the findings that point at its statement (streamlint/policy/suppress.py).
     commented_modules: tuple[tuple[str, str, str], ...] = ()
+    # Where Python refuses to parse the file (line, 0-based column, its message): one of two
+    # versions being compared, which can never start (`extract.extract_version`).
+    syntax_error: tuple[int, int, str] | None = None

@@ -58,8 +58,9 @@ def no_query(report: Report) -> str | None:
 
     A pipeline of materialized views was read (its tables were found): the report says so,
     so that "no streaming query" is not taken for "nothing was understood"."""
-    if report.old.queries or report.new.queries or report.old.unseen or report.new.unseen:
-        return None
+    if (report.old.queries or report.new.queries or report.old.unseen or report.new.unseen
+            or report.old.syntax_error or report.new.syntax_error):
+        return None  # a version that does not parse was not read: its finding says so
     paths = (report.old.path if report.old.path == report.new.path
              else f"{report.old.path} or {report.new.path}")
     views = tuple(dict.fromkeys(report.old.batch_datasets + report.new.batch_datasets))

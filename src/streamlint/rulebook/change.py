@@ -78,7 +78,12 @@ _NAMED: Facts = {"named": BOOL}
 PIPELINE_FACTS: Facts = {"pipeline": frozenset({"sdp", "dlt"}), "pipeline_table": None,
                          "pipeline_flow": None}
 FACTS: dict[str, Facts] = {
-    "query.checkpoint": {**_S, "reset": frozenset({"explicit", "no"})},
+    # `pinned`: which versions set the checkpoint in the code; `unpinned`: where the other
+    # version's checkpoint comes from (diff/compare.py `_pinning`).
+    "query.checkpoint": {**_S, "reset": frozenset({"explicit", "no"}),
+                         "pinned": frozenset({"both", "old", "new"}),
+                         "unpinned": frozenset({"root", "temporary", "named",
+                                                        "fresh"})},
     "query.name": _S, "query.added": _S, "query.removed": _S, "query.moved": _S,
     "query.shared_checkpoint": {**_S, "alike": BOOL},
     "query.volatile_checkpoint": {**_S, "sink": None},

@@ -20,5 +20,6 @@ def diff_files(old_path: str, new_path: str, spark_version: str = DEFAULT_SPARK_
     (relative to `config_folder`) says where packages start, as `source-roots` in config."""
     roots = relative_roots(project_root(new_path), source_roots,
                            Path(config_folder) if config_folder else None)
-    return diff_jobs(extract_file(old_path, on_disk(old_path, roots)),
-                     extract_file(new_path, on_disk(new_path, roots)), spark_version)
+    return diff_jobs(extract_file(old_path, on_disk(old_path, roots), version=True),
+                     extract_file(new_path, on_disk(new_path, roots), version=True),
+                     spark_version)

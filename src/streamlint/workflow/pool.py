@@ -10,7 +10,7 @@ import os
 import sys
 
 from streamlint.diff import Report, diff_jobs
-from streamlint.extract import extract_text, preload
+from streamlint.extract import extract_text, extract_version, preload
 from streamlint.extract.project import DEFAULT_SOURCE_ROOTS, MappingFiles, Project
 from streamlint.model import JobFile
 from streamlint.model.errors import FileError, InputError
@@ -70,9 +70,11 @@ def _diff_pair(pair: Pair) -> Report | FileError:
             old_project = Project(pair.old_files, pair.old_job or pair.path, pair.source_roots)
         if pair.new_files is not None:
             new_project = Project(pair.new_files, pair.path, pair.source_roots)
-        old = (extract_text(pair.old_text, pair.old_path or pair.path, old_project)
+        # A version Python cannot parse is judged against the other one, where both exist.
+        read = extract_version if None not in (pair.old_text, pair.new_text) else extract_text
+        old = (read(pair.old_text, pair.old_path or pair.path, old_project)
                if pair.old_text is not None else JobFile(pair.path, "", ()))
-        new = (extract_text(pair.new_text, pair.path, new_project) if pair.new_text is not None
+        new = (read(pair.new_text, pair.path, new_project) if pair.new_text is not None
                else JobFile(pair.path, "", ()))
         report = diff_jobs(old, new, pair.spark_version, pair.base_spark_version)
     except InputError as err:
