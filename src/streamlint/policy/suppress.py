@@ -22,6 +22,7 @@ import io
 import re
 import tokenize
 
+from streamlint.extract.ipynb_lines import code_lines
 from streamlint.model import Loc
 from streamlint.model.records import record
 from streamlint.rulebook.book import all_rules
@@ -203,8 +204,5 @@ def _elsewhere(code: str, findings: tuple[Finding, ...], comment: Suppression,
 
 def _code_lines(notebook: str) -> str:
     """A notebook's code, each line where the JSON has it."""
-    # Imported here: the notebook reader brings hashlib (OpenSSL), which a check of .py
-    # files never needs (`diff` of two .py files loads neither).
-    from streamlint.extract.notebook import code_lines
 
     return code_lines(notebook)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from streamlint.diff import Report
+from streamlint.extract.ipynb_lines import describe
 from streamlint.model import JobFile, Loc
 from streamlint.model.errors import FileError
 from streamlint.model.secrets import mask_line
@@ -30,9 +31,6 @@ NO_QUERY_LINE = "compatible: no streaming query, so no checkpoint to restart fro
 def _source_line(text: str, loc: Loc) -> str:
     if loc.path.lower().endswith(".ipynb"):
         # The JSON line holds the cell's line as a string: show the code, and where it is.
-        # Imported here: the notebook reader brings hashlib (OpenSSL), which a report on a
-        # .py file never needs (`diff` of two .py files loads neither).
-        from streamlint.extract.notebook import describe
 
         cell = describe(text, loc.line, loc.column)
         if cell is not None:

@@ -14,18 +14,16 @@ of one query therefore gives equal operators. What is not lowered stays a note o
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import libcst as cst
 from sqlglot import exp
 from sqlglot.errors import SqlglotError
 
-from streamlint.extract.pyspark_api.dataframe import dataframe_call
 from streamlint.extract.pyspark_api.grouped import grouped_call
 from streamlint.extract.pyspark_api.reader import reader_call
 from streamlint.extract.pyspark_api.settings import record_settings
-from streamlint.extract.sql.bridge import output_column, to_col
+from streamlint.extract.sql.bridge import to_col
 from streamlint.extract.sql.canon import has_aggregate
 from streamlint.extract.sql.dialect import (
     NAME_ARG,
@@ -35,19 +33,15 @@ from streamlint.extract.sql.dialect import (
     parse_statements,
 )
 from streamlint.extract.sql.expressions import lower
-from streamlint.extract.sql.rewrite import substitute
+from streamlint.extract.sql.grouping import aggregate
+from streamlint.extract.sql.scope import Scope, sql_text, table_name, unread
 from streamlint.extract.values import EnvDefault, Grouped, Plan, Reader, column
 from streamlint.model import Loc, Unknown
 from streamlint.model.expr import (
-    Alias,
     Column,
-    Expr,
     Interval,
-    Literal,
     Star,
-    output_name,
     render_interval,
-    unaliased,
 )
 from streamlint.model.records import replace
 
@@ -66,21 +60,6 @@ _CLAUSES = {"laterals": "LATERAL VIEW", "windows": "WINDOW", "qualify": "QUALIFY
 SHAPE_ERRORS = (AttributeError, TypeError, ValueError, KeyError, IndexError)
 # Statements that change nothing a query restarts with: read as nothing.
 INERT = (exp.Describe, exp.Show, exp.Use, exp.Cache, exp.Uncache, exp.Drop)
-
-
-@dataclass
-class Scope:
-    interp: Interpreter
-    node: cst.Call
-    loc: Loc
-    ctes: dict[str, Plan] = field(default_factory=dict)
-
-    def call(self, plan: Plan, method: str, *args: Any) -> Any:
-        return dataframe_call(self.interp, plan, method, list(args), {}, self.node, self.loc)
-
-    def note(self, plan: Plan, what: str) -> Plan:
-        note = (f"the SQL {what} is not analysed by streamlint", self.loc)
-        return replace(plan, unresolved=(*plan.unresolved, note))
 
 
 def run_sql(interp: Interpreter, text: str, node: cst.Call, loc: Loc) -> Any:
@@ -147,7 +126,7 @@ def _statement(scope: Scope, statement: exp.Expr, text: str) -> Any:
         return query(scope, statement)
     if isinstance(statement, exp.Create) and str(statement.args.get("kind")).upper() == "VIEW" \
             and isinstance(statement.expression, exp.Query):
-        name = _table_name(statement.this)
+        name = table_name(statement.this)
         scope.interp.ext.views[name.lower()] = query(scope, statement.expression)
         return None
     pairs = settings(statement)
@@ -208,7 +187,7 @@ def query(scope: Scope, node: exp.Expr) -> Plan:
         return _distinct(scope, plan) if node.args.get("distinct") else plan
     if isinstance(node, exp.Select):
         return select(scope, node)
-    return _unread(scope, node)
+    return unread(scope, node)
 
 
 def select(scope: Scope, node: exp.Select) -> Plan:
@@ -231,7 +210,7 @@ def select(scope: Scope, node: exp.Select) -> Plan:
     items = [lower(e) for e in node.expressions]
     group = node.args.get("group")
     if group is not None or any(has_aggregate(i) for i in items):
-        plan = _aggregate(scope, plan, items, group, node.args.get("having"))
+        plan = aggregate(scope, plan, items, group, node.args.get("having"))
     elif items != [Star()]:  # `SELECT *` is the relation itself
         plan = scope.call(plan, "select", *(to_col(i) for i in items))
     if node.args.get("distinct") is not None:
@@ -245,7 +224,7 @@ def select(scope: Scope, node: exp.Select) -> Plan:
     unread = sorted(k for k, v in node.args.items() if v and k not in _LOWERED)
     if unread:
         clauses = ", ".join(_CLAUSES.get(k, k.upper()) for k in unread)
-        plan = scope.note(plan, f"{clauses} in `{_sql(node)}`")
+        plan = scope.note(plan, f"{clauses} in `{sql_text(node)}`")
     return plan
 
 
@@ -298,7 +277,7 @@ def relation(scope: Scope, node: exp.Expr) -> Plan:
         return plan
     column, delay = (lower(part) for part in watermark)
     if not isinstance(column, Column) or not isinstance(delay, Interval):
-        return scope.note(plan, f"the watermark clause of `{_sql(node)}`")
+        return scope.note(plan, f"the watermark clause of `{sql_text(node)}`")
     return scope.call(plan, "withWatermark", column.name, render_interval(delay.micros))
 
 
@@ -306,28 +285,28 @@ def _relation(scope: Scope, node: exp.Expr) -> Plan:
     if isinstance(node, exp.Subquery):
         return query(scope, node.this)
     if not isinstance(node, exp.Table):
-        return _unread(scope, node)
+        return unread(scope, node)
     streaming = bool(node.args.get(STREAM_ARG))
     target: exp.Expr = node
     if isinstance(node.this, exp.Anonymous) and str(node.this.this).upper() == "STREAM" \
             and len(node.this.expressions) == 1:
         streaming, target = True, node.this.expressions[0]
     elif isinstance(node.this, exp.Func | exp.Anonymous):  # read_files(...), range(...)
-        return _unread(scope, node)
-    name = _table_name(target)
+        return unread(scope, node)
+    name = table_name(target)
     if name.lower() in scope.ctes:
         return scope.ctes[name.lower()]
     if name.lower() in scope.interp.ext.views:
         return scope.interp.ext.views[name.lower()]
     reader = Reader(streaming=streaming, loc=scope.loc, name=node.args.get(NAME_ARG))
     plan = reader_call(scope.interp, reader, "table", [name], {}, scope.loc)
-    return plan if isinstance(plan, Plan) else _unread(scope, node)
+    return plan if isinstance(plan, Plan) else unread(scope, node)
 
 
 def _join(scope: Scope, left: Plan, join: exp.Join) -> Plan:
     right = relation(scope, join.this)
     if join.args.get("method"):  # NATURAL JOIN: its keys are the columns both sides share
-        return scope.note(scope.call(left, "join", right, None, "inner"), f"`{_sql(join)}`")
+        return scope.note(scope.call(left, "join", right, None, "inner"), f"`{sql_text(join)}`")
     how = " ".join(str(join.args.get(k) or "") for k in ("side", "kind")).strip() or "inner"
     on: Any = None
     if join.args.get("on") is not None:
@@ -339,84 +318,3 @@ def _join(scope: Scope, left: Plan, join: exp.Join) -> Plan:
     return scope.call(left, "join", right, on, how)
 
 
-def _aggregate(scope: Scope, plan: Plan, items: list[Expr], group: exp.Group | None,
-               having: exp.Having | None) -> Plan:
-    """GROUP BY (ordinals, select-list aliases, window()) with the select list's aggregates
-    as `groupBy(keys).agg(aggregates)`; a `select` after it only when the list is not
-    the keys then the aggregates, as `agg` already outputs them."""
-    aliases = {i.name: i for i in items if isinstance(i, Alias)}
-    keys: list[Expr] = []
-    method = "groupBy"
-    nodes: list[exp.Expr] = list(group.expressions) if group is not None else []
-    if len(nodes) == 1 and isinstance(nodes[0], exp.Rollup | exp.Cube):  # = df.rollup(...)
-        method, nodes = type(nodes[0]).__name__.lower(), list(nodes[0].expressions)
-    if group is not None and group.args.get("all"):  # GROUP BY ALL: every non-aggregate
-        keys = [i for i in items if not has_aggregate(i)]
-    for node in nodes:
-        keys.append(_key(lower(node), items, aliases, plan))
-    aggregates = [i for i in items if has_aggregate(i)]
-    grouped = scope.call(plan, method, *(to_col(k) for k in keys))
-    if not isinstance(grouped, Grouped):
-        return _unread(scope, group)
-    plan = grouped_call(scope.interp, grouped, "agg", [to_col(a) for a in aggregates], {},
-                            scope.node, scope.loc)
-    unlowered = [n for n in nodes if isinstance(n, exp.Rollup | exp.Cube | exp.GroupingSets)]
-    if unlowered or any(group.args.get(k) for k in ("rollup", "cube", "grouping_sets")
-                        if group is not None):
-        plan = scope.note(plan, f"grouping `{_sql(group)}`")
-    outputs = {unaliased(e): Column(_output(e)) for e in (*keys, *aggregates)}
-    if having is not None:
-        condition = substitute(lower(having.this), outputs)
-        plan = scope.call(plan, "filter", to_col(condition))
-    if items != [*keys, *aggregates]:
-        projected = [_projected(i, outputs) for i in items]
-        plan = scope.call(plan, "select", *(to_col(i) for i in projected))
-    return plan
-
-
-def _key(key: Expr, items: list[Expr], aliases: dict[str, Expr], plan: Plan) -> Expr:
-    """A GROUP BY key: an ordinal or a select-list alias is that select item; an expression
-    the select list names is that item, alias included (its output column's name)."""
-    if isinstance(key, Literal) and isinstance(key.value, int) and 1 <= key.value <= len(items):
-        return items[key.value - 1]
-    if isinstance(key, Column) and key.qualifier is None and key.name in aliases and (
-            plan.columns is None or key.name not in plan.columns):
-        return aliases[key.name]
-    return next((i for i in items if unaliased(i) == key and i != key), key)
-
-
-def _output(expr: Expr) -> str:
-    """The column `agg` names an output (as `finish_aggregation` does)."""
-    return output_column(expr)
-
-
-def _projected(item: Expr, outputs: dict[Expr, Expr]) -> Expr:
-    """A select item after the aggregation: keys and aggregates read as their outputs."""
-    inner = unaliased(item)
-    if inner in outputs:
-        column = outputs[inner]
-        name = output_name(item)
-        return column if name in (None, getattr(column, "name", None)) else Alias(column, name)
-    return substitute(item, outputs)
-
-
-def _table_name(node: exp.Expr) -> str:
-    if isinstance(node, exp.Table):
-        return ".".join(p.name for p in node.parts)
-    if isinstance(node, exp.Column):
-        return ".".join(p.name for p in node.parts)
-    return node.name if isinstance(node, exp.Expr) else str(node)
-
-
-def _sql(node: exp.Expr) -> str:
-    try:
-        return node.sql(dialect=StreamingSpark)
-    except SqlglotError:
-        return type(node).__name__
-
-
-def _unread(scope: Scope, node: exp.Expr | None) -> Plan:
-    """A relation or query form not lowered: no sources known, and a note saying so."""
-    text = _sql(node) if node is not None else "SQL"
-    plan = Plan(sources=(), operators=(), streaming=True, columns=None)
-    return scope.note(plan, f"`{text}`")
