@@ -285,3 +285,27 @@ def test_a_batch_function_changed_on_the_branch_not_read_is_asked() -> None:
                    .replace("FOREACH", 'writer = writer.format("parquet").option("path", "/t/e")'))
     edited = files_first.replace('mode("append")', 'mode("overwrite")')
     assert "UN01" in codes(files_first, edited)
+
+
+# The old job set the format, checkpoint and path itself; the new one moves them into a helper
+# whose if/elif has no else (any other format sets nothing: Spark refuses a file sink with no
+# path at its start, so no query runs there and none restarts).
+INLINE = """
+import sys
+df = spark.readStream.format("kafka").option("subscribe", "events").load()
+out = df.selectExpr("CAST(value AS STRING) AS v")
+fmt, checkpoint, path = sys.argv[1], sys.argv[2], sys.argv[3]
+out.writeStream.outputMode("append").format(fmt).option("checkpointLocation", checkpoint)\\
+    .option("path", path).start()
+"""
+INTO_HELPER = HELPER.replace("{MODE}", "").replace("{SHARED}", '.outputMode("append")')
+
+
+def test_settings_moved_into_a_helpers_elif_chain_without_else_are_no_question() -> None:
+    assert [c for c in codes(INLINE, INTO_HELPER) if c.startswith("UN")] == []
+
+
+def test_a_path_moved_in_the_elif_of_a_helper_without_else_is_still_found() -> None:
+    moved = INTO_HELPER.replace('.option("path", path)\n    return',
+                                '.option("path", path + "/v2")\n    return')
+    assert moved != INTO_HELPER and codes(INLINE, moved)

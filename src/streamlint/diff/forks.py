@@ -117,6 +117,10 @@ def _alternatives_agree(query: Query, fork: Fork, compare: Compare) -> bool:
     sink = branch_sink(query.sink, fork.chosen[4], fork.other[4])
     if sink is None:
         return False
+    if cannot_start(sink) and not cannot_start(query.sink):
+        # Where the run takes the other branch (an `elif` chain with no `else`), Spark refuses
+        # the query at its start: no query there restarts, and none writes a checkpoint.
+        return True
     read, other = _with(query, fork.chosen), _with(replace(query, sink=sink), fork.other)
     return all(_compatible(change) for change in compare(("alternatives", fork), read, other))
 
