@@ -285,3 +285,86 @@ def test_a_batch_function_changed_on_the_branch_not_read_is_asked() -> None:
                    .replace("FOREACH", 'writer = writer.format("parquet").option("path", "/t/e")'))
     edited = files_first.replace('mode("append")', 'mode("overwrite")')
     assert "UN01" in codes(files_first, edited)
+
+
+# The old job set the format, checkpoint and path itself; the new one moves them into a helper
+# whose if/elif has no else (any other format sets nothing: Spark refuses a file sink with no
+# path at its start, so no query runs there and none restarts).
+INLINE = """
+import sys
+df = spark.readStream.format("kafka").option("subscribe", "events").load()
+out = df.selectExpr("CAST(value AS STRING) AS v")
+fmt, checkpoint, path = sys.argv[1], sys.argv[2], sys.argv[3]
+out.writeStream.outputMode("append").format(fmt).option("checkpointLocation", checkpoint)\\
+    .option("path", path).start()
+"""
+INTO_HELPER = HELPER.replace("{MODE}", "").replace("{SHARED}", '.outputMode("append")')
+
+
+def test_settings_moved_into_a_helpers_elif_chain_without_else_are_no_question() -> None:
+    assert [c for c in codes(INLINE, INTO_HELPER) if c.startswith("UN")] == []
+
+
+def test_a_path_moved_in_the_elif_of_a_helper_without_else_is_still_found() -> None:
+    moved = INTO_HELPER.replace('.option("path", path)\n    return',
+                                '.option("path", path + "/v2")\n    return')
+    assert moved != INTO_HELPER and codes(INLINE, moved)
+
+
+# A new opt-in source beside Auto Loader, whose options are built only where the old format
+# is asked for (`build(cfg) if cfg["kind"] == "files" else {}`) and handed to the reader
+# helper: the old deployment keeps to the branches that read files with those options.
+OPT_IN_OLD = """
+import sys
+import json
+cfg = json.loads(sys.argv[1])
+
+def build_options(cfg):
+    return {"cloudFiles.format": "json", "cloudFiles.schemaLocation": cfg["root"] + "/schema"}
+
+def build_reader(cfg, options):
+    reader = spark.readStream.format("cloudFiles")
+    for key, value in options.items():
+        reader = reader.option(key, value)
+    df = reader.load("/landing/orders")
+    return df.withColumn("ingested_at", F.current_timestamp())
+
+options = build_options(cfg)
+df = build_reader(cfg, options)
+df.writeStream.option("checkpointLocation", "/chk/orders").toTable("bronze.orders")
+"""
+OPT_IN_NEW = """
+import sys
+import json
+cfg = json.loads(sys.argv[1])
+
+def build_options(cfg):
+    return {"cloudFiles.format": "json", "cloudFiles.schemaLocation": cfg["root"] + "/schema"}
+
+def build_reader(cfg, options):
+    if cfg["kind"] == "delta":
+        df = spark.readStream.format("delta").table(cfg["table"])
+    else:
+        reader = spark.readStream.format("cloudFiles")
+        for key, value in options.items():
+            reader = reader.option(key, value)
+        df = reader.load("/landing/orders")
+    return df.withColumn("ingested_at", F.current_timestamp())
+
+options = build_options(cfg) if cfg["kind"] == "files" else {}
+df = build_reader(cfg, options)
+df.writeStream.option("checkpointLocation", "/chk/orders").toTable("bronze.orders")
+"""
+
+
+def test_options_chosen_by_a_new_condition_beside_a_new_source_are_compared_each() -> None:
+    report = diff_jobs(extract_text(OPT_IN_OLD, "old.py"), extract_text(OPT_IN_NEW, "new.py"))
+    assert sorted(f.code for f in report.findings) == ["UN09", "UN09"]
+    assert report.verdict == "compatible"
+
+
+def test_an_option_changed_on_the_branch_the_old_deployment_keeps_is_still_found() -> None:
+    changed = OPT_IN_NEW.replace('"cloudFiles.format": "json"', '"cloudFiles.format": "csv"')
+    report = diff_jobs(extract_text(OPT_IN_OLD, "old.py"), extract_text(changed, "new.py"))
+    assert report.verdict != "compatible"
+    assert {"UN09"} != {f.code for f in report.findings}

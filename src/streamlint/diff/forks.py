@@ -128,6 +128,10 @@ def _alternatives_agree(query: Query, fork: Fork, compare: Compare) -> bool:
     sink = branch_sink(query.sink, fork.chosen[4], fork.other[4])
     if sink is None:
         return False
+    if cannot_start(sink) and not cannot_start(query.sink):
+        # Where the run takes the other branch (an `elif` chain with no `else`), Spark refuses
+        # the query at its start: no query there restarts, and none writes a checkpoint.
+        return True
     read, other = _with(query, fork.chosen), _with(replace(query, sink=sink), fork.other)
     return all(_compatible(change) for change in compare(("alternatives", fork), read, other))
 
@@ -272,6 +276,10 @@ def _compatible(change: Change) -> bool:
     return all(judge(change, version).verdict == "compatible" for version in _VERSIONS)
 
 
+def _incompatible(change: Change) -> bool:
+    return any(judge(change, version).verdict == "incompatible" for version in _VERSIONS)
+
+
 _VERSIONS = tuple(parse_version(v) for v in known())
 
 
@@ -298,9 +306,12 @@ def continued_branch(old_query: Query, new_query: Query, changes: list[Change],
         branch = _taking(new_query, text)
         if branch is None:
             continue
+        kept = _kept_read(branch, text, old_conditions)
+        branch = replace(branch, unresolved=tuple(n for n in branch.unresolved
+                                                  if not any(n[0] is k for k in kept)))
         continued = compare(("continued", text), old_query, branch)
-        if not all(_compatible(change) for change in continued):
-            continue
+        if any(_incompatible(change) for change in continued):
+            continue  # what it cannot read, or must ask, stays a finding beside the note
         # What the new way changes, in words: its first change that is not this note.
         first = next((c for c in changes if not _compatible(c) and c.kind != "unresolved"),
                      next(c for c in changes if not _compatible(c)))
@@ -308,8 +319,33 @@ def continued_branch(old_query: Query, new_query: Query, changes: list[Change],
                      else "what it changes is not read")
         note = Change("fork.alternative", text.condition, None, taken, None, loc,
                       new_query.label, {"stateful": first.facts.get("stateful", "false")})
-        return [*continued, note]
+        return [*continued, note, *(_read_kept(new_query, old_query, fork, at, compare)
+                                    for fork, at in kept.items())]
     return None
+
+
+def _kept_read(branch: Query, taken: Fork, old_conditions: set[str]) -> dict[Fork, Loc]:
+    """Other forks only the new version has whose branch read holds the fork taken (a dict
+    of options chosen by a new condition, handed to the function that forks): the old
+    deployment keeps to their branch read too, the one the taken branch lies on."""
+    return {text: loc for text, loc in branch.unresolved
+            if isinstance(text, Fork) and text is not taken and text.chosen is not None
+            and text.condition not in old_conditions and not isinstance(text.condition, Outcome)
+            and any(inner is taken for inner, _ in text.chosen[3])}
+
+
+def _read_kept(query: Query, old_query: Query, fork: Fork, loc: Loc,
+               compare: Compare) -> Change:
+    """The note that the new code takes another way where a kept fork's condition does not
+    hold (UN09), naming what that way changes against the old query."""
+    other = _taking(query, fork)
+    changes = [] if other is None else [
+        c for c in compare(("other way", fork), old_query, other) if not _compatible(c)]
+    first = next((c for c in changes if c.kind != "unresolved"), None)
+    taken = Code(_in_words(first) if first is not None else "what it changes is not read")
+    return Change("fork.alternative", f"not ({fork.condition})", None, taken, None, loc,
+                  query.label, {"stateful": "false" if first is None
+                                else first.facts.get("stateful", "false")})
 
 
 
@@ -336,10 +372,34 @@ def _taking(query: Query, fork: Fork) -> Query | None:
     at = next((i for i, (text, _) in enumerate(query.unresolved) if text is fork), None)
     if at is None or query.unresolved[:len(notes)] != notes:
         return None
+    later = tuple((_rebased(text, fork), loc) for text, loc in query.unresolved[at + 1:])
     return replace(query, sink=sink, sources=fork.other[0],
                    operators=(*fork.other[1], *later_ops),
                    output_columns=columns,
-                   unresolved=(*fork.other[3], *query.unresolved[at + 1:]))
+                   unresolved=(*fork.other[3], *later))
+
+
+def _rebased(text: object, fork: Fork) -> object:
+    """A later fork's note as it is where the run takes `fork`'s other branch: its branches
+    were read on top of the branch read, and stand on the other one instead. Unchanged where
+    they do not start from the branch read as it was at `fork` (then they differ, and ask)."""
+    if not isinstance(text, Fork) or text.other is None or text.chosen is None:
+        return text
+    other, chosen = _on_other(text.other, fork), _on_other(text.chosen, fork)
+    if other is None or chosen is None:
+        return text
+    return Fork(text.text, text.condition, text.which, other, chosen, text.settings, text.shown)
+
+
+def _on_other(shape: tuple, fork: Fork) -> tuple | None:
+    read, other = fork.chosen, fork.other
+    if read is None or other is None or shape[0] != read[0] or \
+            shape[1][:len(read[1])] != read[1] or not any(n is fork for n, _ in shape[3]):
+        return None
+    notes = tuple(item for n, loc in shape[3]
+                  for item in (other[3] if n is fork else ((n, loc),)))
+    columns = other[2] if shape[2] == read[2] else shape[2]
+    return (other[0], (*other[1], *shape[1][len(read[1]):]), columns, notes, shape[4])
 
 
 def _in_words(change: Change) -> str:

@@ -11,8 +11,9 @@ from typing import Any
 
 import libcst as cst
 
-from streamlint.extract import heap, registry, templates
+from streamlint.extract import registry, templates
 from streamlint.extract.bindings import member
+from streamlint.extract.choices import per_choice, run_each
 from streamlint.extract.coverage import escaped
 from streamlint.extract.symbolic import (
     ABSENT,
@@ -23,7 +24,6 @@ from streamlint.extract.symbolic import (
     choose,
     classes_of,
     code_text,
-    started_in_branches,
 )
 from streamlint.extract.unset import unset_attribute
 from streamlint.extract.values import (
@@ -66,7 +66,9 @@ def _crc(text: str) -> str:
 class Calls:
     def call(self, func: Any, args: list[Any], kwargs: dict[str, Any], node: cst.Call) -> Any:
         if isinstance(func, Function):
-            return self.call_function(func, args, kwargs, node)
+            split = per_choice(self, func, args, kwargs) if self.alternatives_depth < 2 else None
+            return self.call_function(func, args, kwargs, node) if split is None else \
+                run_each(self, *split, node)
         if isinstance(func, Alternatives):
             return self.call_alternatives(func, args, kwargs, node)
         if isinstance(func, Lambda):
@@ -150,36 +152,14 @@ class Calls:
         """A call of whichever function the run chose: each is called, as the branches of an
         `if` are run; the queries they start and the values they return are chosen as the
         branches' are (the first followed, the others noted)."""
-        values: list[Any] = []
-        started: list[list[Any]] = []
         if self.alternatives_depth >= MAX_NESTED_ALTERNATIVES:
             # Chosen functions calling chosen functions: each level doubles the work.
             # What they call is not read: the whole module's code stands for it, so any edit
             # there is asked about.
             return Unknown(f"{self.code(node)} (functions chosen at run time, nested too deep: "
                            f"#{self.module_code()})")
-        heap_mark = heap.watch(self)
-        writes: list[heap.Writes] = []
-        self.alternatives_depth += 1
-        try:
-            for option in func.options:
-                mark = len(self.effects.queries)
-                self.effects.uncertain += 1
-                try:
-                    values.append(self.call(option, list(args), dict(kwargs), node))
-                finally:
-                    self.effects.uncertain -= 1
-                    writes.append(heap.undo(self, heap_mark))
-                started.append(self.effects.queries[mark:])
-                del self.effects.queries[mark:]
-        finally:
-            self.alternatives_depth -= 1
-        heap.merge(self, writes, func.condition, func.loc)
-        kept = started_in_branches(started, func.condition, func.loc)
-        for writer in (w for writers in started for w in writers):
-            self.effects.set_aside(writer)
-        self.effects.queries.extend(kept)
-        return self.merge_choices(values, func.condition, func.loc)
+        return run_each(self, [(option, list(args), dict(kwargs)) for option in func.options],
+                        func.condition, func.loc, node)
 
     def module_code(self) -> str:
         """A fingerprint of the running module's whole code: what stands for code streamlint

@@ -13,7 +13,7 @@ from typing import Any
 
 import libcst as cst
 
-from streamlint.extract import registry
+from streamlint.extract import chosen_dicts, registry
 from streamlint.extract.positions import code_of
 from streamlint.extract.templates import as_written
 from streamlint.extract.values import (
@@ -231,8 +231,10 @@ def choose(first: Any, second: Any, condition: str, loc: Loc) -> Any:
     chosen = first if first == second else registry.choose_between(first, second, condition)
     if chosen is not registry.NEXT:
         return chosen
-    return Unknown(f"{text_of(first)} if {condition} else {text_of(second)}",
-                   shown=f"{as_written(first)} if {condition} else {as_written(second)}")
+    return chosen_dicts.remember(
+        Unknown(f"{text_of(first)} if {condition} else {text_of(second)}",
+                shown=f"{as_written(first)} if {condition} else {as_written(second)}"),
+        first, second, condition, loc)
 
 
 def _choose_lengths(first: tuple[Any, ...], second: tuple[Any, ...], condition: str,
