@@ -202,3 +202,14 @@ def test_sarif_locations_are_uri_references(repo: Repo, capsys) -> None:
     uris = {r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]
             for r in data["runs"][0]["results"]}
     assert uris == {"jobs/my%20job%20%C3%A9.py"}
+
+
+def test_every_format_the_cli_offers_renders_and_no_other_does() -> None:
+    """A format name without its branch in `render_result` is an error, never another format's
+    output (a new format wired into the CLI only would have printed Markdown)."""
+    from streamlint.cli.options import FORMATS
+    from streamlint.report import render
+
+    assert all(isinstance(render(fmt, []), str) for fmt in FORMATS)
+    with pytest.raises(ValueError, match="junit"):
+        render("junit", [])

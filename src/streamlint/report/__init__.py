@@ -36,7 +36,9 @@ def render_result(fmt: str, result: Result, root: str | None = None) -> str:
         return github.render(reports, result.errors, root, confirmation)
     if fmt == "sarif":
         return sarif.render(reports, result.errors, root, confirmation)
-    return markdown.render(reports, result.errors, root, confirmation)
+    if fmt == "markdown":
+        return markdown.render(reports, result.errors, root, confirmation)
+    raise ValueError(f"no report format {fmt!r}")  # the CLI offers only the formats above
 
 
 def render_for(fmt: str, result: Result, new: str) -> str:
