@@ -226,13 +226,16 @@ def test_every_fact_a_change_carries_is_declared(monkeypatch) -> None:
     import streamlint.diff.checkpoints
     import streamlint.diff.forks
     from streamlint.rulebook.change import facts_of
-    from streamlint.rulebook.matrix import judge
+    from streamlint.rulebook.matrix import judge, verdict_of
 
     seen = []
-    for module in (streamlint.diff, streamlint.diff.checkpoints, streamlint.diff.forks):
+    for module in (streamlint.diff, streamlint.diff.checkpoints):
         # each module that judges changes, where it looks `judge` up
         monkeypatch.setattr(module, "judge",
                             lambda change, version: seen.append(change) or judge(change, version))
+    # forks asks only for verdicts (of changes on a branch not read)
+    monkeypatch.setattr(streamlint.diff.forks, "verdict_of",
+                        lambda change, version: seen.append(change) or verdict_of(change, version))
     for rule in load_rules():
         for example in rule.examples:
             diff_jobs(extract_version(example.old, "old.py"),

@@ -28,7 +28,7 @@ from streamlint.model import (
 from streamlint.model.records import replace
 from streamlint.rulebook.book import parse_version
 from streamlint.rulebook.change import Change, Code
-from streamlint.rulebook.matrix import judge
+from streamlint.rulebook.matrix import verdict_of
 from streamlint.rulebook.profiles import known
 
 # Changes judged by the sink's kind: on a branch writing another format they may be judged
@@ -273,11 +273,11 @@ def _lower(value: object) -> object:
 def _compatible(change: Change) -> bool:
     """Compatible on every Spark version streamlint knows: the report's version is not known
     here, and a change on a branch not read is dropped only where no version could object."""
-    return all(judge(change, version).verdict == "compatible" for version in _VERSIONS)
+    return all(verdict_of(change, version) == "compatible" for version in _VERSIONS)
 
 
 def _incompatible(change: Change) -> bool:
-    return any(judge(change, version).verdict == "incompatible" for version in _VERSIONS)
+    return any(verdict_of(change, version) == "incompatible" for version in _VERSIONS)
 
 
 _VERSIONS = tuple(parse_version(v) for v in known())

@@ -83,11 +83,33 @@ def judged_without_values(change: Change) -> bool:
     return bool(rules) and all(r.value_free for r in rules)
 
 
+_index: tuple[tuple[Rule, ...], dict[str, tuple[Rule, ...]]] | None = None
+
+
+def _rules_of(kind: str) -> tuple[Rule, ...]:
+    """The rules that judge a change kind, in the rulebook's order (most specific first);
+    indexed once per loaded rulebook."""
+    global _index
+    rules = load_rules()
+    if _index is None or _index[0] is not rules:
+        by_kind: dict[str, list[Rule]] = {}
+        for rule in rules:
+            for judged in rule.change:
+                by_kind.setdefault(judged, []).append(rule)
+        _index = (rules, {k: tuple(v) for k, v in by_kind.items()})
+    return _index[1].get(kind, ())
+
+
 def rule_for(change: Change, version: tuple[int, ...]) -> Rule | None:
-    for rule in load_rules():
-        if rule.applies(change, version):
-            return rule
-    return None
+    return next((rule for rule in _rules_of(change.kind) if rule.applies(change, version)),
+                None)
+
+
+def verdict_of(change: Change, version: tuple[int, ...]) -> str:
+    """The verdict `judge` gives, without writing its finding."""
+    rule = rule_for(change, version)
+    return rule.verdict if rule is not None else next(
+        r.verdict for r in own_rules() if r.code == "SL000")
 
 
 def judge(change: Change, version: tuple[int, ...]) -> Finding:
