@@ -233,7 +233,25 @@ def choose(first: Any, second: Any, condition: str, loc: Loc) -> Any:
     if chosen is not registry.NEXT:
         return chosen
     return Unknown(f"{text_of(first)} if {condition} else {text_of(second)}",
-                   shown=f"{as_written(first)} if {condition} else {as_written(second)}")
+                   shown=f"{as_written(first)} if {condition} else {as_written(second)}",
+                   **_branches(first, second, condition))
+
+
+def _branches(first: Any, second: Any, condition: str) -> dict[str, Any]:
+    """The values a choice between two strings may take, nested choices opened up, and its
+    condition ("" where a nested choice has its own): what the diff compares branch by branch
+    (model.values). Nothing for any other value."""
+    values: list[Any] = []
+    mixed = False
+    for value in (first, second):
+        if isinstance(value, Unknown) and value.alternatives:
+            values.extend(value.alternatives)
+            mixed = True
+        elif isinstance(value, str | Template | Unknown):
+            values.append(value)
+        else:
+            return {}
+    return {"alternatives": tuple(values), "condition": "" if mixed else condition}
 
 
 def _choose_lengths(first: tuple[Any, ...], second: tuple[Any, ...], condition: str,

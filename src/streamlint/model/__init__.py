@@ -67,6 +67,12 @@ class Unknown:
     # v in args.items() if k in OPTS}` holds only OPTS's values); None: any key. Its text
     # already names what limits them (the known dict it reads), so it is not compared.
     keys: tuple[str, ...] | None = None
+    # A value a run-time condition chooses (`"/a" if IS_PROD else "/b"`): the values it may
+    # take (each a string, a template or an unknown) and the condition, as its code ("" where
+    # nested choices mix conditions). Its text already names them, so they are not compared;
+    # the diff reads them to tell a value no branch keeps (model/values.py).
+    alternatives: tuple[object, ...] = ()
+    condition: str = ""
 
     __record_compare__ = ("identity", "unread")
 
