@@ -212,8 +212,9 @@ class Interpreter(Statements, Expressions, Calls, InPlace):
         # Code that calls an entry point runs apart from the job's own path: a failure on
         # either is not the other's.
         failed, self.effects.failed = self.effects.failed, None
+        entry, self.effects.entry = self.effects.entry, node.name.value
         result = self.call_function(Function(node, env, owner), args, {}, node)
-        self.effects.failed = failed
+        self.effects.failed, self.effects.entry = failed, entry
         # Returned to a caller this file does not show (a framework, another module).
         escaped(self, (result,), f"the caller of {node.name.value}()", "the caller")
 

@@ -581,6 +581,10 @@ class Sink:
     # The call that makes its checkpoint path differ on every run (`datetime.now()`,
     # `uuid.uuid4()`), as written; None for a path that stays put (extract/volatile.py).
     volatile: str | None = None
+    # The function nothing in the file calls that started it ("" where the file's own run
+    # starts it): run by a caller streamlint does not see, if at all. On a checkpoint several
+    # queries share, the one a run of the file starts is paired with its like (model/identity).
+    entry: str = ""
 
 
 @record
