@@ -28,7 +28,7 @@ from streamlint.extract.values import (
     Lambda,
     Partial,
 )
-from streamlint.model import Fork, Loc, Note, Template, Unknown
+from streamlint.model import Fork, Loc, Note, Template, Unknown, branches
 
 
 class Return(Exception):
@@ -234,24 +234,8 @@ def choose(first: Any, second: Any, condition: str, loc: Loc) -> Any:
         return chosen
     return Unknown(f"{text_of(first)} if {condition} else {text_of(second)}",
                    shown=f"{as_written(first)} if {condition} else {as_written(second)}",
-                   **_branches(first, second, condition))
+                   **branches(first, second, condition))
 
-
-def _branches(first: Any, second: Any, condition: str) -> dict[str, Any]:
-    """The values a choice between two strings may take, nested choices opened up, and its
-    condition ("" where a nested choice has its own): what the diff compares branch by branch
-    (model.values). Nothing for any other value."""
-    values: list[Any] = []
-    mixed = False
-    for value in (first, second):
-        if isinstance(value, Unknown) and value.alternatives:
-            values.extend(value.alternatives)
-            mixed = True
-        elif isinstance(value, str | Template | Unknown):
-            values.append(value)
-        else:
-            return {}
-    return {"alternatives": tuple(values), "condition": "" if mixed else condition}
 
 
 def _choose_lengths(first: tuple[Any, ...], second: tuple[Any, ...], condition: str,

@@ -85,6 +85,23 @@ class Unknown:
         return self.shown or self.text
 
 
+def branches(first: object, second: object, condition: str) -> dict[str, object]:
+    """The values a choice between two strings may take, nested choices opened up, and its
+    condition ("" where a nested choice has its own): what the diff compares branch by branch
+    (model.values). Nothing for any other value."""
+    values: list[object] = []
+    mixed = False
+    for value in (first, second):
+        if isinstance(value, Unknown) and value.alternatives:
+            values.extend(value.alternatives)
+            mixed = True
+        elif isinstance(value, str | Template | Unknown):
+            values.append(value)
+        else:
+            return {}
+    return {"alternatives": tuple(values), "condition": "" if mixed else condition}
+
+
 class Note(str):
     """A note on code streamlint could not read, whose text also names what the code depends
     on (the values it reads, a digest of a branch not read): compared as that text, so a
