@@ -26,8 +26,10 @@ def test_one_directory_is_one_key_however_it_is_spelled() -> None:
 
 
 def test_keys_come_strongest_first_and_only_when_known() -> None:
-    assert [k.kind for k in keys(query("/chk/a", "q", "/t/a"))] == ["checkpoint", "name",
-                                                                    "target"]
+    # Where it is started (a run of the file: "") pairs first among queries on one checkpoint.
+    assert [(k.kind, k.value) for k in keys(query("/chk/a", "q", "/t/a"))] == [
+        ("checkpoint+entry", ("/chk/a", "")), ("checkpoint", "/chk/a"), ("name", "q"),
+        ("target", ("delta", "/t/a"))]
     assert keys(query(name="q", fmt=None)) == (QueryKey("name", "q"),)
 
 

@@ -198,3 +198,65 @@ df.writeStream.outputMode(mode).format("console").option("checkpointLocation", "
     new = job.replace(".outputMode(mode)", ".outputMode(str(mode))")
     report = diff_jobs(extract_text(job, "old.py"), extract_text(new, "new.py"))
     assert report.findings == ()
+
+
+# -- a value a run-time condition chooses (`"/a" if IS_PROD else "/b"`) --------------------------
+
+CHOSEN = """
+import os
+IS_CLUSTER = os.path.exists("/etc/cluster")
+CHECKPOINT = "gs://lake/chk/scores_v1" if IS_CLUSTER else "/data/chk/v1"
+df = spark.readStream.format("rate").load()
+df.writeStream.format("console").option("checkpointLocation", CHECKPOINT).start()
+"""
+
+
+def _chosen_codes(new: str) -> list[str]:
+    report = diff_jobs(extract_text(CHOSEN, "old.py"), extract_text(new, "new.py"))
+    return sorted(f.code for f in report.findings)
+
+
+def test_a_chosen_checkpoint_whose_every_branch_moved_is_a_moved_checkpoint() -> None:
+    # Whichever environment the job runs in, it writes another directory (a real commit
+    # renamed both branches of a config class's checkpoint): Spark's guide treats a new
+    # checkpoint as a new query, so this is QY01, not a question.
+    moved = CHOSEN.replace("scores_v1", "scores_v2").replace("/data/chk/v1", "/data/chk/v2")
+    assert _chosen_codes(moved) == ["QY01"]
+
+
+def test_a_chosen_checkpoint_kept_on_one_branch_is_a_question() -> None:
+    # In the cluster it is the same directory: the environment decides, so a person checks.
+    one = CHOSEN.replace("/data/chk/v1", "/data/chk/v2")
+    assert _chosen_codes(one) == ["UN02"]
+
+
+def test_a_chosen_checkpoint_spelled_another_way_is_the_same_directory() -> None:
+    respelled = CHOSEN.replace('"/data/chk/v1"', '"file:///data/chk/v1/"')
+    assert _chosen_codes(respelled) == []
+
+
+def test_a_choice_keeps_its_branches_as_data() -> None:
+    (query,) = extract_text(CHOSEN, "job.py").queries
+    chosen = query.sink.checkpoint
+    assert isinstance(chosen, Unknown)
+    assert chosen.alternatives == ("gs://lake/chk/scores_v1", "/data/chk/v1")
+    assert chosen.condition == "IS_CLUSTER"
+    # The branches are not part of its identity: its code already names them.
+    assert chosen == Unknown(chosen.text)
+
+
+@pytest.mark.parametrize(("a", "b", "expected"), [
+    # Another condition: only a value no branch of either side can take differs.
+    (Unknown("x", alternatives=("a", "b"), condition="C"),
+     Unknown("y", alternatives=("c", "d"), condition="D"), True),
+    (Unknown("x", alternatives=("a", "b"), condition="C"),
+     Unknown("y", alternatives=("b", "d"), condition="D"), None),
+    # A known value against a choice: differs when no branch gives it.
+    ("a", Unknown("y", alternatives=("b", "c"), condition="C"), True),
+    ("a", Unknown("y", alternatives=("a", "c"), condition="C"), None),
+    # A branch known only at run time may be anything.
+    ("a", Unknown("y", alternatives=("b", ROOT), condition="C"), None),
+])
+def test_choices_differ_only_where_no_branch_can_agree(a: object, b: object,
+                                                      expected: bool | None) -> None:
+    assert values_differ(a, b) is expected

@@ -411,3 +411,51 @@ def test_a_cast_to_the_type_the_schema_already_gives_is_no_change_of_type() -> N
         '.select("tx.*")', '.select("tx.*").withColumn("tx_id", col("tx_id").cast("string"))')
     report = diff_jobs(extract_text(PARSED_TO_DELTA, "old.py"), extract_text(new, "new.py"))
     assert report.verdict == "compatible", [f.message for f in report.findings]
+
+
+# A script holding one function per aggregate, all on one checkpoint, and calling one of them
+# at the bottom (the others kept for later, never called in the file). A commit that calls
+# another one resumes the checkpoint with another topic: Spark's guide does not allow a change
+# of subscribed topics.
+PER_TOPIC = """
+from pyspark.sql import SparkSession
+from pyspark.sql.functions import window
+
+CHECKPOINT = "vendor/chk"
+spark = SparkSession.builder.getOrCreate()
+
+def counts(topic, size="2 minutes"):
+    df = spark.readStream.format("kafka").option("subscribe", topic).load()
+    df = df.withWatermark("timestamp", "1 hour").groupBy(window("timestamp", size), "key").count()
+    return (df.selectExpr("to_json(struct(*)) AS value").writeStream.format("kafka")
+              .option("topic", topic + "_out").option("checkpointLocation", CHECKPOINT)
+              .outputMode("update").start())
+
+def click_counts(size="2 minutes"):
+    return counts("click", size)
+
+def basket_counts(size="2 minutes"):
+    return counts("basket", size)
+
+click_counts().awaitTermination()
+# basket_counts().awaitTermination()
+"""
+
+
+def test_calling_another_function_on_one_shared_checkpoint_changes_the_topic() -> None:
+    switched = (PER_TOPIC.replace("click_counts().awaitTermination()",
+                                  "# click_counts().awaitTermination()")
+                .replace("# basket_counts().awaitTermination()",
+                         "basket_counts().awaitTermination()"))
+    report = diff_jobs(extract_text(PER_TOPIC, "old.py"), extract_text(switched, "new.py"))
+    assert report.verdict == "incompatible"
+    assert any(f.code == "SO04" and "'click' to 'basket'" in f.message for f in report.findings)
+
+
+def test_the_query_a_run_starts_is_known_from_the_functions_never_called() -> None:
+    queries = extract_text(PER_TOPIC, "job.py").queries
+    assert {q.sink.entry for q in queries} == {"", "basket_counts"}
+    edited = PER_TOPIC.replace("click_counts().awaitTermination()",
+                               'print("starting")\nclick_counts().awaitTermination()', 1)
+    assert diff_jobs(extract_text(PER_TOPIC, "old.py"),
+                     extract_text(edited, "new.py")).verdict == "compatible"

@@ -14,6 +14,7 @@ import libcst as cst
 from streamlint.extract import registry, templates
 from streamlint.extract.bindings import member
 from streamlint.extract.choices import per_choice, run_each
+from streamlint.extract.code_text import code_text
 from streamlint.extract.coverage import escaped
 from streamlint.extract.symbolic import (
     ABSENT,
@@ -23,7 +24,6 @@ from streamlint.extract.symbolic import (
     after_guards,
     choose,
     classes_of,
-    code_text,
 )
 from streamlint.extract.unset import unset_attribute
 from streamlint.extract.values import (

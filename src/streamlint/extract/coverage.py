@@ -17,7 +17,8 @@ from typing import TYPE_CHECKING, Any
 
 import libcst as cst
 
-from streamlint.extract.symbolic import code_text, digest
+from streamlint.extract.code_text import code_text
+from streamlint.extract.symbolic import digest
 from streamlint.extract.values import Grouped, Plan, Writer
 from streamlint.extract.writer_uses import never_started
 from streamlint.model import Loc, Query, Source, Unseen, is_known, show

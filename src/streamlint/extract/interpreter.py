@@ -218,8 +218,9 @@ class Interpreter(Statements, Expressions, Calls, InPlace):
         # Code that calls an entry point runs apart from the job's own path: a failure on
         # either is not the other's.
         failed, self.effects.failed = self.effects.failed, None
+        entry, self.effects.entry = self.effects.entry, node.name.value
         result = self.call_function(Function(node, env, owner), args, {}, node)
-        self.effects.failed = failed
+        self.effects.failed, self.effects.entry = failed, entry
         # Returned to a caller this file does not show (a framework, another module): what
         # it hands over is known by what the entry point does (the code that can reach it,
         # not its name: a framework's hook renamed is the same code), as well as by the

@@ -18,12 +18,13 @@ from typing import Any, NamedTuple
 
 import libcst as cst
 
+from streamlint.extract.code_text import code_text
 from streamlint.extract.dead_stores import without_dead_stores
 from streamlint.extract.identity import Finder, Identity, Module, no_repository
 from streamlint.extract.imports import is_outside, package_folder
 from streamlint.extract.positions import ModuleIndex, first_name
 from streamlint.extract.scopes import binds, module_names
-from streamlint.extract.symbolic import code_text, digest
+from streamlint.extract.symbolic import digest
 
 Facts = tuple[str, set[str], set[str], "list[Imported]"]
 # Per statement node (kept, so an id is never reused for another node): its facts. A module's

@@ -184,7 +184,7 @@ def _query(interp: Interpreter, writer: Writer, settings: tuple[Setting, ...],
         checkpoint=checkpoint, loc=writer.loc, trigger_loc=writer.trigger_loc,
         output_mode_loc=writer.output_mode_loc, checkpoint_loc=writer.checkpoint_loc,
         cleared=generation(interp.effects.removed, index, checkpoint),
-        conditions=writer.conditions, volatile=volatile_call(checkpoint),
+        conditions=writer.conditions, volatile=volatile_call(checkpoint), entry=writer.entry,
     )
     plan = writer.plan
     query = Query(plan.sources, plan.operators, sink, settings, plan.unresolved, plan.columns)

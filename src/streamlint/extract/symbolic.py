@@ -5,16 +5,14 @@ decides between are merged (one followed, the other noted, never a silent guess)
 
 from __future__ import annotations
 
-import ast
 import binascii
 import re
-import textwrap
 from typing import Any
 
 import libcst as cst
 
 from streamlint.extract import chosen_dicts, registry
-from streamlint.extract.positions import code_of
+from streamlint.extract.code_text import code_text, names_of
 from streamlint.extract.templates import as_written
 from streamlint.extract.values import (
     Alternatives,
@@ -27,7 +25,7 @@ from streamlint.extract.values import (
     Lambda,
     Partial,
 )
-from streamlint.model import Fork, Loc, Note, Template, Unknown
+from streamlint.model import Fork, Loc, Note, Template, Unknown, branches
 
 
 class Return(Exception):
@@ -125,50 +123,13 @@ def _shape(value: Any, depth: int) -> Any:
 def reads_config(env: Any, node: cst.CSTNode, depth: int) -> tuple[Any, ...]:
     """The names a function's code reads that its defining scope binds, with their shapes."""
     read: list[tuple[str, Any]] = []
-    for name in _names(node):
+    for name in names_of(node):
         try:
             value = env.lookup(name)
         except KeyError:
             continue
         read.append((name, _shape(value, depth + 2)))
     return tuple(read)
-
-
-# Per definition node: its code without comments and docstrings, and the names it reads.
-# Nodes live as long as their parsed module; the cache is emptied when it grows large.
-_CODES: dict[int, tuple[cst.CSTNode, str, tuple[str, ...]]] = {}
-
-
-def _names(node: cst.CSTNode) -> tuple[str, ...]:
-    code_text(node)
-    return _CODES[id(node)][2]
-
-
-def code_text(node: cst.CSTNode) -> str:
-    """A definition's (or a module's, or a lambda's) code without comments, docstrings or
-    formatting, in the standard library's unparsed form, so only a real edit changes it."""
-    cached = _CODES.get(id(node))
-    if cached is not None and cached[0] is node:
-        return cached[1]
-    code = code_of(node)
-    names: tuple[str, ...] = ()
-    try:
-        tree = ast.parse(textwrap.dedent(code).strip())
-        for definition in ast.walk(tree):
-            body = getattr(definition, "body", None)
-            if (isinstance(definition, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef)
-                    and body and isinstance(body[0], ast.Expr)
-                    and isinstance(body[0].value, ast.Constant)
-                    and isinstance(body[0].value.value, str)):
-                definition.body = body[1:] or [ast.Pass()]
-        names = tuple(sorted({n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}))
-        code = ast.unparse(tree)
-    except (SyntaxError, ValueError, RecursionError):
-        pass
-    if len(_CODES) > 20_000:
-        _CODES.clear()
-    _CODES[id(node)] = (node, code, names)
-    return code
 
 
 def _crc(parts: Any) -> str:
@@ -231,9 +192,15 @@ def choose(first: Any, second: Any, condition: str, loc: Loc) -> Any:
     chosen = first if first == second else registry.choose_between(first, second, condition)
     if chosen is not registry.NEXT:
         return chosen
+    return _run_time_value(first, second, condition, loc)
+
+
+def _run_time_value(first: Any, second: Any, condition: str, loc: Loc) -> Unknown:
+    """A value the condition chooses, known only at run time: its branches kept as data."""
     return chosen_dicts.remember(
         Unknown(f"{text_of(first)} if {condition} else {text_of(second)}",
-                shown=f"{as_written(first)} if {condition} else {as_written(second)}"),
+                shown=f"{as_written(first)} if {condition} else {as_written(second)}",
+                **branches(first, second, condition)),
         first, second, condition, loc)
 
 

@@ -180,6 +180,7 @@ class Writer:
     foreach: Any = None
     checkpoint_loc: Loc | None = None
     conditions: tuple[Condition, ...] = ()  # the run-time conditions it was started under
+    entry: str = ""  # the function nothing in the file calls it was started in (Sink.entry)
 
     def copy(self, **changes: Any) -> Writer:
         return replace(self, **changes)
@@ -417,6 +418,9 @@ class Effects:
     missing: dict[int, tuple[Any, str]] = factory(dict)
     # The run-time conditions of the branches being read (`if mode == "A":`), innermost last.
     conditions: list[Condition] = factory(list)
+    # The function nothing in the file calls that is being run (`run_entry_points`), "" on
+    # the module's own path.
+    entry: str = ""
     # Writes that outlive a branch's names: attributes, dict items, globals (a guard clause
     # that made any is not read past, extract/statements.py).
     heap_writes: int = 0

@@ -7,8 +7,6 @@ front ends (SQL strings, notebooks, several modules) only have to produce the sa
 from __future__ import annotations
 
 from streamlint.model.base import UNRESOLVED_MARK as UNRESOLVED_MARK
-
-# The values the records are made of (`streamlint.model.base`), part of the model's API.
 from streamlint.model.base import BranchWriter as BranchWriter
 from streamlint.model.base import External as External
 from streamlint.model.base import Failure as Failure
@@ -24,6 +22,9 @@ from streamlint.model.base import OverridableNumber as OverridableNumber
 from streamlint.model.base import Template as Template
 from streamlint.model.base import Unknown as Unknown
 from streamlint.model.base import Value as Value
+
+# The values the records are made of (`streamlint.model.base`), part of the model's API.
+from streamlint.model.base import branches as branches
 from streamlint.model.base import code_of as code_of
 from streamlint.model.base import is_known as is_known
 from streamlint.model.base import keep_origins as keep_origins
@@ -306,6 +307,10 @@ class Sink:
     # The call that makes its checkpoint path differ on every run (`datetime.now()`,
     # `uuid.uuid4()`), as written; None for a path that stays put (extract/volatile.py).
     volatile: str | None = None
+    # The function nothing in the file calls that started it ("" where the file's own run
+    # starts it): run by a caller streamlint does not see, if at all. On a checkpoint several
+    # queries share, the one a run of the file starts is paired with its like (model/identity).
+    entry: str = ""
 
 
 @record

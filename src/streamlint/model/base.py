@@ -65,6 +65,12 @@ class Unknown:
     # v in args.items() if k in OPTS}` holds only OPTS's values); None: any key. Its text
     # already names what limits them (the known dict it reads), so it is not compared.
     keys: tuple[str, ...] | None = None
+    # A value a run-time condition chooses (`"/a" if IS_PROD else "/b"`): the values it may
+    # take (each a string, a template or an unknown) and the condition, as its code ("" where
+    # nested choices mix conditions). Its text already names them, so they are not compared;
+    # the diff reads them to tell a value no branch keeps (model/values.py).
+    alternatives: tuple[object, ...] = ()
+    condition: str = ""
 
     __record_compare__ = ("identity", "unread")
 
@@ -75,6 +81,23 @@ class Unknown:
 
     def __str__(self) -> str:
         return self.shown or self.text
+
+
+def branches(first: object, second: object, condition: str) -> dict[str, object]:
+    """The values a choice between two strings may take, nested choices opened up, and its
+    condition ("" where a nested choice has its own): what the diff compares branch by branch
+    (model.values). Nothing for any other value."""
+    values: list[object] = []
+    mixed = False
+    for value in (first, second):
+        if isinstance(value, Unknown) and value.alternatives:
+            values.extend(value.alternatives)
+            mixed = True
+        elif isinstance(value, str | Template | Unknown):
+            values.append(value)
+        else:
+            return {}
+    return {"alternatives": tuple(values), "condition": "" if mixed else condition}
 
 
 class Note(str):

@@ -26,14 +26,17 @@ class QueryKey:
 def keys(query: Query) -> tuple[QueryKey, ...]:
     """The query's keys, strongest first: its checkpoint under the conditions it is started
     in (alternatives on one checkpoint, `if mode == "A"` / `if mode == "C"`, are each their
-    own query), its checkpoint, its name, its sink's format and target. A key whose value is
-    not known is left out."""
+    own query), its checkpoint with where it is started (a run of the file, or a function
+    nothing in the file calls: where several queries share one checkpoint, the one the file's
+    run starts is the one that resumes it), its checkpoint, its name, its sink's format and
+    target. A key whose value is not known is left out."""
     sink = query.sink
     found: list[QueryKey] = []
     if sink.checkpoint is not None:
         checkpoint = normal_value(sink.checkpoint)
         if sink.conditions:
             found.append(QueryKey("checkpoint+conditions", (checkpoint, sink.conditions)))
+        found.append(QueryKey("checkpoint+entry", (checkpoint, sink.entry)))
         found.append(QueryKey("checkpoint", checkpoint))
     if sink.query_name is not None:
         found.append(QueryKey("name", sink.query_name))
@@ -42,7 +45,7 @@ def keys(query: Query) -> tuple[QueryKey, ...]:
     return tuple(found)
 
 
-KINDS = ("checkpoint+conditions", "checkpoint", "name", "target")
+KINDS = ("checkpoint+conditions", "checkpoint+entry", "checkpoint", "name", "target")
 
 
 def key_of(query: Query, kind: str) -> object:

@@ -64,8 +64,14 @@ def normal_value(value: object) -> object:
 
 
 def same_path(a: object, b: object) -> bool:
-    """Whether two path values name one directory (unknowns compare by their code)."""
-    return a == b or normal_value(a) == normal_value(b)
+    """Whether two path values name one directory (unknowns compare by their code; two
+    choices on one run-time condition, branch by branch)."""
+    if a == b or normal_value(a) == normal_value(b):
+        return True
+    if (isinstance(a, Unknown) and isinstance(b, Unknown) and a.alternatives and a.condition
+            and a.condition == b.condition and len(a.alternatives) == len(b.alternatives)):
+        return all(same_path(x, y) for x, y in zip(a.alternatives, b.alternatives, strict=True))
+    return False
 
 
 # How a path of the job's repository (made from `__file__`) is named where queries are paired:

@@ -10,6 +10,7 @@ could make the two equal; otherwise it is None and the change is a question for 
 from __future__ import annotations
 
 from streamlint.model import UNRESOLVED_MARK, Template, Unknown
+from streamlint.model.paths import normal_value
 
 # A tuple element that stands for any number of elements (`[*EXTRA, "b"]` with EXTRA
 # unresolved): the extractor writes its code with this prefix.
@@ -33,11 +34,15 @@ def values_differ(a: object, b: object) -> bool | None:
       (`*EXTRA`); with those, they are compared like templates, element by element.
     - A template (always a string) differs from a known value that is no string (None for
       an option that is not set, a number).
+    - A value a run-time condition chooses compares by the values it may take
+      (`_choices_differ`).
     - Anything else (numbers, None, a text with an unresolved mark inside): equal or not
       by `==` when both are fully known, otherwise undecided.
     """
     if a == b:
         return False
+    if _chosen(a) or _chosen(b):
+        return _choices_differ(a, b)
     if isinstance(a, tuple) and isinstance(b, tuple):
         return _tuples_differ(a, b)
     pa, pb = _parts(a), _parts(b)
@@ -48,6 +53,34 @@ def values_differ(a: object, b: object) -> bool | None:
     if _known(a) and _known(b):
         return True
     return None
+
+
+def _chosen(value: object) -> bool:
+    return isinstance(value, Unknown) and bool(value.alternatives)
+
+
+def _choices_differ(a: object, b: object) -> bool | None:
+    """A value a run-time condition chooses (`"/a" if IS_PROD else "/b"`) against another.
+    Two choices on one condition (the same code on both sides is the same run-time value)
+    compare branch by branch: every branch certainly different is a different value whatever
+    the condition, every branch equal is the same value. Otherwise the values differ only
+    when no value one side may take can be a value the other may take."""
+    if (_chosen(a) and _chosen(b) and a.condition and a.condition == b.condition  # type: ignore[union-attr]
+            and len(a.alternatives) == len(b.alternatives)):  # type: ignore[union-attr]
+        results = [_branch_differs(x, y) for x, y in
+                   zip(a.alternatives, b.alternatives, strict=True)]  # type: ignore[union-attr]
+        if all(r is True for r in results):
+            return True
+        return False if all(r is False for r in results) else None
+    olds = a.alternatives if _chosen(a) else (a,)  # type: ignore[union-attr]
+    news = b.alternatives if _chosen(b) else (b,)  # type: ignore[union-attr]
+    return True if all(_branch_differs(x, y) is True for x in olds for y in news) else None
+
+
+def _branch_differs(a: object, b: object) -> bool | None:
+    """Two values of a choice's branches, as paths where they are (`/chk/a/` is `/chk/a`):
+    spelling a directory another way is no other value."""
+    return values_differ(normal_value(a), normal_value(b))
 
 
 def certainly_different(a: object, b: object) -> bool:

@@ -22,11 +22,11 @@ from collections.abc import Iterable, Iterator
 
 import libcst as cst
 
+from streamlint.extract.code_text import code_text
 from streamlint.extract.identity import no_repository
 from streamlint.extract.positions import index_module
 from streamlint.extract.reach import reach_of
 from streamlint.extract.sql.writes import Hole, sql_write
-from streamlint.extract.symbolic import code_text
 from streamlint.model import BatchWrite
 from streamlint.model.secrets import mask_text
 

@@ -9,11 +9,12 @@ from typing import TYPE_CHECKING, Any
 import libcst as cst
 
 from streamlint.extract import registry
+from streamlint.extract.code_text import code_text
 from streamlint.extract.columns import option_key, option_value, plain
 from streamlint.extract.frames import flatten
 from streamlint.extract.pyspark_api.batch_writes import batch_writes, imported_writes
 from streamlint.extract.pyspark_api.grouped import function_label
-from streamlint.extract.symbolic import code_text, digest
+from streamlint.extract.symbolic import digest
 from streamlint.extract.values import (
     Alternatives,
     Function,
@@ -254,7 +255,8 @@ def start(
     if interp.effects.failed is not None:  # a read before it raised every time (unset.py)
         writer = writer.copy(plan=replace(writer.plan, unresolved=(*writer.plan.unresolved,
                                                                    interp.effects.failed)))
-    interp.effects.queries.append(writer.copy(conditions=tuple(interp.effects.conditions)))
+    interp.effects.queries.append(writer.copy(conditions=tuple(interp.effects.conditions),
+                                              entry=interp.effects.entry))
     return StartedQuery(len(interp.effects.queries) - 1)
 
 
