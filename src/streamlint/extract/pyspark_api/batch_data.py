@@ -45,7 +45,11 @@ class Flow:
         self.order: dict[int, int] = {}
         self.assigned: dict[str, list[tuple[int, cst.BaseExpression]]] = {}
         self.loops: dict[str, list[tuple[int, cst.For]]] = {}
+        # What each function of the code read returns (its last `return`), so a helper that
+        # builds the data (`prepare(batch_df).write...`) is part of the function.
+        self.returns: dict[str, tuple[int, cst.BaseExpression]] = {}
         index = 0
+        functions: list[cst.FunctionDef] = []
         for node in nodes:
             for n in _walk(node):
                 index += 1
@@ -53,8 +57,15 @@ class Flow:
                 name, value = _assignment(n)
                 if name is not None and value is not None:
                     self.assigned.setdefault(name, []).append((index, value))
+                if isinstance(n, cst.FunctionDef):
+                    functions.append(n)
                 if isinstance(n, cst.For) and isinstance(n.iter, cst.Name):
                     self.loops.setdefault(n.iter.value, []).append((index, n))
+        for function in functions:
+            returns = [n for n in _walk(function.body, nested=False)
+                       if isinstance(n, cst.Return) and n.value is not None]
+            if returns:
+                self.returns[function.name.value] = (self.at(returns[-1]), returns[-1].value)
 
     def at(self, node: cst.CSTNode) -> int:
         return self.order.get(id(node), 1 << 30)
@@ -64,12 +75,15 @@ class Flow:
         return found[-1] if found else None
 
 
-def _walk(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
+def _walk(node: cst.CSTNode, nested: bool = True) -> Iterator[cst.CSTNode]:
+    """`node` and what it holds, in source order; without the functions defined in it
+    unless `nested`."""
     stack = [node]
     while stack:
         current = stack.pop()
         yield current
-        stack.extend(reversed(current.children))
+        if nested or not isinstance(current, cst.FunctionDef | cst.Lambda | cst.ClassDef):
+            stack.extend(reversed(current.children))
 
 
 def _assignment(node: cst.CSTNode) -> tuple[str | None, cst.BaseExpression | None]:
@@ -137,6 +151,10 @@ def _steps(expr: cst.BaseExpression, before: int, flow: Flow, depth: int
         assigned = flow.value(expr.value, before)
         if assigned is not None:
             found = _steps(assigned[1], assigned[0], flow, depth + 1)
+    elif (isinstance(expr, cst.Call) and isinstance(expr.func, cst.Name) and depth < _DEPTH
+          and expr.func.value in flow.returns):
+        returned = flow.returns[expr.func.value]
+        found = _steps(returned[1], returned[0], flow, depth + 1)
     previous = ""
     for method, call in chain[:cut]:
         step = _classified(method, call, previous, before, flow)
