@@ -62,6 +62,7 @@ from streamlint.model import (
     Source,
     StreamJoin,
     Watermark,
+    WrittenStep,
     is_known,
     option,
 )
@@ -117,6 +118,18 @@ def _unlisted(projections: list[Any] | Code, static_joins: list[Any]) -> Code:
     if static_joins:
         return Code(f"those of the stream-static join {_static(static_joins)}")
     return Code("those of the query's input (not listed)")
+
+
+# What a foreachBatch write writes, compared (model/WRITTEN_EFFECTS): its columns, which rows
+# (other than by a predicate) and the query that feeds it.
+WRITTEN_DATA = frozenset({"columns", "rows", "query"})
+
+
+def _steps_text(steps: tuple[WrittenStep, ...], whole: tuple[WrittenStep, ...]) -> Code:
+    """The steps one side has and the other has not; "the batch as it comes" when that side
+    has none at all, "nothing more" when its others are shared."""
+    return Code("; ".join(str(s) for s in steps)
+                or ("nothing more" if whole else "the batch as it comes"))
 
 
 def _made(code: ForeachCode) -> tuple[BatchWrite, ...] | None:
@@ -503,7 +516,9 @@ class _Differ:
     def foreach(self, old: ForeachCode, new: ForeachCode) -> None:
         """What a foreach/foreachBatch function writes, where both versions' were read; else,
         or when only code around the writes changed, that its code changed (SK07)."""
-        before, after = _made(old), _made(new)
+        made = _made(old), _made(new)
+        before, after = (None if m is None else tuple(replace(w, data=()) for w in m)
+                         for m in made)
         if before is not None and after is not None and before != after:
             removed = [str(w) for w in before if w not in after]
             added = [str(w) for w in after if w not in before]
@@ -512,9 +527,32 @@ class _Differ:
             self.add("sink.foreach_writes", f"what {new.function} writes",
                      "; ".join(removed) or "nothing", "; ".join(added) or "nothing",
                      old.loc, new.loc)
+        elif made[0] is not None and made[1] is not None and self.foreach_data(
+                made[0], made[1], new.function, old.loc, new.loc):
+            pass
         elif old.fingerprint != new.fingerprint and old.function == new.function:
             self.add("sink.foreach_code", f"the code of {new.function}", old.function,
                      new.function, old.loc, new.loc)
+
+    def foreach_data(self, before: tuple[BatchWrite, ...], after: tuple[BatchWrite, ...],
+                     function: str, old_loc: Loc, new_loc: Loc) -> bool:
+        """The same writes, each of other data: other columns, rows picked otherwise (a
+        deduplication, a join), another query; rows kept by another predicate are not."""
+        found = False
+        for a, b in zip(before, after, strict=True):
+            x, y = (tuple(s for s in w.data if s.effect in WRITTEN_DATA) for w in (a, b))
+            if x == y:
+                continue
+            removed = tuple(s for s in x if s not in y)
+            added = tuple(s for s in y if s not in x)
+            if not removed and not added:  # the same steps, in another order or number
+                removed, added = x, y
+            where = b.target if b.kind == "call" else " ".join(filter(None, (b.kind, b.target)))
+            self.add("sink.foreach_data", f"what {function} writes ({where})",
+                     _steps_text(removed, x), _steps_text(added, y), old_loc, new_loc,
+                     effects=",".join(sorted({s.effect for s in (*removed, *added)})))
+            found = True
+        return found
 
     def sink(self) -> None:
         old, new = self.old.sink, self.new.sink

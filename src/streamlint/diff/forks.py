@@ -35,7 +35,8 @@ from streamlint.rulebook.profiles import known
 # otherwise (or, for options, compared at all).
 _BY_SINK_KIND = frozenset({
     "sink.format", "sink.path", "sink.topic", "sink.table", "sink.foreach_code",
-    "sink.foreach_writes", "sink.partition_by", "projection.columns", "query.volatile_checkpoint",
+    "sink.foreach_writes", "sink.foreach_data", "sink.partition_by", "projection.columns",
+    "query.volatile_checkpoint",
 })
 # Never judged for the other branch from the branch read: what could not be read, and a
 # checkpoint change (a deliberate reset drops the branch read's other changes, which the
@@ -52,7 +53,8 @@ def settings_of(note: str) -> frozenset[str] | None:
 # most operators (a watermark, a join), an output mode decides what an aggregation emits. A
 # sink function's code or writes (SK07, SK12) are judged by that code alone.
 _ANY_MODE = frozenset({"source.rate_limit", "source.option", "sink.option", "query.name",
-                       "config.changed", "sink.foreach_code", "sink.foreach_writes"})
+                       "config.changed", "sink.foreach_code", "sink.foreach_writes",
+                       "sink.foreach_data"})
 
 
 def may_differ(change: Change, settings: frozenset[str]) -> bool:

@@ -212,6 +212,27 @@ STATEFUL_KINDS = frozenset({"aggregation", "deduplication", "join", "arbitrary_s
                             "auto_cdc"})
 
 
+# What a step between the batch and a write does to what is written: "columns" (which are
+# written: select, withColumn, drop, a field set on each record), "rows" (which rows: a
+# deduplication, a join, a limit, a union), "filter" (rows kept by a predicate, as Spark's
+# guide allows for a stream's own filter), "query" (the SQL query that feeds an INSERT, its
+# WHERE clauses and hints left out).
+WRITTEN_EFFECTS = frozenset({"columns", "rows", "filter", "query"})
+
+
+@record
+class WrittenStep:
+    """One step between a foreachBatch function's batch and what one of its writes writes,
+    read from the code (names followed to what they were last assigned before the write)."""
+
+    effect: str  # one of WRITTEN_EFFECTS
+    method: str  # the DataFrame method (`dropDuplicates`), `set item`, or `sql`
+    args: tuple[str, ...]  # its arguments as the code gives them (a name's value followed)
+
+    def __str__(self) -> str:
+        return f"{self.method}({', '.join(self.args)})"
+
+
 @record
 class BatchWrite:
     """One write a foreach/foreachBatch function makes, as read from its code (and the
@@ -232,6 +253,9 @@ class BatchWrite:
     condition: str | None  # a MERGE's ON, an UPDATE's or DELETE's WHERE
     columns: tuple[str, ...] = ()  # MERGE clauses with their column lists, INSERT columns,
     # partitionBy; a client's call as its code
+    # What is written: the steps from the batch to the written data (the DataFrame before
+    # `.write`, a merge's source, a client's argument, an INSERT's query), in order.
+    data: tuple[WrittenStep, ...] = ()
 
     def __str__(self) -> str:
         parts = [self.kind, *([self.target] if self.target else [])]

@@ -150,6 +150,8 @@ FACTS: dict[str, Facts] = {
     "sink.path": {**_S, "sink": SINK_KINDS}, "sink.topic": {**_S, "sink": SINK_KINDS},
     "sink.table": {**_S, "sink": SINK_KINDS}, "sink.foreach_code": {**_S, "sink": SINK_KINDS},
     "sink.foreach_writes": _S,
+    # `effects`: what differs in the data written ("columns", "rows", "query"), joined by ",".
+    "sink.foreach_data": {**_S, "effects": None},
     "sink.option": _S, "sink.partition_by": {**_S, "sink": SINK_KINDS},
     # `watermark`: the query has one (its state is evicted as the watermark passes).
     "output_mode": {**_S, "old_mode": OUTPUT_MODES, "new_mode": OUTPUT_MODES,
@@ -195,8 +197,8 @@ STRUCTURAL = {
 # the sink the new query writes into is the same table, topic or folder as before.
 STILL_MATTERS_AFTER_RESET = frozenset({
     "query.checkpoint", "unresolved", "sink.format", "sink.path", "sink.topic", "sink.table",
-    "sink.foreach_code", "sink.foreach_writes", "sink.option", "sink.partition_by",
-    "output_mode",
+    "sink.foreach_code", "sink.foreach_writes", "sink.foreach_data", "sink.option",
+    "sink.partition_by", "output_mode",
     "projection.columns", "query.refused",
 })
 

@@ -25,10 +25,12 @@ import libcst as cst
 from streamlint.extract.code_text import code_text
 from streamlint.extract.identity import no_repository
 from streamlint.extract.positions import index_module
+from streamlint.extract.pyspark_api.batch_data import Flow, written_data, written_expr
 from streamlint.extract.reach import reach_of
 from streamlint.extract.sql.writes import Hole, sql_write
 from streamlint.model import BatchWrite
 from streamlint.model.secrets import mask_text
+from streamlint.records import replace
 
 # DataFrameWriter methods that write; the ones named for a format give it.
 _WRITER_TERMINALS = frozenset({"save", "saveAsTable", "insertInto", "jdbc", "parquet", "json",
@@ -64,12 +66,14 @@ def batch_writes(nodes: Iterable[cst.CSTNode], context: Iterable[cst.CSTNode] = 
     assignments in `nodes` and in `context` (the module-level statements they reach)."""
     nodes = list(nodes)
     assigned = _assignments([*nodes, *context])
+    flow = Flow(nodes)
     found: list[BatchWrite] = []
     for node in nodes:
         for call in _calls(node):
             write = _write(call, assigned)
             if write is not None:
-                found.append(_masked(write))
+                data = written_data(written_expr(call, write.kind), flow.at(call), flow)
+                found.append(_masked(replace(write, data=write.data + data)))
     return tuple(found)
 
 
@@ -79,7 +83,9 @@ def _masked(write: BatchWrite) -> BatchWrite:
         return mask_text(text) if text is not None else None
 
     return BatchWrite(write.kind, mask(write.target), mask(write.mode), mask(write.condition),
-                      tuple(mask_text(c) for c in write.columns))
+                      tuple(mask_text(c) for c in write.columns),
+                      tuple(replace(d, args=tuple(mask_text(a) for a in d.args))
+                            for d in write.data))
 
 
 def imported_writes(nodes: Iterable[cst.CSTNode], modules: Iterable[tuple[str, int, str]]

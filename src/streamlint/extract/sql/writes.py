@@ -1,7 +1,7 @@
 """What a SQL statement run in a foreachBatch function writes: `sql_write` reads MERGE INTO,
 INSERT INTO / OVERWRITE, UPDATE, DELETE and CREATE ... AS into a `BatchWrite` (its target,
-mode, condition and column lists). The query that feeds the write (its WHERE, joins, hints,
-CTEs) is not part of it. sqlglot is loaded only when a statement is read.
+mode, condition and column lists), with the query that feeds an INSERT as its `data` (without
+its WHERE clauses and hints). sqlglot is loaded only when a statement is read.
 
 The text comes from Python: an f-string's `{expr}` is a `Hole` here, parsed as a placeholder
 identifier and shown again as `{expr}`.
@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from streamlint.model import BatchWrite
+from streamlint.model import BatchWrite, WrittenStep
 
 
 class Hole(str):
@@ -140,7 +140,25 @@ def _insert(statement: Any, sql: Any, table: Any) -> BatchWrite:
     if partition is not None:
         columns = (*columns, sql(partition) or "")
     kind = "insert overwrite" if statement.args.get("overwrite") else "insert"
-    return BatchWrite(kind, table(target), mode, None, columns)
+    return BatchWrite(kind, table(target), mode, None, columns,
+                      _query(statement.expression, sql))
+
+
+def _query(query: Any, sql: Any) -> tuple[WrittenStep, ...]:
+    """The query that feeds a write, as its text without its WHERE clauses, hints and
+    comments: rows kept by a predicate and the plan's hints do not change what is written
+    (as a stream's own filter does not), its joins, groups and columns do."""
+    from sqlglot import exp
+
+    if query is None:
+        return ()
+    query = query.copy()
+    for select in query.find_all(exp.Select):
+        select.set("where", None)
+        select.set("hint", None)
+    for node in query.walk():
+        node.comments = None
+    return (WrittenStep("query", "sql", (sql(query) or "",)),)
 
 
 def _action(then: Any, sql: Any) -> str:
