@@ -16,7 +16,7 @@ from collections.abc import Iterable, Iterator
 
 import libcst as cst
 
-from streamlint.extract.symbolic import code_text
+from streamlint.extract.code_text import code_text
 from streamlint.model import WrittenStep
 
 # Which columns are written.

@@ -29,8 +29,8 @@ from streamlint.extract.pyspark_api.batch_data import Flow, written_data, writte
 from streamlint.extract.reach import reach_of
 from streamlint.extract.sql.writes import Hole, sql_write
 from streamlint.model import BatchWrite
+from streamlint.model.records import replace
 from streamlint.model.secrets import mask_text
-from streamlint.records import replace
 
 # DataFrameWriter methods that write; the ones named for a format give it.
 _WRITER_TERMINALS = frozenset({"save", "saveAsTable", "insertInto", "jdbc", "parquet", "json",
