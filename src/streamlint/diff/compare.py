@@ -484,12 +484,15 @@ class _Differ:
                 self.add("projection.same_columns", "the projections", before,
                          same_names_text(after), loc_a, loc_b)
             else:
+                reordered = (old_cols is not None and new_cols is not None
+                             and sorted(old_cols) == sorted(new_cols))
                 self.add("projection.columns", "the output columns",
                          *_column_values((old_cols, new_cols), (old_proj, new_proj),
                                          (old_static, new_static)),
                          loc_a, loc_b,
                          old_sink=columns_sink(self.old.sink),
-                         new_sink=columns_sink(self.new.sink))
+                         new_sink=columns_sink(self.new.sink),
+                         reordered=str(reordered).lower())
         if static_changed:
             self.add("static_join.changed", "a stream-static join",
                      _static(old_static), _static(new_static),

@@ -141,7 +141,7 @@ FACTS: dict[str, Facts] = {
     # The sink before and after: a sink that never saw the old columns does not care.
     # `narrowed`: a column kept its name, and its new type may not hold its old values.
     "projection.columns": {**_S, "old_sink": SINK_KINDS, "new_sink": SINK_KINDS,
-                           "narrowed": BOOL},
+                           "narrowed": BOOL, "reordered": BOOL},
     "static_join.changed": _S,
     # `known`: both formats are ones streamlint knows (neither kind is "other");
     # `same_target`: both write to one path or table (the same directory after the change).
