@@ -1,4 +1,4 @@
-"""The parsed-rules cache: same rules with or without it, and a broken cache is ignored."""
+"""The rules cache: the same tables and rules with or without it, and a broken cache is ignored."""
 
 from __future__ import annotations
 
@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from streamlint.rulebook import book
 from streamlint.rulebook.book import read_tables, rules_dir
 
 
@@ -18,7 +19,7 @@ def cache_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 def test_cache_is_written_and_gives_the_same_tables(cache_home: Path) -> None:
     first = read_tables(rules_dir())
-    files = list(cache_home.glob("rules-*.json"))
+    files = list(cache_home.glob("rules-*.pickle"))
     assert len(files) == 1
     assert read_tables(rules_dir()) == first
     assert [family for family, _ in first] == sorted(p.stem for p in rules_dir().glob("*.toml"))
@@ -26,8 +27,11 @@ def test_cache_is_written_and_gives_the_same_tables(cache_home: Path) -> None:
 
 def test_corrupt_cache_is_ignored(cache_home: Path) -> None:
     expected = read_tables(rules_dir())
-    for path in cache_home.glob("rules-*.json"):
-        path.write_text("{not json")
+    paths = list(cache_home.glob("rules-*.pickle"))
+    assert paths
+    for path in paths:
+        path.write_bytes(b"\x80not a pickle")
+    book._read.cache_clear()
     assert read_tables(rules_dir()) == expected
 
 
@@ -49,3 +53,20 @@ def test_unwritable_cache_and_opt_out(tmp_path: Path, monkeypatch: pytest.Monkey
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "home"))
     assert read_tables(rules_dir())
     assert not (tmp_path / "home").exists()
+
+
+def test_rules_built_from_the_cache_are_the_rules_built_without_it(
+        cache_home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    for cached in (book._read, book.load_rules, book.own_rules):
+        cached.cache_clear()
+    built = (book.load_rules(), book.own_rules())  # built, checked and written to the cache
+    assert list(cache_home.glob("rules-*.pickle"))
+    for cached in (book._read, book.load_rules, book.own_rules):
+        cached.cache_clear()
+    assert (book.load_rules(), book.own_rules()) == built  # read back from the cache
+    monkeypatch.setenv("STREAMLINT_NO_CACHE", "1")
+    for cached in (book._read, book.load_rules, book.own_rules):
+        cached.cache_clear()
+    assert (book.load_rules(), book.own_rules()) == built
+    for cached in (book._read, book.load_rules, book.own_rules):
+        cached.cache_clear()

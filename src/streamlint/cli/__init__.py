@@ -47,6 +47,24 @@ class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> None:  # type: ignore[override]
         raise UsageError(message if self.prog == "streamlint" else f"{self.prog}: {message}")
 
+    def _get_formatter(self) -> argparse.HelpFormatter:
+        # `add_argument` builds a formatter to check each option's help; only help that is
+        # printed needs the terminal's width (argparse asks `shutil`, which loads the
+        # compression modules: 2 ms of every run).
+        if self._printing:
+            return super()._get_formatter()
+        return self.formatter_class(prog=self.prog, width=80)
+
+    _printing = False
+
+    def format_help(self) -> str:
+        self._printing = True
+        return super().format_help()
+
+    def format_usage(self) -> str:
+        self._printing = True
+        return super().format_usage()
+
 
 def _seconds(text: str) -> float:
     """A time limit: refused before Spark starts when it cannot limit anything."""

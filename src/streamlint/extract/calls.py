@@ -16,6 +16,7 @@ from streamlint.extract.bindings import member
 from streamlint.extract.choices import per_choice, run_each
 from streamlint.extract.code_text import code_text
 from streamlint.extract.coverage import escaped
+from streamlint.extract.positions import children_of
 from streamlint.extract.symbolic import (
     ABSENT,
     Raised,
@@ -55,7 +56,7 @@ def is_generator(node: cst.FunctionDef) -> bool:
         if isinstance(current, cst.Yield):
             return True
         if not isinstance(current, cst.FunctionDef | cst.Lambda | cst.ClassDef):
-            pending.extend(current.children)
+            pending.extend(children_of(current))
     return False
 
 

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 import libcst as cst
 
 from streamlint.extract.code_text import code_text
+from streamlint.extract.positions import children_of
 from streamlint.extract.symbolic import digest
 from streamlint.extract.values import Grouped, Plan, Writer
 from streamlint.extract.writer_uses import never_started
@@ -110,7 +111,7 @@ def _holds(root: cst.CSTNode, target: cst.CSTNode | None) -> bool:
         current = stack.pop()
         if current is target:
             return True
-        stack.extend(current.children)
+        stack.extend(children_of(current))
     return False
 
 

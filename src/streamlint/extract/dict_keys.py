@@ -12,6 +12,8 @@ from typing import Any
 
 import libcst as cst
 
+from streamlint.extract.positions import children_of
+
 
 def possible_keys(node: cst.DictComp, ev: Callable[[cst.BaseExpression], Any]
                   ) -> tuple[str, ...] | None:
@@ -50,7 +52,7 @@ def _bound(clause: cst.CompFor | None) -> set[str]:
 def _names_in(node: cst.CSTNode) -> list[cst.Name]:
     if isinstance(node, cst.Name):
         return [node]
-    return [n for child in node.children for n in _names_in(child)]
+    return [n for child in children_of(node) for n in _names_in(child)]
 
 
 def _conjuncts(test: cst.BaseExpression) -> list[cst.BaseExpression]:

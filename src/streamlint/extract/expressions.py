@@ -14,6 +14,7 @@ from streamlint.extract import registry, templates
 from streamlint.extract.bindings import ENV_LOOKUP_RE, builtin_value
 from streamlint.extract.budget import power_too_big, too_big
 from streamlint.extract.dict_keys import possible_keys
+from streamlint.extract.positions import children_of
 from streamlint.extract.symbolic import choose, digest, is_data, is_plain, text_of
 from streamlint.extract.values import BoundMethod, Env, EnvDefault, FunctionRef, Items, Lambda
 from streamlint.model import Template, Unknown
@@ -241,7 +242,7 @@ class Expressions:
                     # `uuid4().hex`: an attribute of a value known only at run time
                     inputs[current.value] = f"<unresolved: {value.target.text}.{value.name}>"
             else:
-                pending.extend(current.children)
+                pending.extend(children_of(current))
         text = shown = self.code(node)
         if inputs:  # what it reads names the value, never how it reads to people
             text += " where " + ", ".join(f"{k} = {v}" for k, v in sorted(inputs.items()))

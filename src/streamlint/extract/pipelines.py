@@ -21,6 +21,7 @@ import libcst as cst
 from streamlint.extract import registry
 from streamlint.extract.columns import as_col, col_sql, literal_expr, plain
 from streamlint.extract.frames import unresolved_plan
+from streamlint.extract.positions import children_of
 from streamlint.extract.pyspark_api import make_source
 from streamlint.extract.values import Function, FunctionRef, Plan, Reader, Writer
 from streamlint.model import ChangeFlow, Expectation, Filter, Loc, Note, Unknown, Unseen, show
@@ -460,7 +461,7 @@ def _stream_reads(function: cst.FunctionDef) -> list[cst.CSTNode]:
             or (isinstance(node.func, cst.Name) and node.func.value == "read_stream"))
         if stream_attribute or stream_call:
             found.append(node)
-        pending.extend(node.children)
+        pending.extend(children_of(node))
     return found
 
 

@@ -22,7 +22,7 @@ from streamlint.extract.code_text import code_text
 from streamlint.extract.dead_stores import without_dead_stores
 from streamlint.extract.identity import Finder, Identity, Module, no_repository
 from streamlint.extract.imports import is_outside, package_folder
-from streamlint.extract.positions import ModuleIndex, first_name
+from streamlint.extract.positions import ModuleIndex, children_of, first_name
 from streamlint.extract.scopes import binds, module_names
 from streamlint.extract.symbolic import digest
 
@@ -257,7 +257,7 @@ def _defined_beside(top: cst.CSTNode, node: cst.CSTNode, used: set[str]
     found: list[cst.FunctionDef] = []
     stack = [top]
     while stack:
-        for child in stack.pop().children:
+        for child in children_of(stack.pop()):
             if isinstance(child, cst.FunctionDef) and child is not top and (
                     child.name.value in used and not _contains(child, node)):
                 found.append(child)
@@ -272,7 +272,7 @@ def _contains(root: cst.CSTNode, target: cst.CSTNode) -> bool:
         current = stack.pop()
         if current is target:
             return True
-        stack.extend(current.children)
+        stack.extend(children_of(current))
     return False
 
 

@@ -82,9 +82,10 @@ def write(fmt: str, text: str) -> None:
     import sys
 
     if fmt == "text":
-        import shutil
-
         if on_terminal(sys.stdout):  # a person reads it: lines fit the terminal's width
+            # Imported here: shutil loads the compression modules (2 ms), for a terminal only.
+            import shutil
+
             text = fit(text, shutil.get_terminal_size().columns)
         if wanted(sys.stdout):
             text = colourise(text)

@@ -17,6 +17,7 @@ from collections.abc import Iterable, Iterator
 import libcst as cst
 
 from streamlint.extract.code_text import code_text
+from streamlint.extract.positions import children_of
 from streamlint.model import WrittenStep
 
 # Which columns are written.
@@ -83,7 +84,7 @@ def _walk(node: cst.CSTNode, nested: bool = True) -> Iterator[cst.CSTNode]:
         current = stack.pop()
         yield current
         if nested or not isinstance(current, cst.FunctionDef | cst.Lambda | cst.ClassDef):
-            stack.extend(reversed(current.children))
+            stack.extend(reversed(children_of(current)))
 
 
 def _assignment(node: cst.CSTNode) -> tuple[str | None, cst.BaseExpression | None]:

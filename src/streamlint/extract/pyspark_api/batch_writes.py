@@ -24,7 +24,7 @@ import libcst as cst
 
 from streamlint.extract.code_text import code_text
 from streamlint.extract.identity import no_repository
-from streamlint.extract.positions import index_module
+from streamlint.extract.positions import children_of, index_module
 from streamlint.extract.pyspark_api.batch_data import Flow, written_data, written_expr
 from streamlint.extract.reach import reach_of
 from streamlint.extract.sql.writes import Hole, sql_write
@@ -128,7 +128,7 @@ def _walk(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
     while stack:
         current = stack.pop()
         yield current
-        stack.extend(reversed(current.children))
+        stack.extend(reversed(children_of(current)))
 
 
 # Per node (kept, so an id is never reused): its calls and its assignments, one walk each
