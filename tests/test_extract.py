@@ -101,8 +101,7 @@ PLAIN = (str, int, float, bool, type(None), Unknown, Loc)
 
 
 def _assert_plain(value: object, where: str) -> None:
-    if records.is_record(value) and type(value).__module__ in (
-            "streamlint.model", "streamlint.model.base", "streamlint.model.expr"):
+    if records.is_record(value) and type(value).__module__.startswith("streamlint.model"):
         for name in records.fields(value):
             _assert_plain(getattr(value, name), f"{where}.{name}")
     elif isinstance(value, tuple):

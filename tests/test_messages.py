@@ -35,7 +35,7 @@ def test_no_report_shows_internal_text() -> None:
 
 def test_the_pattern_sees_internal_text() -> None:
     assert INTERNAL.search("the grouping keys changed from Column(name='a', qualifier=None)")
-    assert INTERNAL.search("<streamlint.extract.values.Plan object at 0x7f>")
+    assert INTERNAL.search("<streamlint.extract.spark_values.Plan object at 0x7f>")
     assert not INTERNAL.search("the aggregate sum(amount) became max(amount)")
 
 

@@ -17,6 +17,7 @@ from streamlint.extract.choices import per_choice, run_each
 from streamlint.extract.code_text import code_text
 from streamlint.extract.coverage import escaped
 from streamlint.extract.positions import children_of
+from streamlint.extract.spark_values import Native
 from streamlint.extract.symbolic import (
     ABSENT,
     Raised,
@@ -37,7 +38,6 @@ from streamlint.extract.values import (
     Instance,
     Lambda,
     ModuleRef,
-    Native,
     Partial,
     RepoModule,
 )

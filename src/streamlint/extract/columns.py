@@ -11,18 +11,11 @@ from __future__ import annotations
 from typing import Any
 
 from streamlint.extract.registry import NEXT
+from streamlint.extract.spark_values import Col, Schema, column
 from streamlint.extract.sql.bridge import to_col
 from streamlint.extract.sql.parse import parse_expression
 from streamlint.extract.sql.simple import parse_simple
-from streamlint.extract.values import (
-    BoundMethod,
-    Col,
-    Function,
-    FunctionRef,
-    PathValue,
-    Schema,
-    column,
-)
+from streamlint.extract.values import BoundMethod, Function, FunctionRef, PathValue
 from streamlint.model import Note, OverridableNumber, Template, Unknown, code_of, origins_of
 from streamlint.model.durations import duration_micros
 from streamlint.model.expr import (

@@ -19,8 +19,8 @@ import libcst as cst
 
 from streamlint.extract.code_text import code_text
 from streamlint.extract.positions import children_of
+from streamlint.extract.spark_values import Grouped, Plan, Writer
 from streamlint.extract.symbolic import digest
-from streamlint.extract.values import Grouped, Plan, Writer
 from streamlint.extract.writer_uses import never_started
 from streamlint.model import Loc, Query, Source, Unseen, is_known, show
 

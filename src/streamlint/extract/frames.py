@@ -18,7 +18,7 @@ from streamlint.extract.columns import (
     plain,
     sql_text,
 )
-from streamlint.extract.values import Col, Plan
+from streamlint.extract.spark_values import Col, Plan
 from streamlint.model import (
     External,
     Filter,

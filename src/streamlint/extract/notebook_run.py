@@ -25,8 +25,8 @@ from streamlint.extract.positions import index_module
 from streamlint.extract.project import Project
 from streamlint.extract.removals import REMOVE_HOOK, remove_hook
 from streamlint.extract.script import interpret
+from streamlint.extract.spark_values import Native
 from streamlint.extract.text import located, mentions_streaming
-from streamlint.extract.values import Native
 from streamlint.model import JobFile, Loc, Unknown, Unseen
 from streamlint.model.errors import InputError
 

@@ -23,7 +23,8 @@ from streamlint.extract.columns import as_col, col_sql, literal_expr, plain
 from streamlint.extract.frames import unresolved_plan
 from streamlint.extract.positions import children_of
 from streamlint.extract.pyspark_api import make_source
-from streamlint.extract.values import Function, FunctionRef, Plan, Reader, Writer
+from streamlint.extract.spark_values import Plan, Reader, Writer
+from streamlint.extract.values import Function, FunctionRef
 from streamlint.model import ChangeFlow, Expectation, Filter, Loc, Note, Unknown, Unseen, show
 from streamlint.model.expr import Literal, render
 from streamlint.model.expr import call as expr_call

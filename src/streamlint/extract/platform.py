@@ -17,7 +17,8 @@ import libcst as cst
 
 from streamlint.extract import bundles, registry
 from streamlint.extract.pyspark_api.writer import start, trigger_of
-from streamlint.extract.values import FunctionRef, Plan, Writer
+from streamlint.extract.spark_values import Plan, Writer
+from streamlint.extract.values import FunctionRef
 from streamlint.model import Unknown
 
 if TYPE_CHECKING:

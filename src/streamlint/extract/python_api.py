@@ -14,16 +14,9 @@ import libcst as cst
 from streamlint.extract import config_files, registry, templates
 from streamlint.extract.budget import MAX_VALUE
 from streamlint.extract.removals import record
+from streamlint.extract.spark_values import Native
 from streamlint.extract.symbolic import ABSENT, digest, length_unknown
-from streamlint.extract.values import (
-    EnvDefault,
-    FunctionRef,
-    Items,
-    ModuleRef,
-    Native,
-    Partial,
-    PathValue,
-)
+from streamlint.extract.values import EnvDefault, FunctionRef, Items, ModuleRef, Partial, PathValue
 from streamlint.model import Origin, OverridableNumber, Unknown, keep_origins, origins_of
 
 if TYPE_CHECKING:

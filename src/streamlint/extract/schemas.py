@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from streamlint.extract.columns import plain
-from streamlint.extract.values import Schema
+from streamlint.extract.spark_values import Schema
 from streamlint.model import Template, Unknown
 from streamlint.model.schema_text import normalize_ddl, normalize_type, split_top_level
 

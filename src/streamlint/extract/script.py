@@ -30,8 +30,8 @@ from streamlint.extract.positions import index_module
 from streamlint.extract.project import Project
 from streamlint.extract.pyspark_api import foreach_code
 from streamlint.extract.removals import generation, sequential
+from streamlint.extract.spark_values import Writer
 from streamlint.extract.text import check_syntax, python_syntax_error
-from streamlint.extract.values import Writer
 from streamlint.extract.volatile import volatile_call
 from streamlint.extract.watchdog import watchdog
 from streamlint.model import JobFile, Loc, Query, Setting, Sink, Unknown, keep_origins, option

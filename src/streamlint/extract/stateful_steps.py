@@ -23,7 +23,7 @@ from streamlint.extract.frames import (
     steps_text,
     unresolved_plan,
 )
-from streamlint.extract.values import Col, Grouped, Plan
+from streamlint.extract.spark_values import Col, Grouped, Plan
 from streamlint.model import (
     AggCall,
     Aggregation,

@@ -13,12 +13,12 @@ import libcst as cst
 
 from streamlint.extract import chosen_dicts, registry
 from streamlint.extract.code_text import code_text, names_of
+from streamlint.extract.spark_values import Col
 from streamlint.extract.templates import as_written
 from streamlint.extract.values import (
     Alternatives,
     BoundMethod,
     Class,
-    Col,
     Function,
     Instance,
     Items,

@@ -14,7 +14,8 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from streamlint.extract.budget import MAX_VALUE
-from streamlint.extract.values import Col, EnvDefault, PathValue
+from streamlint.extract.spark_values import Col
+from streamlint.extract.values import EnvDefault, PathValue
 from streamlint.model import Template, Unknown, code_of, origins_of
 from streamlint.model.expr import render
 from streamlint.model.values import STARRED

@@ -23,10 +23,8 @@ from collections.abc import Iterable, Iterator
 import libcst as cst
 
 from streamlint.extract.code_text import code_text
-from streamlint.extract.identity import no_repository
-from streamlint.extract.positions import children_of, index_module
+from streamlint.extract.positions import children_of
 from streamlint.extract.pyspark_api.batch_data import Flow, written_data, written_expr
-from streamlint.extract.reach import reach_of
 from streamlint.extract.sql.writes import Hole, sql_write
 from streamlint.model import BatchWrite
 from streamlint.model.records import replace
@@ -69,7 +67,7 @@ def batch_writes(nodes: Iterable[cst.CSTNode], context: Iterable[cst.CSTNode] = 
     flow = Flow(nodes)
     found: list[BatchWrite] = []
     for node in nodes:
-        for call in _calls(node):
+        for call in calls_in(node):
             write = _write(call, assigned)
             if write is not None:
                 data = written_data(written_expr(call, write.kind), flow.at(call), flow)
@@ -86,41 +84,6 @@ def _masked(write: BatchWrite) -> BatchWrite:
                       tuple(mask_text(c) for c in write.columns),
                       tuple(replace(d, args=tuple(mask_text(a) for a in d.args))
                             for d in write.data))
-
-
-def imported_writes(nodes: Iterable[cst.CSTNode], modules: Iterable[tuple[str, int, str]]
-                    ) -> tuple[BatchWrite, ...]:
-    """The writes of the functions `nodes` call (by name, or as `module.name`) that are
-    defined in the repository modules they import (`modules`: their code), with the helpers
-    those reach in their own module."""
-    called = {_called(n.func) for node in nodes for n in _calls(node)} - {None}
-    found: list[BatchWrite] = []
-    for _, _, text in modules:
-        if not text:
-            continue
-        try:
-            module = cst.parse_module(text)
-        except (cst.ParserSyntaxError, RecursionError, ValueError):
-            continue
-        index = index_module(module)
-        for statement in module.body:
-            if isinstance(statement, cst.FunctionDef) and statement.name.value in called:
-                reach = reach_of(index, statement, no_repository, "")
-                if reach is None:
-                    continue
-                helpers = [s for s in reach.statements
-                           if isinstance(s, cst.FunctionDef | cst.ClassDef)]
-                others = [s for s in reach.statements if s not in helpers]
-                found.extend(batch_writes([*reach.nodes, *helpers], others))
-    return tuple(found)
-
-
-def _called(func: cst.BaseExpression) -> str | None:
-    if isinstance(func, cst.Name):
-        return func.value
-    if isinstance(func, cst.Attribute):
-        return func.attr.value
-    return None
 
 
 def _walk(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
@@ -153,7 +116,7 @@ def _scan(node: cst.CSTNode) -> tuple[list[cst.Call], list[cst.CSTNode]]:
     return calls, assigns
 
 
-def _calls(node: cst.CSTNode) -> Iterator[cst.Call]:
+def calls_in(node: cst.CSTNode) -> Iterator[cst.Call]:
     return iter(_scan(node)[0])
 
 

@@ -24,9 +24,10 @@ from streamlint.extract.frames import flatten, project, unresolved_plan
 from streamlint.extract.positions import STREAMING_ATTRIBUTES
 from streamlint.extract.pyspark_api.missing import note_missing
 from streamlint.extract.pyspark_api.writer import new_writer
+from streamlint.extract.spark_values import Col, Grouped, Plan
 from streamlint.extract.stateful_steps import aggregate, dedup_keys, join
 from streamlint.extract.symbolic import digest
-from streamlint.extract.values import BoundMethod, Col, Grouped, Plan
+from streamlint.extract.values import BoundMethod
 from streamlint.model import Deduplication, Filter, Loc, Union_, Unknown, Watermark
 from streamlint.model.expr import Unresolved, render
 from streamlint.model.records import replace

@@ -17,7 +17,8 @@ import libcst as cst
 
 from streamlint.extract import registry
 from streamlint.extract.pyspark_api.reader import make_source
-from streamlint.extract.values import FunctionRef, Plan, Reader, Spark
+from streamlint.extract.spark_values import Plan, Reader, Spark
+from streamlint.extract.values import FunctionRef
 from streamlint.model import Unknown
 from streamlint.model.records import record
 

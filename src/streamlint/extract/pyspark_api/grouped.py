@@ -12,17 +12,10 @@ from streamlint.extract import registry
 from streamlint.extract.columns import literal, literal_expr, plain
 from streamlint.extract.frames import inputs_of, resolved_key
 from streamlint.extract.schemas import schema_of
+from streamlint.extract.spark_values import Grouped, Plan, StateHandle
 from streamlint.extract.stateful_steps import aggregate, aggregate_method, pivot_key
 from streamlint.extract.symbolic import text_of
-from streamlint.extract.values import (
-    Alternatives,
-    Function,
-    Grouped,
-    Instance,
-    Lambda,
-    Plan,
-    StateHandle,
-)
+from streamlint.extract.values import Alternatives, Function, Instance, Lambda
 from streamlint.model import ArbitraryState, Loc, Projection, StateVariable, Unknown, show
 from streamlint.model.records import replace
 

@@ -24,7 +24,7 @@ import libcst as cst
 
 from streamlint.extract import registry
 from streamlint.extract.pyspark_methods import RELEASES
-from streamlint.extract.values import Col, Plan
+from streamlint.extract.spark_values import Col, Plan
 from streamlint.model import Failure
 from streamlint.model.records import replace
 

@@ -17,7 +17,8 @@ from typing import TYPE_CHECKING, Any
 import libcst as cst
 
 from streamlint.extract import registry
-from streamlint.extract.values import FunctionRef, Plan
+from streamlint.extract.spark_values import Plan
+from streamlint.extract.values import FunctionRef
 from streamlint.model import Projection
 from streamlint.model.records import record
 

@@ -16,7 +16,7 @@ from streamlint.extract.schemas import (
     schema_columns,
     schema_of,
 )
-from streamlint.extract.values import Plan, Reader
+from streamlint.extract.spark_values import Plan, Reader
 from streamlint.model import Loc, Source, Unknown, keep_origins, option
 from streamlint.model.records import replace
 from streamlint.model.secrets import is_credential, mask_line, masked

@@ -27,18 +27,9 @@ from streamlint.extract.pyspark_api.writer import new_writer
 from streamlint.extract.python_api import call_os
 from streamlint.extract.removals import FS_UTILITIES, record
 from streamlint.extract.schemas import schema_add, schema_type
+from streamlint.extract.spark_values import Builder, Conf, Plan, Reader, Schema, Spark, column
 from streamlint.extract.symbolic import digest, is_data
-from streamlint.extract.values import (
-    BoundMethod,
-    Builder,
-    Conf,
-    FunctionRef,
-    Plan,
-    Reader,
-    Schema,
-    Spark,
-    column,
-)
+from streamlint.extract.values import BoundMethod, FunctionRef
 from streamlint.model import Loc, Unknown
 from streamlint.model.schema_text import TYPE_CLASSES
 

@@ -13,7 +13,8 @@ import libcst as cst
 from streamlint.extract import registry
 from streamlint.extract.columns import as_col
 from streamlint.extract.schemas import schema_type
-from streamlint.extract.values import Col, Function, FunctionRef, Lambda, Schema
+from streamlint.extract.spark_values import Col, Schema
+from streamlint.extract.values import Function, FunctionRef, Lambda
 from streamlint.model import Unknown
 from streamlint.model.expr import Call, Cast
 from streamlint.model.records import record

@@ -12,19 +12,12 @@ from streamlint.extract import registry
 from streamlint.extract.code_text import code_text
 from streamlint.extract.columns import option_key, option_value, plain
 from streamlint.extract.frames import flatten
-from streamlint.extract.pyspark_api.batch_writes import batch_writes, imported_writes
+from streamlint.extract.pyspark_api.batch_writes import batch_writes
 from streamlint.extract.pyspark_api.grouped import function_label
+from streamlint.extract.pyspark_api.helper_writes import imported_writes
+from streamlint.extract.spark_values import Plan, StartedQuery, Writer
 from streamlint.extract.symbolic import digest
-from streamlint.extract.values import (
-    Alternatives,
-    Function,
-    Instance,
-    Lambda,
-    Partial,
-    Plan,
-    StartedQuery,
-    Writer,
-)
+from streamlint.extract.values import Alternatives, Function, Instance, Lambda, Partial
 from streamlint.model import (
     BranchWriter,
     ForeachCode,

@@ -7,7 +7,7 @@ methods give equal operators as long as both front ends produce the canonical tr
 
 from __future__ import annotations
 
-from streamlint.extract.values import Col
+from streamlint.extract.spark_values import Col
 from streamlint.model.expr import Alias, Expr, output_name, render, unaliased
 
 

@@ -6,12 +6,12 @@ from __future__ import annotations
 from sqlglot import exp
 
 from streamlint.extract.pyspark_api.grouped import grouped_call
+from streamlint.extract.spark_values import Grouped, Plan
 from streamlint.extract.sql.bridge import output_column, to_col
 from streamlint.extract.sql.canon import has_aggregate
 from streamlint.extract.sql.expressions import lower
 from streamlint.extract.sql.rewrite import substitute
 from streamlint.extract.sql.scope import Scope, sql_text, unread
-from streamlint.extract.values import Grouped, Plan
 from streamlint.model.expr import (
     Alias,
     Column,

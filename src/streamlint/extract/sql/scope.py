@@ -11,10 +11,10 @@ from sqlglot import exp
 from sqlglot.errors import SqlglotError
 
 from streamlint.extract.pyspark_api.dataframe import dataframe_call
+from streamlint.extract.spark_values import Plan
 from streamlint.extract.sql.dialect import (
     StreamingSpark,
 )
-from streamlint.extract.values import Plan
 from streamlint.model import Loc
 from streamlint.model.records import replace
 

@@ -23,6 +23,7 @@ from sqlglot.errors import SqlglotError
 from streamlint.extract.pyspark_api.grouped import grouped_call
 from streamlint.extract.pyspark_api.reader import reader_call
 from streamlint.extract.pyspark_api.settings import record_settings
+from streamlint.extract.spark_values import Grouped, Plan, Reader, column
 from streamlint.extract.sql.bridge import to_col
 from streamlint.extract.sql.canon import has_aggregate
 from streamlint.extract.sql.dialect import (
@@ -35,7 +36,7 @@ from streamlint.extract.sql.dialect import (
 from streamlint.extract.sql.expressions import lower
 from streamlint.extract.sql.grouping import aggregate
 from streamlint.extract.sql.scope import Scope, sql_text, table_name, unread
-from streamlint.extract.values import EnvDefault, Grouped, Plan, Reader, column
+from streamlint.extract.values import EnvDefault
 from streamlint.model import Loc, Unknown
 from streamlint.model.expr import (
     Column,
