@@ -9,7 +9,7 @@ could make the two equal; otherwise it is None and the change is a question for 
 
 from __future__ import annotations
 
-from streamlint.model import UNRESOLVED_MARK, Template, Unknown
+from streamlint.model import UNRESOLVED_MARK, Template, Unknown, is_known
 from streamlint.model.paths import normal_value
 
 # A tuple element that stands for any number of elements (`[*EXTRA, "b"]` with EXTRA
@@ -48,9 +48,9 @@ def values_differ(a: object, b: object) -> bool | None:
     pa, pb = _parts(a), _parts(b)
     if pa is not None and pb is not None:
         return _parts_differ(pa, pb)
-    if isinstance(a, Template) and _known(b) or isinstance(b, Template) and _known(a):
+    if isinstance(a, Template) and is_known(b) or isinstance(b, Template) and is_known(a):
         return True  # a template is a string; the other value is a known non-string
-    if _known(a) and _known(b):
+    if is_known(a) and is_known(b):
         return True
     return None
 
@@ -85,16 +85,6 @@ def _branch_differs(a: object, b: object) -> bool | None:
 
 def certainly_different(a: object, b: object) -> bool:
     return values_differ(a, b) is True
-
-
-def _known(value: object) -> bool:
-    if isinstance(value, Unknown | Template):
-        return False
-    if isinstance(value, str):
-        return UNRESOLVED_MARK not in value
-    if isinstance(value, tuple):
-        return all(_known(v) for v in value)
-    return True
 
 
 def _parts(value: object) -> Parts | None:
