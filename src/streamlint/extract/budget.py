@@ -29,6 +29,7 @@ import os
 from dataclasses import dataclass
 from typing import Any
 
+from streamlint.extract.text import python_tree
 from streamlint.model.errors import InputError
 
 MAX_VALUE = 100_000  # characters of a string, items of a tuple, digits of an int
@@ -81,17 +82,12 @@ def check_depth(text: str, path: str, limits: Limits) -> None:
     Nothing runs: `ast.parse` only parses. A file Python cannot parse is left to the caller,
     which reports the syntax error where libcst or Python places it.
     """
-    import warnings
-
-    try:
-        with warnings.catch_warnings():  # "'int' object is not callable": the job's concern
-            warnings.simplefilter("ignore")
-            tree = ast.parse(text)
-    except (SyntaxError, ValueError):
-        return
-    except (RecursionError, MemoryError):  # Python's own parser gave up on its depth
+    tree = python_tree(text)
+    if isinstance(tree, RecursionError | MemoryError):  # Python's parser gave up on its depth
         raise refuse(path, 1, 0, "an expression nested deeper than Python's parser reads",
-                     "STREAMLINT_MAX_EXPRESSION_DEPTH") from None
+                     "STREAMLINT_MAX_EXPRESSION_DEPTH")
+    if isinstance(tree, BaseException):
+        return
     stack: list[tuple[ast.AST, int]] = [(tree, 0)]
     while stack:
         node, depth = stack.pop()

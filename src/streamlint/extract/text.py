@@ -8,7 +8,9 @@ No libcst here, nothing that parses a job: most files of a repository stop at th
 from __future__ import annotations
 
 import ast
+import functools
 import re
+import warnings
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -117,3 +119,16 @@ def located(function: Callable[..., Any], lines: Any, path: str, *args: Any) -> 
         number, index = lines.cell(err.line)
         where = f" (cell {number}, line {index})" if number else ""
         raise InputError(path, line, column, err.message + where) from None
+
+
+@functools.lru_cache(maxsize=8)
+def python_tree(text: str) -> ast.Module | BaseException:
+    """A file's syntax tree by Python's own parser, parsed once however many readers ask for
+    it (the depth check, findings placed at the change, suppression comments; read-only for
+    all of them), or the error where Python cannot parse it."""
+    try:
+        with warnings.catch_warnings():  # "'int' object is not callable": the job's concern
+            warnings.simplefilter("ignore")
+            return ast.parse(text)
+    except (SyntaxError, ValueError, RecursionError, MemoryError) as err:
+        return err

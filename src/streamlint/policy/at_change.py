@@ -20,6 +20,7 @@ from __future__ import annotations
 import ast
 import difflib
 
+from streamlint.extract.text import python_tree
 from streamlint.model import Loc
 from streamlint.model.records import replace
 from streamlint.rulebook.matrix import Finding
@@ -70,10 +71,8 @@ class _Side:
     def __init__(self, text: str) -> None:
         self.lines = text.splitlines()
         self.changed: set[int] = set()
-        try:
-            self.tree: ast.Module | None = ast.parse(text)
-        except (SyntaxError, ValueError, RecursionError):
-            self.tree = None
+        tree = python_tree(text)
+        self.tree: ast.Module | None = tree if isinstance(tree, ast.Module) else None
         # Every statement's span (a compound statement's header) and the assignments, read
         # once: a file's findings each look theirs up.
         self.spans: list[tuple[int, int, ast.stmt]] = []

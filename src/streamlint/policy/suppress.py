@@ -17,12 +17,14 @@ importing the module may be the one it is for).
 
 from __future__ import annotations
 
+import ast
 import functools
 import io
 import re
 import tokenize
 
 from streamlint.extract.ipynb_lines import code_lines
+from streamlint.extract.text import python_tree
 from streamlint.model import Loc
 from streamlint.model.records import record
 from streamlint.rulebook.book import all_rules
@@ -86,11 +88,8 @@ def known_codes() -> frozenset[str]:
 def statement_lines(text: str) -> list[tuple[int, int]]:
     """The line spans of the file's statements, innermost ones only for compound statements
     (their header is a span of its own). Empty when the text does not parse."""
-    import ast
-
-    try:
-        tree = ast.parse(text)
-    except (SyntaxError, ValueError):
+    tree = python_tree(text)
+    if not isinstance(tree, ast.Module):
         return []
     spans: list[tuple[int, int]] = []
     for node in ast.walk(tree):
