@@ -436,11 +436,15 @@ def test_the_static_path_never_imports_pyspark(pair) -> None:  # type: ignore[no
     assert not [m for m in imported if m.split(".")[0] in ("pyspark", "py4j")]
 
 
+@pytest.mark.parametrize("command", ["diff", "check"])
 @pytest.mark.parametrize("seconds", ["-5", "0", "nan", "inf", "soon"])
-def test_a_confirm_timeout_that_limits_nothing_is_refused(seconds: str, pair, capsys) -> None:  # type: ignore[no-untyped-def]
-    # These used to start Spark (and run on: nan and inf never time out).
+def test_a_confirm_timeout_that_limits_nothing_is_refused(command: str, seconds: str, pair,  # type: ignore[no-untyped-def]
+                                                          capsys) -> None:
+    # These used to start Spark (and run on: nan and inf never time out); `check` took any
+    # float. Refused while the arguments are read, before any file or ref is.
     old, new = pair(INCOMPATIBLE)
-    code, out, err = run(["diff", old, new, "--confirm", f"--confirm-timeout={seconds}"],
+    files = [old, new] if command == "diff" else ["--base", "HEAD"]
+    code, out, err = run([command, *files, "--confirm", f"--confirm-timeout={seconds}"],
                          capsys)
     assert (code, out) == (2, "")
     assert "--confirm-timeout" in err and repr(seconds) in err and "Traceback" not in err

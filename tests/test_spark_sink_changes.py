@@ -12,6 +12,8 @@ sink, then a parquet sink on the same checkpoint.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -31,6 +33,20 @@ def _stream(spark: SparkSession, inbox: Path):  # noqa: ANN202 - a pyspark DataF
     return spark.readStream.schema(SCHEMA).option("maxFilesPerTrigger", 1).json(str(inbox))
 
 
+
+@contextmanager
+def _compacting_every_two_batches(spark: SparkSession) -> Iterator[None]:
+    """The file sink's log compacted every 2 batches (10 by default), the session's own
+    setting restored after."""
+    key = "spark.sql.streaming.fileSink.log.compactInterval"
+    previous = spark.conf.get(key)
+    spark.conf.set(key, "2")
+    try:
+        yield
+    finally:
+        spark.conf.set(key, previous)
+
+
 def test_a_file_sink_taking_over_a_foreach_batch_checkpoint_fails_at_its_compaction(
         spark: SparkSession, tmp_path: Path) -> None:
     inbox, out, chk = tmp_path / "in", tmp_path / "out", tmp_path / "chk"
@@ -42,17 +58,13 @@ def test_a_file_sink_taking_over_a_foreach_batch_checkpoint_fails_at_its_compact
     old.awaitTermination()
     for batch in range(3, 6):
         _land(inbox, batch)
-    previous = spark.conf.get("spark.sql.streaming.fileSink.log.compactInterval")
-    spark.conf.set("spark.sql.streaming.fileSink.log.compactInterval", "2")
-    try:
+    with _compacting_every_two_batches(spark):
         new = (_stream(spark, inbox).writeStream.format("parquet")
                .option("checkpointLocation", str(chk)).trigger(availableNow=True)
                .start(str(out)))
         with pytest.raises(StreamingQueryException,
                            match="BATCH_METADATA_NOT_FOUND.*_spark_metadata"):
             new.awaitTermination()
-    finally:
-        spark.conf.set("spark.sql.streaming.fileSink.log.compactInterval", previous)
 
 
 def test_a_file_sink_from_batch_zero_compacts_without_error(
@@ -62,13 +74,9 @@ def test_a_file_sink_from_batch_zero_compacts_without_error(
     inbox.mkdir()
     for batch in range(6):
         _land(inbox, batch)
-    previous = spark.conf.get("spark.sql.streaming.fileSink.log.compactInterval")
-    spark.conf.set("spark.sql.streaming.fileSink.log.compactInterval", "2")
-    try:
+    with _compacting_every_two_batches(spark):
         new = (_stream(spark, inbox).writeStream.format("parquet")
                .option("checkpointLocation", str(chk)).trigger(availableNow=True)
                .start(str(out)))
         new.awaitTermination()
-    finally:
-        spark.conf.set("spark.sql.streaming.fileSink.log.compactInterval", previous)
     assert sorted(r.id for r in spark.read.parquet(str(out)).collect()) == list(range(6))

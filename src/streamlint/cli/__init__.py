@@ -11,7 +11,6 @@ from __future__ import annotations
 import argparse
 import gc
 import importlib
-import math
 import os
 import sys
 from collections.abc import Callable
@@ -22,6 +21,7 @@ from streamlint.cli.options import (
     FORMAT_HELP,
     FORMATS,
     add_check_parser,
+    add_confirm_options,
     add_verdict_options,
     use_bundle_vars,
 )
@@ -66,17 +66,6 @@ class _Parser(argparse.ArgumentParser):
         return super().format_usage()
 
 
-def _seconds(text: str) -> float:
-    """A time limit: refused before Spark starts when it cannot limit anything."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
-    if not math.isfinite(value) or value <= 0:
-        raise argparse.ArgumentTypeError(f"{text!r}: give a positive number of seconds")
-    return value
-
-
 def _batch_id(text: str) -> int:
     """Batch ids count from 0 (offsets/0 is the first batch)."""
     if not text.isdigit():
@@ -110,12 +99,9 @@ def build_parser() -> argparse.ArgumentParser:
                       "an aggregate buffer)")
     diff.add_argument("--format", choices=FORMATS, default="text", help=FORMAT_HELP)
     add_verdict_options(diff)
-    diff.add_argument("--confirm", action="store_true",
-                      help="also RUN both versions on local Spark (synthetic input, nothing "
-                      "external contacted) and report what Spark does on restart; executes "
-                      "the job files' code; needs the spark extra and Java 17")
-    diff.add_argument("--confirm-timeout", type=_seconds, default=120.0, metavar="SECONDS",
-                      help="with --confirm: stop a job run after this long (default 120)")
+    add_confirm_options(diff, "also RUN both versions on local Spark (synthetic input, nothing "
+                        "external contacted) and report what Spark does on restart; executes "
+                        "the job files' code; needs the spark extra and Java 17")
     diff.add_argument("--remote", metavar="sc://HOST:PORT",
                       help="with --confirm: run it on this Spark Connect server, not on an "
                       "embedded local Spark")

@@ -4,6 +4,7 @@ needs, and nothing that runs a command (cheap to import with the parser)."""
 from __future__ import annotations
 
 import argparse
+import math
 import os
 from typing import Any
 
@@ -27,12 +28,28 @@ def add_check_parser(commands: Any) -> None:
     add_verdict_options(check)
     check.add_argument("--no-progress", action="store_true",
                        help="no progress bar even on a terminal")
-    check.add_argument("--confirm", action="store_true",
-                       help="also restart each changed job on Spark in a local sandbox, each "
-                       "version from its own ref (executes the jobs' code; needs the spark "
-                       "extra and Java 17)")
-    check.add_argument("--confirm-timeout", type=float, default=120.0, metavar="SECONDS",
-                       help="with --confirm: stop a job run after this long (default 120)")
+    add_confirm_options(check, "also restart each changed job on Spark in a local sandbox, "
+                        "each version from its own ref (executes the jobs' code; needs the "
+                        "spark extra and Java 17)")
+
+
+def add_confirm_options(parser: argparse.ArgumentParser, what: str) -> None:
+    """`--confirm` (what it does for this command) and its time limit, which `diff` and
+    `check` share."""
+    parser.add_argument("--confirm", action="store_true", help=what)
+    parser.add_argument("--confirm-timeout", type=seconds, default=120.0, metavar="SECONDS",
+                        help="with --confirm: stop a job run after this long (default 120)")
+
+
+def seconds(text: str) -> float:
+    """A time limit: refused before Spark starts when it cannot limit anything."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not math.isfinite(value) or value <= 0:
+        raise argparse.ArgumentTypeError(f"{text!r}: give a positive number of seconds")
+    return value
 
 
 def bundle_var(text: str) -> tuple[str, str]:
