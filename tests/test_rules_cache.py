@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -42,6 +43,27 @@ def test_edited_rules_invalidate_the_cache(cache_home: Path, tmp_path: Path) -> 
     assert read_tables(rules)[0][1]["rule"][0]["code"] == "XX01"
     (rules / "x.toml").write_text('[[rule]]\ncode = "XX002"\n')
     assert read_tables(rules)[0][1]["rule"][0]["code"] == "XX002"
+
+
+def test_old_caches_are_pruned_when_a_new_one_is_written(cache_home: Path) -> None:
+    cache_home.mkdir(parents=True)
+    # oldest first: an earlier version's JSON cache, then pickles, each a second newer
+    old = [cache_home / "rules-0badc0de.json"]
+    old += [cache_home / f"rules-{n:08x}.pickle" for n in range(book.KEEP + 3)]
+    for age, path in enumerate(old):
+        path.write_bytes(b"old")
+        os.utime(path, ns=(age * 10**9, age * 10**9))
+    other = cache_home / "versions"
+    other.mkdir()
+    book._read.cache_clear()
+    read_tables(rules_dir())
+    left = set(cache_home.glob("rules-*"))
+    written = left - set(old)
+    assert len(written) == 1 and written.pop().suffix == ".pickle"
+    # the written one and the KEEP - 1 newest old ones are kept
+    assert len(left) == book.KEEP
+    assert left & set(old) == set(old[-(book.KEEP - 1):])
+    assert other.is_dir()
 
 
 def test_unwritable_cache_and_opt_out(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -5,6 +5,7 @@ that never fires), and found by code or name."""
 from __future__ import annotations
 
 import binascii
+import contextlib
 import os
 import pickle
 import re
@@ -165,7 +166,28 @@ class _Book:
                  "own": self.own}, protocol=pickle.HIGHEST_PROTOCOL))
             os.replace(temporary, self.path)
         except OSError:
-            pass
+            return
+        _prune(self.path)
+
+
+# How many rule caches the user's cache keeps: one is written whenever the rules or this code
+# change (an upgrade, another project's rules); older ones are removed when a new one is.
+KEEP = 8
+
+
+def _prune(written: Path) -> None:
+    """Remove all but the `KEEP` newest rule caches beside `written` (and the JSON caches of
+    earlier versions); a file another process removes first, or cannot be removed, is left."""
+    try:
+        found = [(path.stat().st_mtime_ns, path) for path in written.parent.glob("rules-*")
+                 if path.suffix in (".pickle", ".json", ".tmp")]
+    except OSError:
+        return
+    found.sort(reverse=True)
+    for _, path in found[KEEP:]:
+        if path != written:
+            with contextlib.suppress(OSError):
+                path.unlink()
 
 
 def _book(root: Path) -> _Book:
