@@ -29,13 +29,7 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from streamlint.extract.bundle_runs import Run, _resolved, _runs, _targets
-from streamlint.extract.bundle_settings import (
-    _library_places,
-    _list,
-    _merged,
-    _task_places,
-    _tasks,
-)
+from streamlint.extract.bundle_settings import _library_places, _list, _merged, _task_places, _tasks
 from streamlint.extract.values import EnvDefault
 from streamlint.model import Unknown, origins_of, show
 from streamlint.model.records import record
