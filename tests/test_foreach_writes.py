@@ -100,7 +100,7 @@ def test_the_feeding_query_comments_and_logging_are_not_writes() -> None:
             ("SELECT * FROM updates", "SELECT /*+ BROADCAST(updates) */ * FROM updates"),
 ):
         assert findings(SQL_MERGE, SQL_MERGE.replace(old, new)) == [("SK07", "compatible")]
-    # A print or a log line is not even a code change to note (extract/reach.py _essential).
+    # A print or a log line is not even a code change to note (extract/code_facts.py _essential).
     printed = SQL_MERGE.replace('    batch_df.createOrReplaceTempView("updates")\n',
                                 '    print("batch", batch_id)\n'
                                 '    batch_df.createOrReplaceTempView("updates")\n')

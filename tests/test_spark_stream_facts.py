@@ -32,7 +32,7 @@ def test_a_file_source_reads_a_declared_not_null_field_as_nullable(
 def test_a_dataframe_writer_in_a_row_wise_foreach_never_writes(
         spark: SparkSession, tmp_path) -> None:
     """`foreach` calls its function with a Row: `row.write...` fails (no such attribute), so
-    the writes diff/compare.py reads from a foreach function's DataFrame writers are none;
+    the writes diff/sinks.py reads from a foreach function's DataFrame writers are none;
     the same function under foreachBatch gets a DataFrame and writes."""
     from pyspark.errors import StreamingQueryException
 

@@ -2,7 +2,7 @@
 
 `{OPTS[k]: v for k, v in args.items() if k in OPTS}` takes its items from arguments only the
 run knows, but each key is one of OPTS's values: a writer's `.options(**that)` sets none of
-the options a restart depends on when none of those values is one (diff/compare.py `sink`).
+the options a restart depends on when none of those values is one (diff/sinks.py `sink_options`).
 """
 
 from __future__ import annotations

@@ -36,7 +36,7 @@ def no_repository(dotted: str, level: int, importer: str) -> None:
 @dataclass(eq=False)  # a key by identity: two versions' modules are never one
 class Module:
     """A module's top-level statements, read for what they bind: `statement(i)` gives the
-    essential syntax tree of statement i (see `reach._essential`), parsed when asked."""
+    essential syntax tree of statement i (see `code_facts._essential`), parsed when asked."""
 
     path: str
     bound: list[set[str]]

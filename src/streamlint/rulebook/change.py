@@ -47,7 +47,7 @@ def exit_code(verdict: str, *, errors: bool = False, strict: bool = False,
 # a kind does not carry, or a value outside its set, so a typo cannot silently never match.
 # Every change of a pipeline's flow also carries PIPELINE_FACTS.
 BOOL = frozenset({"true", "false"})
-# `streamlint.diff.compare.sink_kind`: what a sink is, for the rules.
+# `streamlint.diff.shapes.sink_kind`: what a sink is, for the rules.
 SINK_KINDS = frozenset({"file", "foreach", "kafka", "delta", "iceberg", "hudi", "table",
                         "memory", "console", "noop", "other", "unknown"})
 # What a changed source option is (rules/options.toml, `streamlint.rulebook.options`): its class
@@ -158,7 +158,7 @@ FACTS: dict[str, Facts] = {
                     "watermark": BOOL},
     # `checkpoint_v1`, for a switch to Real-Time Mode: "refused" when the old version wrote
     # its checkpoint with state store checkpoint format 1 (the default), "allowed" when the new
-    # version sets the escape hatch for that, "no" otherwise (diff/compare.py trigger_facts).
+    # version sets the escape hatch for that, "no" otherwise (diff/evolution.py checkpoint_v1).
     "trigger": {**_S, "continuous": BOOL, "real_time": BOOL,
                 "checkpoint_v1": frozenset({"refused", "allowed", "no"})},
     # `stateful` "unknown": a query streamlint did not read whole (it may hold state).

@@ -20,12 +20,9 @@ import re
 from pathlib import Path
 
 from streamlint.extract import decode_source
-from streamlint.extract.bundles import (
-    BUNDLE_FILES,
-    bundle_files,
-    files_run,
-    runs,
-)
+from streamlint.extract.bundle_runs import runs
+from streamlint.extract.bundle_settings import bundle_files
+from streamlint.extract.bundles import BUNDLE_FILES, files_run
 from streamlint.extract.config_files import CONFIG_SUFFIXES
 from streamlint.extract.globs import glob_match
 from streamlint.extract.imports import (
