@@ -21,7 +21,13 @@ from streamlint.diff.changes import (
     query_removed,
     unseen_changes,
 )
-from streamlint.diff.columns import changed_steps, same_names, same_names_text
+from streamlint.diff.columns import (
+    changed_steps,
+    column_mapping,
+    renamed,
+    same_names,
+    same_names_text,
+)
 from streamlint.diff.evolution import checkpoint_v1, naming
 from streamlint.diff.inputs import differs_in_every_deployment, input_changes, overridden
 from streamlint.diff.refused import newly_refused
@@ -45,7 +51,7 @@ from streamlint.diff.shapes import (
     _undecidable,
     sink_kind,
 )
-from streamlint.diff.types import changed_types, narrowed
+from streamlint.diff.types import changed_types, narrowed, widened
 from streamlint.diff.usage import uses
 from streamlint.model import (
     Aggregation,
@@ -492,7 +498,9 @@ class _Differ:
                          loc_a, loc_b,
                          old_sink=columns_sink(self.old.sink),
                          new_sink=columns_sink(self.new.sink),
-                         reordered=str(reordered).lower())
+                         reordered=str(reordered).lower(),
+                         renamed=str(renamed(self.old, self.new)).lower(),
+                         column_mapping=column_mapping(self.old.sink, self.new.sink))
         if static_changed:
             self.add("static_join.changed", "a stream-static join",
                      _static(old_static), _static(new_static),
@@ -513,7 +521,8 @@ class _Differ:
                      tuple(Code(f"{name}: {b}") for name, _, b in retyped), loc_a, loc_b,
                      old_sink=columns_sink(self.old.sink),
                      new_sink=columns_sink(self.new.sink),
-                     narrowed=str(any(narrowed(a, b) for _, a, b in retyped)).lower())
+                     narrowed=str(any(narrowed(a, b) for _, a, b in retyped)).lower(),
+                     widened=str(all(widened(a, b) for _, a, b in retyped)).lower())
         return bool(retyped)
 
     def foreach(self, old: ForeachCode, new: ForeachCode) -> None:
@@ -576,8 +585,11 @@ class _Differ:
         if old.format == new.format:
             self.sink_options(new_kind)
             if old.partition_by != new.partition_by:
+                clustered = bool(old.partition_by) and old_kind == new_kind and any(
+                    key == "clusterBy" for key, _ in new.options)
                 self.add("sink.partition_by", "the sink's partition columns", old.partition_by,
-                         new.partition_by, old.loc, new.loc, sink=new_kind)
+                         new.partition_by, old.loc, new.loc, sink=new_kind,
+                         clustered=str(clustered).lower())
         if (old.output_mode or "append") != (new.output_mode or "append"):
             watermark = any(isinstance(o, Watermark)
                             for o in (*self.old.operators, *self.new.operators))
