@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from streamlint.diff.types import narrowed
+from streamlint.diff.types import narrowed, widened
 
 
 @pytest.mark.parametrize(("old", "new"), [
@@ -25,3 +25,23 @@ def test_narrowed(old: str, new: str) -> None:
 ])
 def test_not_narrowed(old: str, new: str) -> None:
     assert not narrowed(old, new)
+
+
+# Databricks, "Type widening" (supported type changes): what Delta changes in place.
+@pytest.mark.parametrize(("old", "new"), [
+    ("tinyint", "smallint"), ("byte", "bigint"), ("short", "int"), ("int", "bigint"),
+    ("int", "double"), ("int", "decimal(10,0)"), ("bigint", "decimal(20,0)"),
+    ("float", "double"), ("date", "timestamp_ntz"), ("decimal(10,1)", "decimal(12,3)"),
+    ("decimal(10,2)", "decimal(12,2)"), ("long", "bigint"),
+])
+def test_widened(old: str, new: str) -> None:
+    assert widened(old, new)
+
+
+@pytest.mark.parametrize(("old", "new"), [
+    ("bigint", "int"), ("string", "int"), ("int", "string"), ("date", "timestamp"),
+    ("bigint", "double"), ("bigint", "decimal(18,0)"), ("int", "decimal(9,0)"),
+    ("decimal(10,1)", "decimal(11,3)"), ("double", "decimal(20,2)"), ("timestamp", "date"),
+])
+def test_not_widened(old: str, new: str) -> None:
+    assert not widened(old, new)

@@ -440,7 +440,9 @@ def test_a_renamed_one_time_batch_flow_is_not_called_a_materialized_view() -> No
 
 def test_a_tables_partition_columns_are_its_layout() -> None:
     """`@dlt.table(partition_cols=...)` lays out the streaming table's files: a change is
-    SK10 (review), and a move to `cluster_by` too; `cluster_by` alone is a sink option."""
+    SK10 (review); a move to `cluster_by` is a layout change Databricks lists as needing a full
+    refresh (PL13, "Full refresh for streaming tables": physical data layout changes);
+    `cluster_by` alone is a sink option."""
     from streamlint.diff import diff_jobs
     from streamlint.extract import extract_text
 
@@ -454,7 +456,7 @@ def test_a_tables_partition_columns_are_its_layout() -> None:
         return sorted(f.code for f in report.findings)
 
     assert codes('partition_cols=["day"]', 'partition_cols=["day", "hour"]') == ["SK10"]
-    assert codes('partition_cols=["day"]', 'cluster_by=["day"]') == ["SK09", "SK10"]
+    assert codes('partition_cols=["day"]', 'cluster_by=["day"]') == ["PL13", "SK09"]
     assert codes('cluster_by=["day"]', 'cluster_by=["day", "hour"]') == ["SK09"]
     assert codes('partition_cols=["day"]', 'partition_cols=["day"]') == []
 
@@ -534,3 +536,89 @@ def test_a_table_replaced_by_one_reading_another_source_is_no_rename() -> None:
         "silver.customers", "silver.accounts"))
     assert sorted(f.code for f in report.findings) == ["PL03", "PL04"]
     assert report.verdict == "review"
+
+
+# -- the schema changes of a streaming table that need a full refresh (Databricks, "Full
+# refresh for streaming tables": schema changes), in the shapes pipelines write them ----------
+
+PAYMENTS = synthetic("dlt_payments.py")
+INVOICES = ('        .withColumnRenamed("cust", "merchant_id")\n'
+            '        .select("invoice_id", "merchant_id", "total", "issued_on")')
+
+
+def test_a_column_renamed_in_a_table_without_column_mapping_is_incompatible() -> None:
+    """`legacy_invoices` renames one more column: the rows already written keep the old
+    name, and the table has no column mapping (PL14)."""
+    renamed = edit(PAYMENTS, INVOICES, INVOICES.replace(
+        '.select("invoice_id", "merchant_id", "total"',
+        '.withColumnRenamed("total", "amount")\n        .select("invoice_id", "merchant_id", '
+        '"amount"'))
+    report = diff(PAYMENTS, renamed)
+    (finding,) = [f for f in report.findings if f.code == "PL14"]
+    assert report.verdict == "incompatible"
+    assert "total" in finding.message and "amount" in finding.message
+    # The table's rows keep the old name: resetting the flow's checkpoint alone fixes nothing.
+    assert finding.remedy is not None and "full_refresh_selection" in finding.remedy.command
+    assert "reset_checkpoint_selection" not in finding.next
+
+
+COLUMN_MAPPED = """
+import dlt
+
+dlt.create_streaming_table(
+    "customers",
+    table_properties={"delta.columnMapping.mode": "name", "quality": "silver"},
+)
+
+@dlt.append_flow(target="customers")
+def customers_eu():
+    return spark.readStream.table("customers_raw").select("id", "mail", "country")
+"""
+
+
+def test_a_column_renamed_in_a_table_with_column_mapping_is_a_review() -> None:
+    """Column mapping set on the streaming table (`create_streaming_table`): the rename is
+    metadata, so not in Databricks' list; the new columns stay a question (PR03)."""
+    new = COLUMN_MAPPED.replace('"mail", "country")', '"mail", "country")'
+                                '.withColumnRenamed("mail", "email")')
+    report = diff(COLUMN_MAPPED, new)
+    assert [f.code for f in report.findings] == ["PR03"]
+    assert report.verdict == "review"
+    # The same rename without column mapping is the incompatible one.
+    plain = COLUMN_MAPPED.replace('"delta.columnMapping.mode": "name", ', "")
+    assert "PL14" in [f.code for f in diff(plain, plain.replace(
+        '"mail", "country")', '"mail", "country").withColumnRenamed("mail", "email")')).findings]
+
+
+def test_column_mapping_known_only_at_run_time_keeps_the_rename_a_review() -> None:
+    """Table properties from the pipeline's configuration: whether the table maps its columns
+    is not known, so the rename stays a question, never a guess either way."""
+    job = COLUMN_MAPPED.replace(
+        'table_properties={"delta.columnMapping.mode": "name", "quality": "silver"}',
+        'table_properties=json.loads(spark.conf.get("customers.properties"))').replace(
+        "import dlt", "import dlt\nimport json")
+    new = job.replace('"mail", "country")', '"mail", "country").withColumnRenamed("mail", "email")')
+    report = diff(job, new)
+    assert "PL14" not in [f.code for f in report.findings]
+    assert report.verdict == "review"
+
+
+def test_a_column_retyped_to_a_type_delta_cannot_widen_to_is_incompatible() -> None:
+    """A count read as text and now cast to a number, a date made a timestamp with a time
+    zone: no type widening takes either (PL12). A type Delta widens in place stays PR03
+    (review); a narrowed one is PL10."""
+    events = ('import dlt\nfrom pyspark.sql import functions as F\n@dlt.table\n'
+              'def events():\n    return dlt.read_stream("events_raw")'
+              '.withColumn("n", F.col("n").cast("{}"))\n')
+
+    def codes(old: str, new: str) -> list[str]:
+        return [f.code for f in diff(events.format(old), events.format(new)).findings]
+
+    assert codes("string", "int") == ["PL12"]
+    assert codes("date", "timestamp") == ["PL12"]
+    assert codes("int", "bigint") == ["PR03"]
+    assert codes("date", "timestamp_ntz") == ["PR03"]
+    assert codes("bigint", "int") == ["PL10"]
+    report = diff(events.format("string"), events.format("int"))
+    (finding,) = report.findings
+    assert report.verdict == "incompatible" and "reset_checkpoint_selection" not in finding.next

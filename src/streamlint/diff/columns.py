@@ -11,8 +11,8 @@ is what PR02 allows. Anything else that might name a column differently keeps th
 from __future__ import annotations
 
 from streamlint.diff.render import projections_text
-from streamlint.model import Loc, Operator, Projection, Query, Source
-from streamlint.model.expr import Alias, Expr, Star
+from streamlint.model import COLUMN_MAPPING, Loc, Operator, Projection, Query, Sink, Source
+from streamlint.model.expr import Alias, Column, Expr, Star
 from streamlint.model.records import replace
 from streamlint.rulebook.change import Code
 
@@ -85,3 +85,30 @@ def same_names_text(after: Code) -> Code:
     shown = Code(SAME_NAMES)
     shown.known = after.known
     return shown
+
+
+def renamed(old: Query, new: Query) -> bool:
+    """Whether the new version renames a column the old one wrote: a name gone from the
+    output, another come, and the new version aliasing the old column to the new name
+    (`col("a").alias("b")`, `withColumnRenamed("a", "b")`) where the old one did not."""
+    if old.output_columns is None or new.output_columns is None:
+        return False
+    gone = set(old.output_columns) - set(new.output_columns)
+    came = set(new.output_columns) - set(old.output_columns)
+    return bool(_renames(new, gone, came) - _renames(old, gone, came))
+
+
+def _renames(query: Query, gone: set[str], came: set[str]) -> set[tuple[str, str]]:
+    return {(e.operand.name, e.name) for op in query.operators if isinstance(op, Projection)
+            for e in op.exprs if isinstance(e, Alias) and isinstance(e.operand, Column)
+            and e.operand.name in gone and e.name in came}
+
+
+def column_mapping(old: Sink, new: Sink) -> str:
+    """Whether both versions' table maps its columns by name or id ("on"), neither sets it
+    ("off": Delta's default), or anything else ("unknown": a value known at run time, or
+    column mapping turned on or off with the change)."""
+    modes = {str(dict(s.options).get(COLUMN_MAPPING, "none")).lower() for s in (old, new)}
+    if modes <= {"name", "id"}:
+        return "on"
+    return "off" if modes == {"none"} else "unknown"

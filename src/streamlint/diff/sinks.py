@@ -138,8 +138,11 @@ def sink(self: _Differ) -> None:
     if old.format == new.format:
         self.sink_options(new_kind)
         if old.partition_by != new.partition_by:
+            clustered = bool(old.partition_by) and old_kind == new_kind and any(
+                key == "clusterBy" for key, _ in new.options)
             self.add("sink.partition_by", "the sink's partition columns", old.partition_by,
-                     new.partition_by, old.loc, new.loc, sink=new_kind)
+                     new.partition_by, old.loc, new.loc, sink=new_kind,
+                     clustered=str(clustered).lower())
     if (old.output_mode or "append") != (new.output_mode or "append"):
         watermark = any(isinstance(o, Watermark)
                         for o in (*self.old.operators, *self.new.operators))

@@ -9,11 +9,17 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from streamlint.diff.columns import changed_steps, same_names, same_names_text
+from streamlint.diff.columns import (
+    changed_steps,
+    column_mapping,
+    renamed,
+    same_names,
+    same_names_text,
+)
 from streamlint.diff.render import Code, column_list, maybe_names, projections_text
 from streamlint.diff.shapes import _conditions, _static
 from streamlint.diff.sinks import columns_sink
-from streamlint.diff.types import changed_types, narrowed
+from streamlint.diff.types import changed_types, narrowed, widened
 from streamlint.model import Loc, Watermark
 from streamlint.model.durations import same_duration
 from streamlint.model.expr import render
@@ -129,7 +135,9 @@ def filters_and_projections(self: _Differ) -> None:
                      loc_a, loc_b,
                      old_sink=columns_sink(self.old.sink),
                      new_sink=columns_sink(self.new.sink),
-                     reordered=str(reordered).lower())
+                     reordered=str(reordered).lower(),
+                     renamed=str(renamed(self.old, self.new)).lower(),
+                     column_mapping=column_mapping(self.old.sink, self.new.sink))
     if static_changed:
         self.add("static_join.changed", "a stream-static join",
                  _static(old_static), _static(new_static),
@@ -151,5 +159,6 @@ def retyped(self: _Differ, old_cols: tuple[str, ...] | None, new_cols: tuple[str
                  tuple(Code(f"{name}: {b}") for name, _, b in retyped), loc_a, loc_b,
                  old_sink=columns_sink(self.old.sink),
                  new_sink=columns_sink(self.new.sink),
-                 narrowed=str(any(narrowed(a, b) for _, a, b in retyped)).lower())
+                 narrowed=str(any(narrowed(a, b) for _, a, b in retyped)).lower(),
+                 widened=str(all(widened(a, b) for _, a, b in retyped)).lower())
     return bool(retyped)

@@ -153,3 +153,33 @@ def narrowed(old: str, new: str) -> bool:
         return now[1] < was[1] or now[0] - now[1] < was[0] - was[1]
     fractional = old in ("float", "double") or (was is not None and was[1] > 0)
     return fractional and new in _FAMILIES[0]
+
+
+# Delta's type widening (Databricks, "Type widening", Databricks Runtime 15.4 LTS and above;
+# Delta Lake 4.0): the only type changes a Delta table's column takes in place. Any other
+# change of a streaming table's column type is one Databricks lists as needing the table's
+# full refresh ("Full refresh for streaming tables": schema changes).
+_WIDER = {"tinyint": ("smallint", "int", "bigint", "decimal", "double"),
+          "smallint": ("int", "bigint", "decimal", "double"),
+          "int": ("bigint", "decimal", "double"), "bigint": ("decimal",),
+          "float": ("double",), "date": ("timestamp_ntz",)}
+_SPELLINGS = {"byte": "tinyint", "short": "smallint", "integer": "int", "long": "bigint",
+              "real": "float", "timestampntz": "timestamp_ntz"}
+# The smallest decimal that holds every value of an integral type (Databricks: "The minimum
+# target for byte, short, and int types is decimal(10,0). The minimum target for long is
+# decimal(20,0).").
+_INTEGRAL_DIGITS = {"tinyint": 10, "smallint": 10, "int": 10, "bigint": 20}
+
+
+def widened(old: str, new: str) -> bool:
+    """Whether Delta's type widening takes a column from type `old` to `new` in place."""
+    old, new = (_SPELLINGS.get(t, t) for t in (old.replace(" ", "").lower(),
+                                                  new.replace(" ", "").lower()))
+    if old == new:  # one type, spelled two ways
+        return True
+    was, now = _decimal(old), _decimal(new)
+    if now is not None and was is not None:  # decimal(p, s) -> decimal(p + k1, s + k2)
+        return now[0] - was[0] >= now[1] - was[1] >= 0
+    if now is not None:
+        return "decimal" in _WIDER.get(old, ()) and now[0] - now[1] >= _INTEGRAL_DIGITS[old]
+    return new in _WIDER.get(old, ())

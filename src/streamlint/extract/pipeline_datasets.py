@@ -75,6 +75,8 @@ class State:
     # Expectations applied by a call to a function no dataset holds yet (`id` of the
     # Function): the dataset it becomes takes them.
     pending: dict[int, list[Decorator]] = factory(dict)
+    # `table_properties=` of a table or a `create_streaming_table`, by table.
+    table_properties: dict[str, Any] = factory(dict)
 
 
 def state(interp: Interpreter, module: str) -> State:

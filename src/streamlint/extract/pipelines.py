@@ -37,7 +37,7 @@ from streamlint.extract.pipeline_datasets import (
 from streamlint.extract.positions import children_of
 from streamlint.extract.spark_values import Plan, Writer
 from streamlint.extract.values import Function, FunctionRef
-from streamlint.model import ChangeFlow, Loc, Note, Unknown, Unseen, show
+from streamlint.model import COLUMN_MAPPING, ChangeFlow, Loc, Note, Unknown, Unseen, show
 from streamlint.model.expr import render
 from streamlint.model.records import record
 
@@ -92,6 +92,8 @@ def call(interp: Interpreter, func: FunctionRef, args: list[Any], kwargs: dict[s
             if key in kwargs:
                 pipeline.table_expectations.setdefault(_key(table), []).append(
                     Decorator(key, (kwargs[key],), (), loc))
+        if "table_properties" in kwargs:
+            pipeline.table_properties[_key(table)] = kwargs["table_properties"]
         return None
     if name in CDC:
         values = dict(zip(CDC_ARGS, args, strict=False)) | kwargs
@@ -184,6 +186,9 @@ def _apply(interp: Interpreter, decorator: Decorator, function: Function,
         definition = Definition(kind, name, name, function, expectations, loc,
                                 partition_cols=decorator.kwarg("partition_cols"),
                                 cluster_by=decorator.kwarg("cluster_by"))
+        if decorator.kwarg("table_properties") is not None:
+            interp.ext.pipeline.table_properties[_key(name)] = decorator.kwarg(
+                "table_properties")
     interp.ext.pipeline.definitions.append(definition)
 
 
@@ -227,7 +232,7 @@ def run(interp: Interpreter) -> None:
             # what the table's other flows resume; its name is what the pipeline remembers.
             if not isinstance(plan, Plan):
                 plan = unresolved_plan(plan, definition.loc)
-            interp.effects.queries.append(_writer(definition, plan, once=True))
+            interp.effects.queries.append(_writer(definition, plan, pipeline, once=True))
             continue
         if not isinstance(plan, Plan):
             said = ("is not one streamlint can follow, so whether it is a streaming flow is "
@@ -254,7 +259,7 @@ def run(interp: Interpreter) -> None:
             plan = _expect(interp, plan, definition.expectations)
         plan = _expect(interp, plan, pipeline.table_expectations.get(_key(definition.name), []))
         reached.update((s.loc.line, s.loc.column) for s in plan.sources)
-        interp.effects.queries.append(_writer(definition, plan))
+        interp.effects.queries.append(_writer(definition, plan, pipeline))
     _unreached_reads(interp, pipeline, reached)
 
 
@@ -284,7 +289,21 @@ def _name(value: Any) -> str:
     return col.name or render(col.expr)
 
 
-def _writer(definition: Definition, plan: Plan, once: bool = False) -> Writer:
+def _column_mapping(properties: Any) -> Any:
+    """The table's `delta.columnMapping.mode` (None when the table sets none: Delta's
+    default, no column mapping); an Unknown where its properties are known only at run
+    time."""
+    if properties is None:
+        return None
+    if not isinstance(properties, dict):
+        return Unknown(f"delta.columnMapping.mode of {_text(properties)}",
+                       shown=f"delta.columnMapping.mode of {_shown(properties)}")
+    if any(not isinstance(k, str) for k in properties):
+        return Unknown("delta.columnMapping.mode")
+    return plain(properties.get(COLUMN_MAPPING))
+
+
+def _writer(definition: Definition, plan: Plan, pipeline: State, once: bool = False) -> Writer:
     table, flow = plain(definition.name), plain(definition.flow)
     if isinstance(table, str) and isinstance(flow, str):
         checkpoint: Any = f"pipeline flow {table}/{flow}"
@@ -295,6 +314,9 @@ def _writer(definition: Definition, plan: Plan, once: bool = False) -> Writer:
                                             ("__table__", table))
     if definition.cluster_by is not None:  # liquid clustering: new data, new layout
         options += (("clusterBy", definition.cluster_by),)
+    mapping = _column_mapping(pipeline.table_properties.get(_key(definition.name)))
+    if mapping is not None:  # whether a renamed column needs a full refresh (PL14)
+        options += ((COLUMN_MAPPING, mapping),)
     partitions = definition.partition_cols
     partition_by = (tuple(partitions) if isinstance(partitions, tuple | list)
                     else () if partitions is None else (partitions,))

@@ -143,6 +143,12 @@ def exclusive(a: tuple[Condition, ...], b: tuple[Condition, ...]) -> bool:
         for x in a for y in b)
 
 
+# The Delta table property that lets a column be renamed or dropped in place (Databricks,
+# "Rename and drop columns with Delta Lake column mapping"): a pipeline table's, as a sink
+# option of its flows.
+COLUMN_MAPPING = "delta.columnMapping.mode"
+
+
 @record
 class Sink:
     """Where and how a query writes: format, target, mode, trigger, checkpoint."""

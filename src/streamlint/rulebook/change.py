@@ -140,8 +140,14 @@ FACTS: dict[str, Facts] = {
     "filter.changed": _S, "projection.same_columns": _S,
     # The sink before and after: a sink that never saw the old columns does not care.
     # `narrowed`: a column kept its name, and its new type may not hold its old values.
+    # `widened`: every retyped column takes its new type by Delta's type widening.
+    # `renamed`: a column is now written under another name (an alias of the old column);
+    # `column_mapping`: the table's `delta.columnMapping.mode` is name/id in both versions
+    # ("on"), unset or none in both ("off"), else "unknown".
     "projection.columns": {**_S, "old_sink": SINK_KINDS, "new_sink": SINK_KINDS,
-                           "narrowed": BOOL, "reordered": BOOL},
+                           "narrowed": BOOL, "widened": BOOL, "reordered": BOOL,
+                           "renamed": BOOL,
+                           "column_mapping": frozenset({"on", "off", "unknown"})},
     "static_join.changed": _S,
     # `known`: both formats are ones streamlint knows (neither kind is "other");
     # `same_target`: both write to one path or table (the same directory after the change).
@@ -152,7 +158,9 @@ FACTS: dict[str, Facts] = {
     "sink.foreach_writes": _S,
     # `effects`: what differs in the data written ("columns", "rows", "query"), joined by ",".
     "sink.foreach_data": {**_S, "effects": None},
-    "sink.option": _S, "sink.partition_by": {**_S, "sink": SINK_KINDS},
+    "sink.option": _S,
+    # `clustered`: partition columns dropped for liquid clustering (`cluster_by`).
+    "sink.partition_by": {**_S, "sink": SINK_KINDS, "clustered": BOOL},
     # `watermark`: the query has one (its state is evicted as the watermark passes).
     "output_mode": {**_S, "old_mode": OUTPUT_MODES, "new_mode": OUTPUT_MODES,
                     "watermark": BOOL},

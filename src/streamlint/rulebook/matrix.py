@@ -134,7 +134,7 @@ def judge(change: Change, version: tuple[int, ...]) -> Finding:
     fix, remedy = rule.fix, None
     if "pipeline" in change.facts:  # a pipeline's flow: the remedy is a full refresh
         fix = pipeline_fix(fix, rule.verdict, rule.family, change.facts)
-        remedy = pipeline_remedy(change.kind, rule.verdict, change.facts)
+        remedy = pipeline_remedy(change.kind, rule.verdict, change.facts, rule.family)
     # A source option's finding cites the page its class was read from (rules/options.toml).
     docs = change.facts.get("option_docs") or rule.docs
     return Finding(rule.code, rule.name, rule.verdict, message, fix, docs,
@@ -235,12 +235,17 @@ def documented_fix(fix: str) -> str:
 # ordered another way, and a renamed or replaced flow (a new flow, with no checkpoint of its
 # own to reset).
 KEEPS_NO_ROWS = frozenset({"pipeline.cdc", "pipeline.flow_renamed", "pipeline.flows_replaced"})
+# What the pipeline rules judge of the table itself (its column types and names, its
+# layout: PL10, PL12, PL13, PL14): the rows already written keep the old schema or layout, so
+# resetting the flow's checkpoint alone does not fix the table.
+TABLE_SHAPE = frozenset({"projection.columns", "sink.partition_by"})
 # Changes that no refresh undoes: a renamed table is a new table, computed from the beginning
 # whatever is run; its rule's fix says how to keep the old one.
 NO_REFRESH = frozenset({"pipeline.table_renamed"})
 
 
-def pipeline_remedy(kind: str, verdict: str, facts: dict[str, str]) -> Remedy | None:
+def pipeline_remedy(kind: str, verdict: str, facts: dict[str, str],
+                    family: str = "") -> Remedy | None:
     """What to run after an incompatible change to a pipeline's flow: a full refresh of its
     table (a pipeline has no checkpoint to move), and, on Databricks where the table's rows
     may stay, resetting only the flow's checkpoint (`reset_checkpoint_selection`: "This
@@ -251,7 +256,8 @@ def pipeline_remedy(kind: str, verdict: str, facts: dict[str, str]) -> Remedy | 
     databricks = ("databricks pipelines start-update PIPELINE_ID --json "
                   f"'{{\"full_refresh_selection\": [\"{table}\"]}}'")
     sdp = facts.get("pipeline") == "sdp"
-    heading = "" if kind in KEEPS_NO_ROWS else (
+    keeps_no_rows = kind in KEEPS_NO_ROWS or (family == "pipelines" and kind in TABLE_SHAPE)
+    heading = "" if keeps_no_rows else (
         f"if the rows already in `{table}` may stay, reset only the flow's checkpoint instead "
         "(Databricks; the table is not cleared and the flow reads its sources again from "
         "their start): databricks pipelines start-update PIPELINE_ID --json "
