@@ -43,6 +43,16 @@ def _key(version: str) -> tuple[int, ...]:
     return tuple(int(part) for part in version.split("."))
 
 
+def _requirements() -> list[str]:
+    """The project's dependencies and its `spark` and `test` extras' packages, pyspark left
+    out: each environment names its own release (the `test` extra asks for Spark 4, the
+    CI's newest; the lane also runs 3.5)."""
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    wanted = [*project["dependencies"], *project["optional-dependencies"]["spark"],
+              *project["optional-dependencies"]["test"]]
+    return sorted({req for req in wanted if not re.match(r"pyspark\b", req)})
+
+
 def environment(version: str) -> Path:
     """The virtual environment of one pyspark minor version, made on first use."""
     cache = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
@@ -52,7 +62,7 @@ def environment(version: str) -> Path:
     if marker.is_file():  # made once; the tests run this checkout's src/ (PYTHONPATH)
         return python
     subprocess.run([sys.executable, "-m", "venv", "--clear", str(folder)], check=True)
-    subprocess.run([str(python), "-m", "pip", "install", "-q", "-e", f"{ROOT}[spark,test]",
+    subprocess.run([str(python), "-m", "pip", "install", "-q", *_requirements(),
                     f"pyspark[connect]=={version}.*"], check=True)
     marker.write_text(str(ROOT))
     return python

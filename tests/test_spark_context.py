@@ -36,7 +36,7 @@ from streamlint.extract import extract_text
 if TYPE_CHECKING:
     from pyspark.sql import DataFrame, SparkSession
 
-pytestmark = pytest.mark.spark
+pytestmark = [pytest.mark.spark, pytest.mark.versions]
 
 ROCKSDB = "org.apache.spark.sql.execution.streaming.state.RocksDBStateStoreProvider"
 _EPOCH = dt.datetime(2024, 1, 1, tzinfo=dt.timezone.utc)

@@ -24,7 +24,7 @@ from test_spark_context import ROCKSDB, _conf, _land, _run, _static
 if TYPE_CHECKING:
     from pyspark.sql import DataFrame, SparkSession
 
-pytestmark = pytest.mark.spark
+pytestmark = [pytest.mark.spark, pytest.mark.versions]
 
 
 def _version() -> str:
