@@ -25,7 +25,7 @@ from __future__ import annotations
 from streamlint.diff.render import describe
 from streamlint.diff.shapes import sink_kind
 from streamlint.diff.types import column_types
-from streamlint.model import Query
+from streamlint.model import Loc, Query
 from streamlint.model.schema_text import schema_fields
 from streamlint.rulebook.book import parse_version
 from streamlint.rulebook.change import Change, Code
@@ -34,11 +34,12 @@ from streamlint.rulebook.matrix import rule_for
 SOURCE_EVOLUTION = "spark.sql.streaming.queryEvolution.enableSourceEvolution"
 SINK_EVOLUTION = "spark.sql.streaming.queryEvolution.enableSinkEvolution"
 
-# The stateful APIs of PySpark's GroupedData that came after the oldest profile, with the Spark
-# release that added each: measured on pyspark 3.5.9, 4.0.5 and 4.1.4 (none has a later one;
-# tests/test_spark_versions.py asserts it on the installed release). Older, the call raises
-# AttributeError before the query is built.
-API_SINCE = {"transformWithStateInPandas": "4.0", "transformWithState": "4.1"}
+# The APIs of a query's model that came after the oldest profile, with the Spark release whose
+# PySpark added each: GroupedData's stateful APIs, and DataStreamReader.name (a named source).
+# Measured on pyspark 3.5.9, 4.0.5, 4.1.4 and 4.2.1 (tests/test_spark_context.py asserts it on
+# the installed release). Older, the call raises AttributeError before the query is built.
+API_SINCE = {"transformWithStateInPandas": "4.0", "transformWithState": "4.1",
+             "DataStreamReader.name": "4.2"}
 
 # What a continuous trigger refuses, by the operator's kind, in words.
 _NOT_CONTINUOUS = {
@@ -141,18 +142,30 @@ def too_new(old: Query | None, new: Query, version: tuple[int, ...]) -> list[Cha
     the query cannot start there (AttributeError), whatever the checkpoint. Where the old
     version called the same API, it could not start on that Spark either: not this change's
     doing, a note (QY18) that says which Spark has it."""
-    had = {getattr(op, "api", "") for op in old.operators} if old is not None else set()
+    had = _apis(old) if old is not None else {}
     found = []
-    for op in new.operators:
-        since = API_SINCE.get(getattr(op, "api", ""))
-        if since is None or parse_version(since) <= version:
+    for api, loc in _apis(new).items():
+        since = API_SINCE[api]
+        if parse_version(since) <= version:
             continue
-        what = f"{op.api}, which PySpark has from Spark {since} on"
-        if op.api in had:
-            found.append(Change("query.already_present", what, None, Code(what), None, op.loc,
+        what = f"{api}, which PySpark has from Spark {since} on"
+        if api in had:
+            found.append(Change("query.already_present", what, None, Code(what), None, loc,
                                 new.label, {"problem": "query.refused"}))
             continue
-        found.append(Change("query.refused", what, None, Code(what), None, op.loc, new.label,
+        found.append(Change("query.refused", what, None, Code(what), None, loc, new.label,
                             {"reason": "newer_api", "since": since,
                              "stateful": "true" if new.stateful else "false"}))
+    return found
+
+
+def _apis(query: Query) -> dict[str, Loc]:
+    """The APIs of API_SINCE a query calls, each where it first does."""
+    found: dict[str, Loc] = {}
+    for op in query.operators:
+        if getattr(op, "api", "") in API_SINCE:
+            found.setdefault(op.api, op.loc)
+    for source in query.sources:
+        if source.streaming and source.name is not None:
+            found.setdefault("DataStreamReader.name", source.loc)
     return found
