@@ -117,20 +117,24 @@ def main() -> int:
     if unknown:
         parser.error(f"no profile for {', '.join(unknown)}; known: {', '.join(known)}")
     failed = False
+    summary = []
     with tempfile.TemporaryDirectory(prefix="streamlint-versions-") as folder:
         table = Path(folder) / "rows.jsonl"
         for version in versions:
             start = time.perf_counter()
             ok, said = run(version, tuple(args.tests), table)
             failed |= not ok
-            print(f"{'ok  ' if ok else 'FAIL'} Spark {version}: {said} "
-                  f"({time.perf_counter() - start:.0f} s)", flush=True)
+            summary.append(f"{'ok  ' if ok else 'FAIL'} Spark {version}: {said} "
+                           f"({time.perf_counter() - start:.0f} s)")
+            print(summary[-1], flush=True)
         rows = [json.loads(line) for line in table.read_text(encoding="utf-8").splitlines()
                 ] if table.is_file() else []
     text = render(rows)
     print("\n" + text, end="")
     if args.table:
-        args.table.write_text(text, encoding="utf-8")
+        command = " ".join(["python bench/versions.py", *sys.argv[1:]])
+        args.table.write_text(f"# The versions lane\n\n`{command}`\n\n```text\n"
+                              + "\n".join(summary) + "\n```\n\n" + text, encoding="utf-8")
     return 1 if failed else 0
 
 
