@@ -12,7 +12,7 @@ import pytest
 from pyspark.errors import AnalysisException
 from pyspark.sql import SparkSession
 
-pytestmark = pytest.mark.spark
+pytestmark = [pytest.mark.spark, pytest.mark.versions]
 
 
 @pytest.mark.parametrize("action", ["show", "count", "collect", "toPandas"])

@@ -3,7 +3,9 @@
 Each test runs an old query for a batch on a checkpoint in a temporary folder, then the new
 query on the same checkpoint (the helpers of `test_spark_context`), and asserts both what
 Spark did and what the static diff says for the installed version (CI runs the newest
-pyspark, 4.3.0). Where an outcome differs between versions the test says which does what:
+pyspark, 4.3.0; the versions lane, bench/versions.py, each older one from 3.5 on) and records
+the row of the lane's table. Where an outcome differs between versions the test says which
+does what (on 3.5 transformWithState does not exist: QY29, QY18):
 
 * dropDuplicates keys reordered (DD03): same types restart and emit already-seen rows again;
   other types are refused (the state's key schema);
@@ -19,18 +21,24 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
-from test_spark_context import ROCKSDB, _conf, _land, _run, _static
+from test_spark_context import (
+    ROCKSDB,
+    _conf,
+    _has_api,
+    _land,
+    _record,
+    _run,
+    _schema_error,
+    _static,
+    _tws_cannot_start,
+    _tws_verdicts,
+    _version,
+)
 
 if TYPE_CHECKING:
     from pyspark.sql import DataFrame, SparkSession
 
-pytestmark = pytest.mark.spark
-
-
-def _version() -> str:
-    import pyspark
-
-    return ".".join(pyspark.__version__.split(".")[:2])
+pytestmark = [pytest.mark.spark, pytest.mark.versions]
 
 
 # -- dropDuplicates: keys reordered ---------------------------------------------------------
@@ -63,7 +71,8 @@ def _dedup_restart(spark: SparkSession, root: Path, old: list[str], new: list[st
 def test_dedup_keys_of_one_type_reordered_emit_seen_events_again(spark: SparkSession,
                                                                  tmp_path: Path) -> None:
     old, new = DEDUP_JOB.format(keys='"a", "b"'), DEDUP_JOB.format(keys='"b", "a"')
-    assert _static(old, new, _version()) == {"DD03": "incompatible"}
+    found = _static(old, new, _version())
+    assert found == {"DD03": "incompatible"}, found
     rows, error = _dedup_restart(spark, tmp_path, ["a", "b"], ["b", "a"])
     assert error is None, error  # no error: the key schema is (string, string) both times
     # The event batch 1 already wrote is written again: the state holds (a, b) = (x, y), the
@@ -72,14 +81,19 @@ def test_dedup_keys_of_one_type_reordered_emit_seen_events_again(spark: SparkSes
     # Unchanged keys drop it, as a deduplication should.
     rows, error = _dedup_restart(spark, tmp_path / "same", ["a", "b"], ["a", "b"])
     assert error is None and rows == [], (error, rows)
+    _record("DD03 dedup keys of one type reordered", "restarts, a seen event emitted again",
+            found)
 
 
 def test_dedup_keys_of_other_types_reordered_are_refused(spark: SparkSession,
                                                          tmp_path: Path) -> None:
     old, new = DEDUP_JOB.format(keys='"a", "n"'), DEDUP_JOB.format(keys='"n", "a"')
-    assert _static(old, new, _version()) == {"DD03": "incompatible"}
+    found = _static(old, new, _version())
+    assert found == {"DD03": "incompatible"}, found
     _, error = _dedup_restart(spark, tmp_path, ["a", "n"], ["n", "a"])
-    assert error is not None and "STATE_STORE_KEY_SCHEMA_NOT_COMPATIBLE" in error, error
+    refusal = _schema_error("STATE_STORE_KEY_SCHEMA_NOT_COMPATIBLE")
+    assert error is not None and refusal in error, error
+    _record("DD03 dedup keys of other types reordered", f"refused: {refusal}", found)
 
 
 # -- transformWithState ----------------------------------------------------------------------
@@ -174,46 +188,64 @@ def _tws_restart(spark: SparkSession, root: Path, old: type, new: type,
 def test_tws_state_variable_added_keeps_the_state(spark: SparkSession, tmp_path: Path,
                                                   getter: str, avro: bool) -> None:
     more: Variables = {**COUNT, "seen": (getter, "size LONG", None)}
-    assert _static(_job(COUNT, avro=avro), _job(more, avro=avro), _version()) == {
-        "AS15": "compatible"}
+    found = _tws_verdicts(_job(COUNT, avro=avro), _job(more, avro=avro), {"AS15": "compatible"})
+    pair = f"AS15 tws {getter} variable added ({'Avro' if avro else 'UnsafeRow'})"
+    if not _has_api():
+        return _record(pair, _tws_cannot_start(spark, tmp_path), found)
     rows, error = _tws_restart(spark, tmp_path, _processor(COUNT), _processor(more),
                                avro=avro)
     assert error is None, error
     assert [(r.user, r.n) for r in rows] == [("a", 3)], "the count continues from the state"
+    _record(pair, "restarts, state kept", found)
 
 
 def test_tws_state_variable_removed_keeps_the_state(spark: SparkSession,
                                                     tmp_path: Path) -> None:
     more: Variables = {**COUNT, "seen": ("getListState", "size LONG", None)}
-    assert _static(_job(more), _job(COUNT), _version()) == {"AS15": "compatible"}
+    found = _tws_verdicts(_job(more), _job(COUNT), {"AS15": "compatible"})
+    if not _has_api():
+        return _record("AS15 tws variable removed", _tws_cannot_start(spark, tmp_path), found)
     rows, error = _tws_restart(spark, tmp_path, _processor(more), _processor(COUNT))
     assert error is None, error
     assert [(r.user, r.n) for r in rows] == [("a", 3)], "the count continues from the state"
+    _record("AS15 tws variable removed", "restarts, state kept", found)
 
 
 def test_tws_ttl_added_under_avro_is_refused(spark: SparkSession, tmp_path: Path) -> None:
     ttl: Variables = {"count": ("getValueState", "n LONG", 3_600_000)}
     old, new = _job(COUNT, "ProcessingTime", avro=True), _job(ttl, "ProcessingTime", avro=True)
-    assert _static(old, new, _version()) == {"AS16": "incompatible"}
+    found = _tws_verdicts(old, new, {"AS16": "incompatible"})
+    if not _has_api():
+        return _record("AS16 tws TTL added (Avro)", _tws_cannot_start(spark, tmp_path), found)
     _, error = _tws_restart(spark, tmp_path, _processor(COUNT), _processor(ttl),
                             modes=("ProcessingTime", "ProcessingTime"), avro=True)
     assert error is not None and "EXPRESSION_DECODING_FAILED" in error, error
+    _record("AS16 tws TTL added (Avro)", "refused: EXPRESSION_DECODING_FAILED", found)
 
 
 def test_tws_time_mode_changed_is_refused(spark: SparkSession, tmp_path: Path) -> None:
     old, new = _job(COUNT, "None"), _job(COUNT, "ProcessingTime")
-    assert _static(old, new, _version()) == {"AS03": "incompatible"}
+    found = _tws_verdicts(old, new, {"AS03": "incompatible"})
+    if not _has_api():
+        return _record("AS03 tws time mode changed", _tws_cannot_start(spark, tmp_path), found)
     _, error = _tws_restart(spark, tmp_path, _processor(COUNT), _processor(COUNT),
                             modes=("None", "ProcessingTime"))
     assert error is not None and "STATE_STORE_INVALID_CONFIG_AFTER_RESTART" in error, error
+    _record("AS03 tws time mode changed", "refused: STATE_STORE_INVALID_CONFIG_AFTER_RESTART",
+            found)
 
 
 def test_tws_output_mode_changed_is_refused(spark: SparkSession, tmp_path: Path) -> None:
     old, new = _job(COUNT, output="Update"), _job(COUNT, output="Append")
-    assert _static(old, new, _version()) == {"AS14": "incompatible"}
+    found = _tws_verdicts(old, new, {"AS14": "incompatible"})
+    if not _has_api():
+        return _record("AS14 tws output mode changed", _tws_cannot_start(spark, tmp_path),
+                       found)
     _, error = _tws_restart(spark, tmp_path, _processor(COUNT), _processor(COUNT),
                             outputs=("Update", "Append"))
     assert error is not None and "STATE_STORE_INVALID_CONFIG_AFTER_RESTART" in error, error
+    _record("AS14 tws output mode changed",
+            "refused: STATE_STORE_INVALID_CONFIG_AFTER_RESTART", found)
 
 
 def test_tws_avro_int_widened_to_long_keeps_the_state(spark: SparkSession,
@@ -222,8 +254,12 @@ def test_tws_avro_int_widened_to_long_keeps_the_state(spark: SparkSession,
     # Spark 4.0 keeps the state too (measured on 4.0.5 by bench/versions.py), but AS12 speaks
     # from 4.1 on, where Avro value schemas evolve in general: 4.0 is asked about (AS02).
     expected = {"AS12": "compatible"} if _version() != "4.0" else {"AS02": "review"}
-    assert _static(_job(narrow, avro=True), _job(COUNT, avro=True), _version()) == expected
+    found = _tws_verdicts(_job(narrow, avro=True), _job(COUNT, avro=True), expected)
+    if not _has_api():
+        return _record("AS12 tws Avro int widened to long", _tws_cannot_start(spark, tmp_path),
+                       found)
     rows, error = _tws_restart(spark, tmp_path, _processor(narrow, "n INT"),
                                _processor(COUNT), avro=True)
     assert error is None, error
     assert [(r.user, r.n) for r in rows] == [("a", 3)], "the count continues from the state"
+    _record("AS12 tws Avro int widened to long", "restarts, state kept", found)

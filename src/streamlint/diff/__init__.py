@@ -14,7 +14,7 @@ from streamlint.diff.compare import (
     query_removed,
     unseen_changes,
 )
-from streamlint.diff.refused import refused_new_query, upgrade_refusals
+from streamlint.diff.refused import refused_new_query, too_new, upgrade_refusals
 from streamlint.model import JobFile, Query, show
 from streamlint.model.labels import pair_labels
 from streamlint.model.records import record, replace
@@ -88,6 +88,8 @@ def diff_pairs(old: JobFile, new: JobFile, pairs: tuple[tuple[Query | None, Quer
             found = [query_removed(before)]
         else:
             continue
+        if after is not None:
+            found += too_new(before, after, version)
         default = (after or before).label  # type: ignore[union-attr]
         changes.extend(replace(c, query=label) if c.query == default else c
                        for c in merge_identity_changes(found))

@@ -10,7 +10,8 @@ UNNAMED_STREAMING_SOURCES_WITH_ENFORCEMENT; and sink evolution set (enableSinkEv
 needs a named sink while PySpark's DataStreamWriter has no `.name()`:
 UNNAMED_STREAMING_SINKS_WITH_ENFORCEMENT. Spark 4.3 also refuses a file sink partitioned by a
 column of a collated string type (INVALID_PARTITION_COLUMN_DATA_TYPE, measured). The rules say
-for which Spark versions each holds.
+for which Spark versions each holds. And a query that calls a stateful API its Spark version's
+PySpark does not have cannot start at all (`too_new`).
 
 For a changed query, only a combination the new version makes is
 reported: one the old version had could not have written the checkpoint, and the change did not
@@ -24,7 +25,7 @@ from __future__ import annotations
 from streamlint.diff.render import describe
 from streamlint.diff.shapes import sink_kind
 from streamlint.diff.types import column_types
-from streamlint.model import Query
+from streamlint.model import Loc, Query
 from streamlint.model.schema_text import schema_fields
 from streamlint.rulebook.book import parse_version
 from streamlint.rulebook.change import Change, Code
@@ -32,6 +33,13 @@ from streamlint.rulebook.matrix import rule_for
 
 SOURCE_EVOLUTION = "spark.sql.streaming.queryEvolution.enableSourceEvolution"
 SINK_EVOLUTION = "spark.sql.streaming.queryEvolution.enableSinkEvolution"
+
+# The APIs of a query's model that came after the oldest profile, with the Spark release whose
+# PySpark added each: GroupedData's stateful APIs, and DataStreamReader.name (a named source).
+# Measured on pyspark 3.5.9, 4.0.5, 4.1.4 and 4.2.1 (tests/test_spark_context.py asserts it on
+# the installed release). Older, the call raises AttributeError before the query is built.
+API_SINCE = {"transformWithStateInPandas": "4.0", "transformWithState": "4.1",
+             "DataStreamReader.name": "4.2"}
 
 # What a continuous trigger refuses, by the operator's kind, in words.
 _NOT_CONTINUOUS = {
@@ -127,3 +135,37 @@ def refused_new_query(new: Query) -> list[Change]:
     return [Change("query.refused", what, None, Code(what), None, new.sink.loc, new.label,
                    {"reason": reason, "stateful": "true" if new.stateful else "false"})
             for reason, what in refused(new)]
+
+
+def too_new(old: Query | None, new: Query, version: tuple[int, ...]) -> list[Change]:
+    """The stateful APIs the new query calls that PySpark of Spark `version` does not have:
+    the query cannot start there (AttributeError), whatever the checkpoint. Where the old
+    version called the same API, it could not start on that Spark either: not this change's
+    doing, a note (QY18) that says which Spark has it."""
+    had = _apis(old) if old is not None else {}
+    found = []
+    for api, loc in _apis(new).items():
+        since = API_SINCE[api]
+        if parse_version(since) <= version:
+            continue
+        what = f"{api}, which PySpark has from Spark {since} on"
+        if api in had:
+            found.append(Change("query.already_present", what, None, Code(what), None, loc,
+                                new.label, {"problem": "query.refused"}))
+            continue
+        found.append(Change("query.refused", what, None, Code(what), None, loc, new.label,
+                            {"reason": "newer_api", "since": since,
+                             "stateful": "true" if new.stateful else "false"}))
+    return found
+
+
+def _apis(query: Query) -> dict[str, Loc]:
+    """The APIs of API_SINCE a query calls, each where it first does."""
+    found: dict[str, Loc] = {}
+    for op in query.operators:
+        if getattr(op, "api", "") in API_SINCE:
+            found.setdefault(op.api, op.loc)
+    for source in query.sources:
+        if source.streaming and source.name is not None:
+            found.setdefault("DataStreamReader.name", source.loc)
+    return found

@@ -88,13 +88,17 @@ FACTS: dict[str, Facts] = {
     "query.shared_checkpoint": {**_S, "alike": BOOL},
     "query.volatile_checkpoint": {**_S, "sink": None},
     # Spark refuses the new query from any checkpoint (diff/refused.py).
+    # `since`: for `newer_api`, the Spark release whose PySpark added the API.
     "query.refused": {**_S, "reason": frozenset({"output_mode", "continuous", "unnamed_source",
-                                                 "unnamed_sink", "collated_partition"})},
+                                                 "unnamed_sink", "collated_partition",
+                                                 "newer_api"}),
+                      "since": None},
     # A problem of the new version that the old version already had (diff/already.py):
     # `problem` is the change kind it would have been.
     "query.already_present": {"problem": frozenset({"query.shared_checkpoint",
                                                     "query.volatile_checkpoint",
-                                                    "input.unread", "query.fails"})},
+                                                    "input.unread", "query.fails",
+                                                    "query.refused"})},
     # A call on the way to the query's start raises every time it runs (`model.Failure`,
     # diff/already.py): in the new version only (`query.fails`), or in the old one only.
     "query.fails": {**_S, "error": None}, "query.old_fails": {**_S, "error": None},

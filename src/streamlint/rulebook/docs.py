@@ -6,7 +6,13 @@ import json
 
 from streamlint.rulebook.book import Rule
 from streamlint.rulebook.matrix import documented_fix
-from streamlint.rulebook.profiles import profiles_for, shown_range
+from streamlint.rulebook.profiles import (
+    holds_for,
+    profiles_for,
+    runtimes_for,
+    shown_range,
+    shown_runtimes,
+)
 
 FOLDER = "docs/rules"  # the generated pages (streamlint.rulebook.pages)
 
@@ -30,13 +36,15 @@ def _ordered(rules: tuple[Rule, ...]) -> list[Rule]:
 
 
 def rules_text(rules: tuple[Rule, ...]) -> str:
-    """One rule a line, in columns as wide as their longest entry."""
-    rows = [(r.code, r.verdict, r.name, shown_range(r.spark)) for r in _ordered(rules)]
+    """One rule a line, in columns as wide as their longest entry: code, verdict, name, the
+    Spark versions and the Databricks runtimes it holds for."""
+    rows = [(r.code, r.verdict, r.name, f"Spark {shown_range(r.spark)}",
+             f"DBR {shown_runtimes(r.spark)}") for r in _ordered(rules)]
     if not rows:
         return ""
-    widths = [max(len(row[i]) for row in rows) for i in range(3)]
-    lines = ["  ".join(cell.ljust(width) for cell, width in zip(row[:3], widths, strict=True))
-             + "  " + row[3] for row in rows]
+    widths = [max(len(row[i]) for row in rows) for i in range(4)]
+    lines = ["  ".join(cell.ljust(width) for cell, width in zip(row[:4], widths, strict=True))
+             + "  " + row[4] for row in rows]
     return "\n".join(lines) + "\n"
 
 
@@ -44,6 +52,7 @@ def rules_json(rules: tuple[Rule, ...]) -> str:
     data = [
         {"code": r.code, "name": r.name, "verdict": r.verdict, "change": r.change,
          "spark": r.spark or None, "profiles": list(profiles_for(r.spark)),
+         "databricks_runtimes": list(runtimes_for(r.spark)), "holds_for": holds_for(r.spark),
          "message": r.message, "why": r.why, "fix": r.fix, "docs": r.docs}
         for r in _ordered(rules)
     ]
@@ -51,24 +60,25 @@ def rules_json(rules: tuple[Rule, ...]) -> str:
 
 
 def rules_markdown(rules: tuple[Rule, ...]) -> str:
-    lines = ["| code | name | verdict | Spark | what it means |", "|---|---|---|---|---|"]
+    lines = ["| code | name | verdict | Spark | Databricks Runtime | what it means |",
+             "|---|---|---|---|---|---|"]
     for r in _ordered(rules):
         summary = " ".join(r.why.split()).split(". ")[0].replace("|", "\\|").rstrip(".") + "."
         lines.append(f"| {r.code} | `{r.name}` | {r.verdict} | {shown_range(r.spark)} | "
-                     f"{summary} |")
+                     f"{shown_runtimes(r.spark)} | {summary} |")
     return "\n".join(lines) + "\n"
 
 
 def _held(rule: Rule) -> str:
-    """`4.1-4.3 (>=4.1)`, or `all versions` for a rule without a range."""
-    if not rule.spark:
-        return "all versions"
-    return f"{shown_range(rule.spark)} ({rule.spark})"
+    """`Spark 4.1-4.3 (>=4.1); Databricks Runtime 18-19`; a rule without a range holds for
+    every profile."""
+    spark, runtimes = holds_for(rule.spark).split("; ")
+    return f"{spark} ({rule.spark or 'every version'}); {runtimes}"
 
 
 def explain(rule: Rule) -> str:
     parts = [
-        f"{rule.code} {rule.name} ({rule.verdict}; Spark {_held(rule)})",
+        f"{rule.code} {rule.name} ({rule.verdict}; {_held(rule)})",
         "",
         "What it checks:",
         (f"  a change of kind {', '.join(rule.change)}"

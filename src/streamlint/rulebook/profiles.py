@@ -116,14 +116,36 @@ def profiles_for(spec: str) -> tuple[str, ...]:
     return tuple(v for v in known() if version_in(parse_version(v), spec))
 
 
-def shown_range(spec: str) -> str:
-    """A rule's range as the profiles it holds for: `all`, `4.1-4.3`, `3.5, 4.3`."""
-    held = profiles_for(spec)
-    if not spec or held == known():
-        return "all"
+def runtimes_for(spec: str) -> tuple[str, ...]:
+    """The Databricks runtimes (major versions) that run a Spark version a rule's range holds
+    for, by rules/runtimes.toml's mapping."""
+    held = set(profiles_for(spec))
+    return tuple(runtime for runtime, spark in databricks_runtimes().items() if spark in held)
+
+
+def _span(held: tuple[str, ...], every: tuple[str, ...]) -> str:
+    """`4.1-4.3` for a run of consecutive entries of `every`, else `3.5, 4.3`."""
     if not held:
         return "none"
-    start = known().index(held[0])
-    if held == known()[start:start + len(held)] and len(held) > 1:
+    start = every.index(held[0])
+    if len(held) > 1 and held == every[start:start + len(held)]:
         return f"{held[0]}-{held[-1]}"
     return ", ".join(held)
+
+
+def shown_range(spec: str) -> str:
+    """A rule's range as the Spark versions with a profile it holds for: `3.5-4.3`, `4.1-4.3`,
+    `3.5, 4.3`; `none` where no profile is in it."""
+    return _span(profiles_for(spec), known())
+
+
+def shown_runtimes(spec: str) -> str:
+    """The Databricks runtimes a rule's range holds for: `14-19`, `18-19`; `none yet` where
+    no runtime streamlint knows runs a Spark version of the range."""
+    held = runtimes_for(spec)
+    return _span(held, tuple(databricks_runtimes())) if held else "none yet"
+
+
+def holds_for(spec: str) -> str:
+    """Where a rule holds, in words: `Spark 3.5-4.3; Databricks Runtime 14-19`."""
+    return f"Spark {shown_range(spec)}; Databricks Runtime {shown_runtimes(spec)}"
