@@ -123,6 +123,12 @@ class Loader:
     def modules(self) -> tuple[tuple[str, str], ...]:
         return tuple(sorted(self.followed.items()))
 
+    def sources(self) -> tuple[tuple[str, str, str], ...]:
+        """Every file of the repository the job's code was followed into (modules and the
+        configuration files it read): (path, shown, text)."""
+        return tuple((path, self.prefix + path, text) for path in sorted(self.followed)
+                     for text in [self.texts.get(path)] if text is not None)
+
     def commented(self) -> tuple[tuple[str, str, str], ...]:
         """The modules followed that hold a suppression comment: (path, shown, text)."""
         return tuple((path, self.prefix + path, text) for path in sorted(self.followed)

@@ -150,4 +150,5 @@ def extract_notebook(text: str, path: str, converted: Converted,
     modules = dict(read.modules)
     modules.update(runs.modules)
     return JobFile(path, text, queries, tuple(unseen), tuple(sorted(modules.items())),
-                   read.batch_datasets, read.pipeline_api, read.commented_modules)
+                   read.batch_datasets, read.pipeline_api, read.commented_modules,
+                   sources=read.sources)

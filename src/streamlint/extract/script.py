@@ -76,7 +76,7 @@ def _interpret(text: str, path: str, prepare: Callable[[Interpreter], None] | No
     if loader is None:
         return JobFile(path, text, queries, found, (), batch, api)
     return JobFile(path, text, queries, tuple(loader.unseen) + found, loader.modules(), batch,
-                   api, loader.commented())
+                   api, loader.commented(), sources=loader.sources())
 
 
 def _check_readable(text: str, path: str, limits: Limits) -> None:

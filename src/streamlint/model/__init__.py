@@ -268,3 +268,7 @@ class JobFile:
     # Where Python refuses to parse the file (line, 0-based column, its message): one of two
     # versions being compared, which can never start (`extract.extract_version`).
     syntax_error: tuple[int, int, str] | None = None
+    # Every repository file the job's code was followed into, modules and configuration
+    # files alike, as (root-relative path, path as locations show it, text): a finding
+    # caused by a change there points at it (streamlint/policy/at_change.py).
+    sources: tuple[tuple[str, str, str], ...] = ()

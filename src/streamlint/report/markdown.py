@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 from streamlint.diff import Report
 from streamlint.model.errors import FileError
-from streamlint.report.shared import judged_for, no_query, plural, where
+from streamlint.report.shared import judged_for, no_query, plural, repo_path, where
 from streamlint.rulebook.matrix import Finding, worst
 
 if TYPE_CHECKING:
@@ -44,8 +44,11 @@ def _fix_block(report: Report, finding: Finding, root: str | None) -> list[str]:
     """One finding's fix: which finding (code, place, query), what to do, then its next
     command and its patch, the prose outside the diff block."""
     path, line, _ = where(finding, report, root)
+    # Where the query uses the change it points at (streamlint/policy/at_change.py).
+    used = "".join(f", used at `{repo_path(loc.path, root)}:{loc.line}`"
+                   for loc in finding.related)
     out = [f"**{ICON[finding.verdict]} {finding.code} {finding.name}** at `{path}:{line}` "
-           f"(query `{_cell(finding.query)}`): {_cell(finding.fix)}", ""]
+           f"(query `{_cell(finding.query)}`{used}): {_cell(finding.fix)}", ""]
     remedy = finding.remedy
     if remedy is not None:
         out += [f"Next: `{remedy.command}`{remedy.note}", ""]
