@@ -39,7 +39,8 @@ class Consumer:
               .option("kafka.bootstrap.servers", self.config["brokers"])
               .option("subscribe", self.config["topic"])
               .load())
-        df.writeStream.foreach(print).start().awaitTermination()
+        (df.writeStream.foreach(print).option("checkpointLocation", "/chk/consumer")
+         .start().awaitTermination())
 
 
 Consumer(SparkSession.builder.getOrCreate(), "config.json").run()
@@ -65,7 +66,8 @@ if __name__ == "__main__":
           .option("kafka.bootstrap.servers", config.get("brokers", False))
           .option("subscribe", config.get("{key}", False))
           .load())
-    df.writeStream.foreach(print).start().awaitTermination()
+    (df.writeStream.foreach(print).option("checkpointLocation", "/chk/consumer")
+         .start().awaitTermination())
 '''
 
 

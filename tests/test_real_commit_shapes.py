@@ -252,6 +252,7 @@ per_window = events.groupBy(window(col("timestamp"), "5 minutes"))\\
 per_window.writeStream\\
     .trigger(processingTime="30 seconds")\\
     {name}.format("console")\\
+    .option("checkpointLocation", "/chk/clicks")\\
     .outputMode("complete")\\
     .start()\\
     .awaitTermination()

@@ -2,7 +2,8 @@
 a batch action on a stream is refused, so such code starts no query
 (extract/pyspark_api/dataframe.py consumes the stream there); a file source reads every
 declared field as nullable (extract/schemas.as_read_by_a_file_source); where a query without
-checkpointLocation keeps its checkpoint (diff/compare.py `_pinning`, QY27/QY28)."""
+checkpointLocation keeps its checkpoint (diff/compare.py `_pinning`, QY27/QY28), and that one
+without a name starts anew (diff/unkept.py, QY30)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ import os
 import pytest
 from pyspark.errors import AnalysisException
 from pyspark.sql import SparkSession
+from pyspark.sql import functions as F
 
 pytestmark = [pytest.mark.spark, pytest.mark.versions]
 
@@ -106,3 +108,34 @@ def test_the_session_checkpoint_root_joins_the_query_name(spark: SparkSession, t
     assert starts[2] == str(root / "orders")
     assert starts[0] != starts[1]
     assert {os.path.dirname(s) for s in starts[:2]} == {str(root)}
+
+
+def test_a_query_without_checkpoint_or_name_starts_anew_after_a_change(
+        spark: SparkSession, tmp_path) -> None:
+    """QY30 (diff/unkept.py): an unnamed foreachBatch query without checkpointLocation runs on
+    a temporary checkpoint, so its next start, with sum swapped for max, begins at batch 0,
+    reads every file again and keeps no state of the last run (from its checkpoint it would
+    resume at batch 1, read only the new file, and fold it into the old state)."""
+    assert spark.conf.get("spark.sql.streaming.checkpointLocation", None) is None
+    source = tmp_path / "in"
+    source.mkdir()
+    (source / "a.json").write_text('{"k": "x", "v": 1}\n{"k": "x", "v": 5}\n')
+    seen: list[tuple[int, list[tuple]]] = []
+
+    def run(aggregate) -> str:
+        stream = spark.readStream.schema("k string, v long").json(str(source))
+        query = (stream.groupBy("k").agg(aggregate("v").alias("v")).writeStream
+                 .outputMode("update")
+                 .foreachBatch(lambda batch, n: seen.append(
+                     (n, sorted(tuple(r) for r in batch.collect())))).start())
+        try:
+            query.processAllAvailable()
+            return _root(query)
+        finally:
+            query.stop()
+
+    first = run(F.sum)
+    (source / "b.json").write_text('{"k": "x", "v": 2}\n')
+    second = run(F.max)
+    assert first != second
+    assert seen == [(0, [("x", 6)]), (0, [("x", 5)])]

@@ -15,6 +15,7 @@ from streamlint.diff.compare import (
     unseen_changes,
 )
 from streamlint.diff.refused import refused_new_query, too_new, upgrade_refusals
+from streamlint.diff.unkept import judged_unkept
 from streamlint.model import JobFile, Query, show
 from streamlint.model.labels import pair_labels
 from streamlint.model.records import record, replace
@@ -79,7 +80,10 @@ def diff_pairs(old: JobFile, new: JobFile, pairs: tuple[tuple[Query | None, Quer
         if pipelines.is_flow(before) or pipelines.is_flow(after):
             continue  # judged above, by the flow's identity
         if before is not None and after is not None:
-            found = judged_starts(before, after, compare_queries(before, after, helpers))
+            found = judged_unkept(before, after,
+                                  judged_starts(before, after,
+                                                compare_queries(before, after, helpers)),
+                                  lambda c: judge(c, version).message)
             if base_version and base_version != spark_version:
                 found += upgrade_refusals(before, after, version, base_version)
         elif after is not None and checkpoint_key(after) not in taken:

@@ -102,6 +102,9 @@ FACTS: dict[str, Facts] = {
     # A call on the way to the query's start raises every time it runs (`model.Failure`,
     # diff/already.py): in the new version only (`query.fails`), or in the old one only.
     "query.fails": {**_S, "error": None}, "query.old_fails": {**_S, "error": None},
+    # A change whose only hazard is the checkpoint, to a query whose old version kept none
+    # (diff/unkept.py): `problem` is the change kind it would have been.
+    "query.unkept": {"problem": None},
     "unresolved": {**_S, "about": None},  # a change kind, or "code"
     "unseen": {"about": None, "side": frozenset({"old", "new"})},
     # A way a new run-time condition opens beside a branch that continues the old query.
