@@ -23,6 +23,7 @@ import pytest
 from cases import ROOTS, load_cases
 
 from streamlint.cli import main
+from streamlint.model.identity import QueryKey
 from streamlint.spark.confirm import Confirmation, confirm_files
 from streamlint.spark.report import disagreements, final_verdict
 from streamlint.workflow.files import diff_files
@@ -158,11 +159,11 @@ def test_disagreement_rules_without_spark() -> None:
     static = diff_files(str(case / "old.py"), str(case / "new.py"), "4.3")
     assert static.verdict == "compatible"
     corrupt = Confirmation("4.3.0", (QueryConfirmation(
-        "checkpoint:s3://ads/_chk/campaign_spend", "q", "results-differ"),))
+        QueryKey("checkpoint", "s3://ads/_chk/campaign_spend"), "q", "results-differ"),))
     assert final_verdict(static, corrupt) == "incompatible"
     assert "Spark is stricter" in disagreements(static, corrupt)[0]
     fine = Confirmation("4.3.0", (QueryConfirmation(
-        "checkpoint:s3://ads/_chk/campaign_spend", "q", "same-results"),))
+        QueryKey("checkpoint", "s3://ads/_chk/campaign_spend"), "q", "same-results"),))
     assert final_verdict(static, fine) == "compatible"
     assert disagreements(static, fine) == []
 
@@ -178,13 +179,13 @@ def test_no_rows_and_no_run_are_no_answer() -> None:
     case = JOBS / "agg_first_to_last"
     static = diff_files(str(case / "old.py"), str(case / "new.py"), "4.3")
     assert static.verdict == "incompatible"
-    key = "checkpoint:s3://fraud-lake/_checkpoints/card_velocity"
+    key = QueryKey("checkpoint", "s3://fraud-lake/_checkpoints/card_velocity")
     empty = Confirmation("4.3.0", (QueryConfirmation(key, "q", "no-output"),))
     assert empty.queries[0].verdict is None
     assert final_verdict(static, empty) == "incompatible"
     text = render_text(static, empty, "", ["streamlint"])
     assert "nothing could be compared" in text and "Spark: no outcome" in text
-    unmatched = Confirmation("4.3.0", (QueryConfirmation("checkpoint:/elsewhere", "q",
+    unmatched = Confirmation("4.3.0", (QueryConfirmation(QueryKey("checkpoint", "/elsewhere"), "q",
                                                          "same-results"),))
     text = render_text(static, unmatched, "", ["streamlint"])
     assert "not run: neither Spark run of the job started this query" in text
@@ -656,7 +657,7 @@ def test_a_long_state_schema_is_shown_around_what_changed() -> None:
     value = "struct<" + ",".join(f"MS[{i}]:bigint" for i in range(52)) + ">"
     changed = value.replace("MS[30]:bigint", "MS[30]:int")
     confirmed = QueryConfirmation(
-        "k", "q", "restart-fails",
+        QueryKey("name", "k"), "q", "restart-fails",
         old_state=(StoreSchema(0, "default", "struct<k:string>", value),),
         new_state=(StoreSchema(0, "default", "struct<k:string>", changed),))
     text = "\n".join(_state_lines(confirmed))
@@ -765,7 +766,7 @@ def test_spark_stricter_than_static_shows_in_every_format(fmt: str) -> None:
     static = diff_files(str(case / "old.py"), str(case / "new.py"), "4.3")
     assert static.verdict == "compatible"
     corrupt = Confirmation("4.3.0", (QueryConfirmation(
-        "checkpoint:s3://ads/_chk/campaign_spend", "q", "results-differ"),))
+        QueryKey("checkpoint", "s3://ads/_chk/campaign_spend"), "q", "results-differ"),))
     result = Result((static,), single=True,
                     confirmation=as_result(static, corrupt, ["streamlint", "diff"]))
     assert result.verdict == "incompatible"

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 import pytest
 
 from streamlint.cli import main
+from streamlint.model.identity import QueryKey
 from streamlint.rulebook.book import load_rules
 from streamlint.spark.confirm import Confirmation, QueryConfirmation
 from streamlint.spark.report import as_result, final_verdict
@@ -73,7 +74,7 @@ def test_the_oracle_on_records() -> None:
     def judged(case: str) -> tuple[str, str]:
         static = diff_files(str(CORPUS / case / "old.py"), str(CORPUS / case / "new.py"), "4.3")
         query = static.pairs[0][1]
-        key = f"checkpoint:{query.sink.checkpoint}"
+        key = QueryKey("checkpoint", query.sink.checkpoint)
         differ = Confirmation("4.3.0", (QueryConfirmation(key, query.label, "results-differ"),))
         result = as_result(static, differ, ["streamlint"])
         return result.queries[0]["outcome"], final_verdict(static, differ)

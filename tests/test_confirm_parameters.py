@@ -17,7 +17,7 @@ import pytest
 
 from streamlint.cli import main
 from streamlint.extract import extract_file
-from streamlint.model.paths import IN_REPOSITORY, query_path, run_path
+from streamlint.model.identity import IN_REPOSITORY, query_path, run_path
 from streamlint.spark.parameters import JobParameters, Widgets
 
 COUNT = 'F.count("*").alias("c")'

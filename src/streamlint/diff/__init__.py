@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from streamlint.diff import pipelines
 from streamlint.diff.already import already_present, judged_starts, unchanged_reads, unparsable
-from streamlint.diff.checkpoints import checkpoint_key, shared_in_file, volatile_changes
+from streamlint.diff.checkpoints import shared_in_file, shared_keys, volatile_changes
 from streamlint.diff.compare import (
     Change,
     Code,
@@ -17,6 +17,7 @@ from streamlint.diff.compare import (
 from streamlint.diff.refused import refused_new_query, too_new, upgrade_refusals
 from streamlint.diff.unkept import judged_unkept
 from streamlint.model import JobFile, Query, show
+from streamlint.model.identity import checkpoint_key
 from streamlint.model.labels import pair_labels
 from streamlint.model.records import record, replace
 from streamlint.rulebook.book import parse_version
@@ -73,7 +74,7 @@ def diff_pairs(old: JobFile, new: JobFile, pairs: tuple[tuple[Query | None, Quer
     shared = [*extra, *shared_in_file(new.queries, version)]
     # A new query on a checkpoint another query writes does not start from its sources'
     # startingOffsets: it resumes (or fights over) that checkpoint, which QY11/QY12 say.
-    taken = {str(c.new) for c in shared if c.kind == "query.shared_checkpoint"}
+    taken = shared_keys(shared)
     helpers = changed_modules(old, new)
     labels = pair_labels(pairs)
     for (before, after), label in zip(pairs, labels, strict=True):

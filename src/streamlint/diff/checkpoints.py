@@ -11,26 +11,16 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from streamlint.diff.compare import Change, Code, compare_queries
-from streamlint.model import Query, Template, Unknown, exclusive, is_known
-from streamlint.model.paths import normal_path, normal_value
+from streamlint.model import Query, Template, Unknown, exclusive
+from streamlint.model.identity import QueryKey, checkpoint_key
 from streamlint.rulebook.matrix import judge
 
 
-def checkpoint_key(query: Query, partly: bool = False) -> str | None:
-    """The checkpoint as one directory, or None when it is not known statically.
-
-    One directory however it is spelled (`/chk/a/` and `/chk/a`, `s3a://` and `s3://`:
-    `streamlint.model.paths`).
-    `partly`: a partly-known path (`f"{root}/chk"`) is a key too, its code standing for the
-    unresolved parts; that holds within one file (one run: `root` is one value), not across
-    files, and never for a path that changes on every run (the clock, a random id).
-    """
-    value = query.sink.checkpoint
-    if partly and isinstance(value, Template) and query.sink.volatile is None:
-        return str(normal_value(value)) or "/"
-    if not isinstance(value, str) or not is_known(value) or not value.strip():
-        return None
-    return normal_path(value)
+def shared_keys(changes: Iterable[Change]) -> set[QueryKey]:
+    """The checkpoints that shared-checkpoint changes (`shared_change`) are about: each
+    change's new value is its checkpoint key's value."""
+    return {QueryKey("checkpoint", str(c.new)) for c in changes
+            if c.kind == "query.shared_checkpoint"}
 
 
 def unresolved_text(value: object) -> str | None:
@@ -70,10 +60,11 @@ def shared_change(query: Query, others: list[Query], alike: bool) -> Change:
     `alike`: restarting each from the others' checkpoint is judged compatible, so they are
     one query started from several places (fine while they never run at once).
     """
+    key = checkpoint_key(query, partly=True)
     return Change(
         "query.shared_checkpoint", "the checkpoint location",
         Code(", ".join(where(other) for other in others)),
-        Code(checkpoint_key(query, partly=True) or ""),
+        Code(key.value if key is not None else ""),
         None, query.sink.checkpoint_loc or query.sink.loc, query.label,
         {"alike": "true" if alike else "false",
          "stateful": "true" if query.stateful else "false"})

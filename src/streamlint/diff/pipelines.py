@@ -18,6 +18,7 @@ from streamlint.diff.match import match_queries
 from streamlint.diff.render import names_text
 from streamlint.model import ChangeFlow, Expectation, JobFile, Loc, Query, show
 from streamlint.model.expr import render
+from streamlint.model.identity import key_of
 from streamlint.model.records import replace
 
 FORMAT = "pipeline"
@@ -37,8 +38,9 @@ def match(old: tuple[Query, ...],
     old_flows = [q for q in old if is_flow(q)]
     taken: set[int] = set()
     for flow in (q for q in new if is_flow(q)):
+        wanted = key_of(flow, "checkpoint")  # `pipeline flow <table>/<flow>`
         partner = next((i for i, q in enumerate(old_flows)
-                        if i not in taken and q.sink.checkpoint == flow.sink.checkpoint), None)
+                        if i not in taken and key_of(q, "checkpoint") == wanted), None)
         if partner is not None:
             taken.add(partner)
         pairs.append((old_flows[partner] if partner is not None else None, flow))

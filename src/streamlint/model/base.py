@@ -58,7 +58,7 @@ class Unknown:
     shown: str = ""
     # A path made from `__file__`: where it lies on the cluster is not known, but its place in
     # the job's repository is (root-relative, POSIX; "." for the root). A run of the job
-    # (`--confirm`) finds its query by that place (model/paths.py `query_path`).
+    # (`--confirm`) finds its query by that place (model/identity.py `query_path`).
     repository: str = ""
     origin: Origin | None = None
     # A dict known only at run time whose keys the code limits to these (`{OPTS[k]: v for k,

@@ -74,21 +74,16 @@ def same_path(a: object, b: object) -> bool:
     return False
 
 
-# How a path of the job's repository (made from `__file__`) is named where queries are paired:
-# the same in the static reading, which knows its place in the repository only, and in a run
-# of the job (`--confirm`), which knows where the repository is on this machine.
-IN_REPOSITORY = "repo:"
-
-
 def in_repository(relative: str) -> Unknown:
     """`__file__`, or a path made from it (`relative` to the repository's root)."""
     place = posixpath.normpath(relative) if relative else "."
     return Unknown(f"the path of {place} on the cluster", repository=place)
 
 
-def _place(value: object) -> str | None:
-    """The repository place of a path made from `__file__` (`os.path.join(HERE, "chk")`, or
-    `f"{HERE}/chk"`), else None."""
+def repository_place(value: object) -> str | None:
+    """The place in the job's repository of a path made from `__file__` (`os.path.join(HERE,
+    "chk")`, or `f"{HERE}/chk"`), else None (`streamlint.model.identity` names a query's
+    checkpoint by it)."""
     if isinstance(value, Unknown):
         return value.repository or None
     if not isinstance(value, Template) or len(value.parts) != 3:
@@ -98,28 +93,3 @@ def _place(value: object) -> str | None:
             or not isinstance(tail, str) or not tail.startswith("/"):
         return None
     return posixpath.normpath(posixpath.join(base.repository, tail.lstrip("/")))
-
-
-def query_path(value: object) -> str | None:
-    """A checkpoint's or a sink's path as the identity that pairs a query, across the two
-    versions and with the query a run of the job started: a known path's normal form; a path
-    of the job's repository by its place there; None for a value known only at run time."""
-    if isinstance(value, str):
-        return normal_path(value)
-    place = _place(value)
-    return IN_REPOSITORY + place if place is not None else None
-
-
-def run_path(text: str, root: str) -> str:
-    """A path as a run of the job on this machine gives it, named as `query_path` names the
-    static reading's: a path under the job's repository `root` by its place there."""
-    local = text
-    for prefix in ("file://", "file:"):
-        if local.startswith(prefix):
-            local = local[len(prefix):]
-            break
-    if root and posixpath.isabs(local):
-        local = posixpath.normpath(local)
-        if local == root or local.startswith(root.rstrip("/") + "/"):
-            return IN_REPOSITORY + (posixpath.relpath(local, root) if local != root else ".")
-    return text

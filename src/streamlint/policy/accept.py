@@ -20,8 +20,9 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from streamlint.model import Loc
+from streamlint.model import Loc, Query
 from streamlint.model.errors import UsageError
+from streamlint.model.identity import named, writes_checkpoint
 from streamlint.model.labels import pair_labels
 from streamlint.model.records import record, replace
 from streamlint.policy.suppress import known_codes
@@ -143,29 +144,22 @@ def in_effect(head: tuple[Acceptance, ...], base: tuple[Acceptance, ...]
     return tuple(replace(e, inherited=e.key in old) for e in head)
 
 
-def _checkpoints(report: Any, finding: Finding) -> set[str]:
-    found: set[str] = set()
-    for pair, label in zip(report.pairs, pair_labels(report.pairs), strict=True):
-        if belongs(finding, label):
-            found |= {str(q.sink.checkpoint) for q in pair if q is not None}
-    return found
-
-
-def _names(report: Any, finding: Finding) -> set[str]:
-    names = set(finding.labels)
-    for pair, label in zip(report.pairs, pair_labels(report.pairs), strict=True):
-        if belongs(finding, label):
-            names |= {q.sink.query_name for q in pair
-                      if q is not None and isinstance(q.sink.query_name, str)}
-    return names
+def _queries(report: Any, finding: Finding) -> list[Query]:
+    """The queries, of either version, a finding is about."""
+    return [q for pair, label in zip(report.pairs, pair_labels(report.pairs), strict=True)
+            if belongs(finding, label) for q in pair if q is not None]
 
 
 def matches(entry: Acceptance, finding: Finding, report: Any) -> bool:
+    """Whether the entry accepts the finding: its code, and a query it is about, named by
+    its label or its name (`query`), or by its checkpoint (model/identity.py)."""
     if entry.code != finding.code:
         return False
+    queries = _queries(report, finding)
     if entry.query is not None:
-        return entry.query in _names(report, finding)
-    return entry.checkpoint in _checkpoints(report, finding)
+        return entry.query in finding.labels or any(named(q, entry.query) for q in queries)
+    return entry.checkpoint is not None and any(writes_checkpoint(q, entry.checkpoint)
+                                                for q in queries)
 
 
 def apply(findings: tuple[Finding, ...], report: Any, entries: tuple[Acceptance, ...],

@@ -19,12 +19,12 @@ from pathlib import Path
 from typing import Any
 
 from streamlint.checkpoint.compare import state_schema_findings
-from streamlint.checkpoint.job_match import match_checkpoint
 from streamlint.checkpoint.model import Checkpoint, StatefulOperator
 from streamlint.checkpoint.operators import operator_kind
 from streamlint.checkpoint.reader import read_checkpoint
 from streamlint.checkpoint.state_schema import struct_text
 from streamlint.model import Loc
+from streamlint.model.identity import QueryKey, owner
 from streamlint.model.records import record
 from streamlint.policy.config import load_config
 from streamlint.report.result import Confirmation
@@ -50,7 +50,7 @@ class SparkState:
     """What Spark's run of the new code derived for the query that owns the checkpoint."""
 
     spark_version: str
-    query: str | None  # the run's key for the matched query
+    query: QueryKey | None  # the run's key for the matched query
     operators: tuple[StatefulOperator, ...]
     conf: tuple[tuple[str, str], ...]  # the pinned settings the run applied
     warnings: tuple[str, ...]
@@ -86,11 +86,11 @@ def _derive(checkpoint: Checkpoint, job: Path, session: Any, tables: dict[str, s
     if planned.error is not None:
         return failed(f"{job}: the job failed before its queries started: "
                       f"{unwrapped(first_line(planned.error))}", plan.warnings)
-    match = match_checkpoint(list(plan.queries.values()), _checkpoint_of, checkpoint.path)
+    match = owner(list(plan.queries.values()), lambda run: run.key, checkpoint.path)
     if match is None:
         return failed(f"{job}: no query of the Spark run writes to the checkpoint "
                       f"{checkpoint.path} (queries: "
-                      f"{', '.join(plan.queries) or 'none'})", plan.warnings)
+                      f"{', '.join(map(str, plan.queries)) or 'none'})", plan.warnings)
 
     run_session = session.newSession()
     conf = restart_conf(checkpoint, session)
@@ -191,11 +191,6 @@ def _land(sandbox: Any, plan: Any) -> None:
         (directory / "batch-1.json").write_text("".join(json.dumps(r) + "\n" for r in data))
 
 
-def _checkpoint_of(run: Any) -> str | None:
-    prefix = "checkpoint:"
-    return run.key[len(prefix):] if run.key.startswith(prefix) else None
-
-
 def _exception(run: Any) -> BaseException | None:
     if run.handle is None:
         return None
@@ -246,7 +241,7 @@ def confirmation_data(state: SparkState) -> dict[str, Any]:
     """The `confirmation` object of the JSON report: what Spark ran and derived."""
     return {
         "spark_version": state.spark_version,
-        "query": state.query,
+        "query": str(state.query) if state.query is not None else None,
         "problem": state.problem,
         "applied_conf": dict(state.conf),
         "operators": [{"id": op.id, "name": op.name, "stores": [

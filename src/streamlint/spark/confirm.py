@@ -26,6 +26,7 @@ from streamlint.extract import extract_file
 from streamlint.extract.project import on_disk, project_root
 from streamlint.model import JobFile
 from streamlint.model.errors import InputError
+from streamlint.model.identity import QueryKey
 from streamlint.model.records import record, replace
 from streamlint.spark.deployment import Deployment, merged_sources
 from streamlint.spark.error_text import error_class, error_summary, error_text
@@ -61,7 +62,7 @@ SDP_REFUSAL = ("a Spark Declarative Pipelines file runs only inside `spark-pipel
 class QueryConfirmation:
     """What Spark did with one query of the pair."""
 
-    key: str  # how the query was recognised in both files: checkpoint, name or position
+    key: QueryKey  # how the query was recognised in both files: checkpoint, name or position
     label: str
     outcome: str  # restart-fails | results-differ | differs-as-intended | same-results |
     #               no-output | added |
@@ -298,10 +299,10 @@ def _plans(old: Path, new: Path, run: _Run, pool: Any, workdir: Path, warnings: 
     return plans
 
 
-def _judge(key: str, label: str, old_run: JobRun, after: JobRun, first: JobRun,
+def _judge(key: QueryKey, label: str, old_run: JobRun, after: JobRun, first: JobRun,
            baseline: JobRun,
            old_state: tuple[StoreSchema, ...], new_state: tuple[StoreSchema, ...],
-           moved_from: str | None = None) -> QueryConfirmation:
+           moved_from: QueryKey | None = None) -> QueryConfirmation:
     def result(outcome: str, error: BaseException | None = None, **extra: Any
                ) -> QueryConfirmation:
         message = error_text(error) if error is not None else None
@@ -355,7 +356,7 @@ def _judge(key: str, label: str, old_run: JobRun, after: JobRun, first: JobRun,
                   **counts)
 
 
-def _query_error(run: JobRun, key: str) -> BaseException | None:
+def _query_error(run: JobRun, key: QueryKey) -> BaseException | None:
     query: QueryRun | None = run.queries.get(key)
     if query is None:
         return run.error or RuntimeError("the query did not start")

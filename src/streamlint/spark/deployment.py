@@ -8,6 +8,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from streamlint.model.identity import QueryKey
 from streamlint.spark.runner import JobRun, StartedJob, cancel_job, finish_job, start_job
 from streamlint.spark.runtime import run_session
 from streamlint.spark.sandbox import Sandbox, SourceSpec
@@ -81,5 +82,5 @@ class Deployment:
             seen.extend(w for w in sandbox.warnings if w not in seen)
         return seen
 
-    def state(self, key: str) -> list[StoreSchema]:
+    def state(self, key: QueryKey) -> list[StoreSchema]:
         return read_state_schemas(self._layout.checkpoint(key))

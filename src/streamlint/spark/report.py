@@ -13,7 +13,7 @@ from typing import Any
 
 from streamlint.diff import Report
 from streamlint.model import Query
-from streamlint.model.paths import query_path
+from streamlint.model.identity import QueryKey, run_keys
 from streamlint.model.schema_text import split_top_level
 from streamlint.model.secrets import mask_line
 from streamlint.report.json import report_data
@@ -57,34 +57,18 @@ def stricter(*verdicts: str | None) -> str:
     return worst(verdicts)
 
 
-def _keys(query: Query, position: int) -> list[str]:
-    """The keys a run of the job gives the query (spark/writer_patches.py `_start`): its
-    checkpoint's and target's paths by `query_path`, so that `/chk/x/` and `dbfs:/chk/x`, or a
-    path made from `__file__`, are the path the run used."""
-    keys = []
-    checkpoint, target = query_path(query.sink.checkpoint), query_path(query.sink.target)
-    if checkpoint is not None:
-        keys.append(f"checkpoint:{checkpoint}")
-    if isinstance(query.sink.query_name, str):
-        keys.append(f"name:{query.sink.query_name}")
-    if target is not None:
-        keys.append(f"target:{target}")
-    keys.append(f"position:{position}")
-    return keys
-
-
 def pair_confirmations(report: Report, confirmation: Confirmation
                        ) -> list[QueryConfirmation | None]:
     """For each static pair, the query Spark ran for it (None when none matches)."""
     by_key = {q.key: q for q in confirmation.queries}
-    used: set[str] = set()
+    used: set[QueryKey] = set()
     out: list[QueryConfirmation | None] = []
     for old, new in report.pairs:
         found = None
         for side, queries in ((new, report.new.queries), (old, report.old.queries)):
             if side is None:
                 continue
-            for key in _keys(side, queries.index(side)):
+            for key in run_keys(side, queries.index(side)):
                 if key in by_key and key not in used:
                     found = by_key[key]
                     break

@@ -11,6 +11,7 @@ import threading
 from dataclasses import dataclass
 from pathlib import Path
 
+from streamlint.model.identity import QueryKey
 from streamlint.spark.job_modules import own_modules
 from streamlint.spark.notebooks import hooks, runnable
 from streamlint.spark.patches import active
@@ -24,7 +25,7 @@ from streamlint.spark.stubs import NotebookExit, notebook_globals, platform_stub
 class JobRun:
     """What happened when a job file ran: its queries, or the error that stopped the file."""
 
-    queries: dict[str, QueryRun]
+    queries: dict[QueryKey, QueryRun]
     error: BaseException | None
     timed_out: bool = False
 

@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from streamlint.extract.pyspark_api import FILE_FORMATS as _EXTRACTED_FILE_FORMATS
+from streamlint.model.identity import QueryKey
 from streamlint.spark.inferred_schemas import Guess
 from streamlint.spark.patching import ORIGINAL, load_with, pyspark_method, state_of
 from streamlint.spark.rows import canonical_row, slug, to_json
@@ -76,7 +77,7 @@ class SourceSpec:
 class QueryRun:
     """One query started by a job run: its key, what it wrote per batch, how it ended."""
 
-    key: str
+    key: QueryKey
     label: str
     handle: Any = None  # pyspark StreamingQuery
     start_error: BaseException | None = None
@@ -100,7 +101,7 @@ class Sandbox:
     # What the job itself writes to a table or path: a skipped batch write's schema, or a
     # streaming query's output; a later read of it (a medallion's next layer) gets it.
     written: dict[str, Any] = field(default_factory=dict)
-    queries: dict[str, QueryRun] = field(default_factory=dict)
+    queries: dict[QueryKey, QueryRun] = field(default_factory=dict)
     warnings: list[str] = field(default_factory=list)
     session: Any = None
     # False: the job's own awaitTermination returns at once and `finish_job` waits instead, so
@@ -110,8 +111,8 @@ class Sandbox:
     def source_dir(self, identity: str) -> Path:
         return self.workdir / "sources" / slug(identity)
 
-    def checkpoint(self, key: str) -> Path:
-        return self.workdir / "checkpoints" / slug(key)
+    def checkpoint(self, key: QueryKey) -> Path:
+        return self.workdir / "checkpoints" / slug(str(key))
 
     def warn(self, message: str) -> None:
         if message not in self.warnings:
@@ -247,7 +248,7 @@ class Sandbox:
 
     # -- sinks -----------------------------------------------------------------------------
 
-    def start(self, writer: Any, key: str, label: str) -> Any:
+    def start(self, writer: Any, key: QueryKey, label: str) -> Any:
         run = QueryRun(key, label)
         for method in ("foreachBatch", "foreach"):
             function = (state_of(writer).get(method) or (None,))[0]
@@ -266,7 +267,7 @@ class Sandbox:
 
         sink: Callable[[Any, int], None] = collect
         if is_connect(self.session):
-            run.output = self.workdir / "output" / slug(key) / uuid.uuid4().hex
+            run.output = self.workdir / "output" / slug(str(key)) / uuid.uuid4().hex
             sink = _parquet_sink(str(run.output))
         pyspark_method(writer, "foreachBatch")(writer, sink)
         pyspark_method(writer, "trigger")(writer, availableNow=True)

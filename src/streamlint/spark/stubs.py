@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from streamlint.extract.project import project_root
-from streamlint.model.paths import run_path
+from streamlint.model.identity import run_path
 from streamlint.spark.job_modules import import_roots
 from streamlint.spark.missing_modules import stand_ins
 from streamlint.spark.parameters import ACTIVE, JobParameters, Widgets
@@ -239,7 +239,7 @@ def stable_path(text: str) -> str:
     as the same relative path in every run: `os.path.abspath("spark-warehouse")` in a job
     names one checkpoint and one source across the runs that `--confirm` compares. A path
     under the job's repository (made from `__file__`) is named by its place there, as the
-    static reading names it (model.paths.query_path): the two versions' copies of the
+    static reading names it (model.identity.query_path): the two versions' copies of the
     repository are one repository."""
     cwd = os.getcwd()
     if SHADOW_PREFIX in cwd:

@@ -9,7 +9,7 @@ import contextlib
 from collections.abc import Callable
 from typing import Any
 
-from streamlint.model.paths import query_path
+from streamlint.model.identity import started_key
 from streamlint.spark.patching import connect_classes, current, patch, pyspark_method, state_of
 from streamlint.spark.stubs import stable_path
 
@@ -58,12 +58,8 @@ def _start(self: Any, path: str | None = None, format: str | None = None,
     position = len(sandbox.queries)
     target = path or opts.get("path")
     target = stable_path(target) if isinstance(target, str) else target
-    # As the static pairing (spark/report.py `query_keys`): checkpoint, then name, then sink
-    # target, then position; paths by their normal form (model/paths.py).
-    key = (f"checkpoint:{query_path(checkpoint)}" if checkpoint else
-           f"name:{name}" if name else
-           f"target:{query_path(target)}" if isinstance(target, str) and target else
-           f"position:{position}")
+    # One of the keys the static reading gives the query (model/identity.py `run_keys`).
+    key = started_key(checkpoint, name, target, position)
     label = name or checkpoint or target or f"query #{position + 1}"
     frame = getattr(self, "_df", None)
     if isinstance(target, str) and frame is not None:

@@ -19,12 +19,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from streamlint.diff import Report, diff_pairs
-from streamlint.diff.checkpoints import alike, checkpoint_key, distinct, shared_change
+from streamlint.diff.checkpoints import alike, distinct, shared_change
 from streamlint.diff.compare import Change, Code
 from streamlint.diff.match import match_queries
 from streamlint.extract import decode_source, extract_text
 from streamlint.model import JobFile, Query
 from streamlint.model.errors import UsageError
+from streamlint.model.identity import QueryKey, checkpoint_key
 from streamlint.model.records import replace
 from streamlint.policy.settle import settle
 from streamlint.rulebook.book import parse_version
@@ -114,7 +115,7 @@ def shared_checkpoints(reports: list[Report], others: list[JobFile]
     """Per changed file (report index), its queries whose checkpoint a query of another file
     at the head also writes. Two queries of one file are the diff's own business."""
 
-    entries: dict[str, list[tuple[int | None, str, Query]]] = {}
+    entries: dict[QueryKey, list[tuple[int | None, str, Query]]] = {}
     for ri, report in enumerate(reports):
         for query in distinct(list(report.new.queries)):
             key = checkpoint_key(query)
@@ -148,7 +149,7 @@ def checkpoint_words(reports: list[Report]) -> list[frozenset[bytes]]:
         for query in report.new.queries:
             key = checkpoint_key(query)
             if key is not None:
-                words.append(frozenset(w for w in _WORD_RE.findall(key.encode())
+                words.append(frozenset(w for w in _WORD_RE.findall(str(key.value).encode())
                                        if len(w) >= 3 and not w.isdigit()))
     return words
 
