@@ -9,6 +9,8 @@ run time and are not counted.
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from pathlib import Path
 
 import grimp
@@ -103,20 +105,29 @@ def test_the_contracts_see_the_code() -> None:
         "pyspark" in GRAPH.find_modules_directly_imported_by("streamlint.spark.runtime")
 
 
-def test_every_module_imports() -> None:
-    """Each module imports on its own (a name moved between modules and not re-exported shows
-    here, not only in the one command that imports it lazily)."""
-    import importlib
-
-    failed = []
-    for module in OURS:
-        if module.endswith("__main__"):
-            continue
-        try:
-            importlib.import_module(module)
-        except Exception as err:  # noqa: BLE001 - every failure is the finding
-            failed.append(f"{module}: {err}")
-    assert failed == []
+def test_every_module_imports_first() -> None:
+    """Each module imports on its own, as the first of the package's modules to load: a name
+    moved between modules and not re-exported shows here, and so does a circle that only
+    works in one order (one closed through a package's `__init__`, which the graph above
+    does not draw: `extract.platform` importing PySpark's writer, whose package imported
+    `extract.platform` back, failed whenever `spark.confirm` was imported first). One
+    process, the package's modules forgotten before each import; other libraries stay loaded."""
+    script = (
+        "import importlib, sys\n"
+        "failed = []\n"
+        "for module in sys.argv[1:]:\n"
+        "    for loaded in [m for m in sys.modules if m.split('.')[0] == 'streamlint']:\n"
+        "        del sys.modules[loaded]\n"
+        "    try:\n"
+        "        importlib.import_module(module)\n"
+        "    except Exception as err:\n"
+        "        failed.append(f'{module}: {type(err).__name__}: {err}')\n"
+        "print('\\n'.join(failed))\n")
+    modules = sorted(m for m in OURS if not m.endswith("__main__"))
+    done = subprocess.run([sys.executable, "-c", script, *modules], capture_output=True,
+                          text=True, check=True,
+                          cwd=Path(__file__).resolve().parents[1])
+    assert done.stdout.strip() == ""
 
 
 def test_the_interpreter_knows_no_library() -> None:

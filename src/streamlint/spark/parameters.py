@@ -21,8 +21,8 @@ from pathlib import Path
 from typing import Any
 
 from streamlint.extract import bundles
-from streamlint.extract.platform import WIDGET_DECLARATIONS
 from streamlint.extract.project import DiskFiles, project_root
+from streamlint.extract.widgets import WIDGET_DECLARATIONS
 
 Warn = Callable[[str], None]
 

@@ -12,7 +12,6 @@ import libcst as cst
 from streamlint.extract import bundles, config_files, pyspark_names, registry
 from streamlint.extract.columns import col_sql, function_of, is_unknown, literal
 from streamlint.extract.frames import unresolved_plan
-from streamlint.extract.platform import widget_call
 from streamlint.extract.pyspark_api.dataframe import (
     ACTIONS,
     COLUMN_METHODS,
@@ -30,6 +29,7 @@ from streamlint.extract.schemas import schema_add, schema_type
 from streamlint.extract.spark_values import Builder, Conf, Plan, Reader, Schema, Spark, column
 from streamlint.extract.symbolic import digest, is_data
 from streamlint.extract.values import BoundMethod, FunctionRef
+from streamlint.extract.widgets import widget_call
 from streamlint.model import Loc, Unknown
 from streamlint.model.schema_text import TYPE_CLASSES
 
