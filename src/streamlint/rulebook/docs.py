@@ -6,7 +6,7 @@ import json
 
 from streamlint.rulebook.book import Rule
 from streamlint.rulebook.matrix import documented_fix
-from streamlint.rulebook.profiles import profiles_for, shown_range
+from streamlint.rulebook.profiles import profiles_for, shown_holds, shown_range
 
 FOLDER = "docs/rules"  # the generated pages (streamlint.rulebook.pages)
 
@@ -31,7 +31,7 @@ def _ordered(rules: tuple[Rule, ...]) -> list[Rule]:
 
 def rules_text(rules: tuple[Rule, ...]) -> str:
     """One rule a line, in columns as wide as their longest entry."""
-    rows = [(r.code, r.verdict, r.name, shown_range(r.spark)) for r in _ordered(rules)]
+    rows = [(r.code, r.verdict, r.name, shown_holds(r)) for r in _ordered(rules)]
     if not rows:
         return ""
     widths = [max(len(row[i]) for row in rows) for i in range(3)]
@@ -43,7 +43,9 @@ def rules_text(rules: tuple[Rule, ...]) -> str:
 def rules_json(rules: tuple[Rule, ...]) -> str:
     data = [
         {"code": r.code, "name": r.name, "verdict": r.verdict, "change": r.change,
-         "spark": r.spark or None, "profiles": list(profiles_for(r.spark)),
+         "spark": r.spark or None, "databricks": r.databricks or None,
+         # The Apache Spark profiles it holds for: none for a rule bound to Databricks.
+         "profiles": [] if r.databricks else list(profiles_for(r.spark)),
          "message": r.message, "why": r.why, "fix": r.fix, "docs": r.docs}
         for r in _ordered(rules)
     ]
@@ -54,21 +56,24 @@ def rules_markdown(rules: tuple[Rule, ...]) -> str:
     lines = ["| code | name | verdict | Spark | what it means |", "|---|---|---|---|---|"]
     for r in _ordered(rules):
         summary = " ".join(r.why.split()).split(". ")[0].replace("|", "\\|").rstrip(".") + "."
-        lines.append(f"| {r.code} | `{r.name}` | {r.verdict} | {shown_range(r.spark)} | "
+        lines.append(f"| {r.code} | `{r.name}` | {r.verdict} | {shown_holds(r)} | "
                      f"{summary} |")
     return "\n".join(lines) + "\n"
 
 
 def _held(rule: Rule) -> str:
-    """`4.1-4.3 (>=4.1)`, or `all versions` for a rule without a range."""
+    """`Spark 4.1-4.3 (>=4.1)`, or `Spark all versions` for a rule without a range; a rule
+    bound to Databricks runtimes, `Databricks Runtime 18.3+ (>=18.3)`."""
+    if rule.databricks:
+        return f"{shown_holds(rule)} ({rule.databricks})"
     if not rule.spark:
-        return "all versions"
-    return f"{shown_range(rule.spark)} ({rule.spark})"
+        return "Spark all versions"
+    return f"Spark {shown_range(rule.spark)} ({rule.spark})"
 
 
 def explain(rule: Rule) -> str:
     parts = [
-        f"{rule.code} {rule.name} ({rule.verdict}; Spark {_held(rule)})",
+        f"{rule.code} {rule.name} ({rule.verdict}; {_held(rule)})",
         "",
         "What it checks:",
         (f"  a change of kind {', '.join(rule.change)}"
