@@ -237,6 +237,48 @@ def test_spark_version_dbr_selects_the_runtime_s_rule(tmp_path: Path, capsys, gi
     assert f"warning[{code}]" in out and f"judged for {judged}\n" in out, out
 
 
+def test_check_judges_each_job_for_the_named_runtime(tmp_path: Path, monkeypatch,
+                                                     capsys) -> None:
+    repo = Repo(tmp_path)
+    repo.put("jobs/job.py", SHUFFLE_OLD)
+    repo.commit()
+    repo.put("jobs/job.py", SHUFFLE_OLD.replace('"200"', '"64"'))
+    monkeypatch.chdir(tmp_path)
+    assert main(["check", "--base", "HEAD", "--spark-version", "dbr-18.3", "--format",
+                 "json"]) == 0
+    data = json.loads(capsys.readouterr().out)["files"][0]
+    assert data["spark"] == {"version": "4.1", "databricks": "18.3",
+                             "source": "--spark-version dbr-18.3"}
+    assert [f["code"] for f in data["findings"]] == ["CF10"]
+
+
+ROOT = Path(__file__).resolve().parents[1]
+HDFS_CHECKPOINT = ROOT / "tests/fixtures/checkpoints/spark-4.3.0/agg_hdfs/checkpoint"
+AGG_HDFS = '''
+from pyspark.sql import SparkSession
+from pyspark.sql import functions as F
+spark = SparkSession.builder.getOrCreate()
+spark.conf.set("spark.sql.streaming.stateStore.providerClass", "com.databricks.sql.streaming.state.RocksDBStateStoreProvider")
+df = spark.readStream.schema("id LONG, key STRING, value LONG, ts TIMESTAMP").json("/fixtures/spark-4.3.0/agg_hdfs/input")
+agg = df.groupBy("key").agg(F.count("*").alias("cnt"), F.sum("value").alias("total"))
+agg.writeStream.format("noop").outputMode("update").option("checkpointLocation", "/chk/agg").queryName("agg_hdfs").start()
+'''  # noqa: E501
+
+
+def test_a_checkpoint_that_pins_another_provider_is_cf02_on_databricks_too(tmp_path: Path,
+                                                                           capsys) -> None:
+    """CF08 holds for a checkpoint started on Databricks Runtime 17.3+, which the code alone
+    cannot show; a real checkpoint can: this one pins the HDFS-backed provider, so RocksDB
+    set on 17.3 is CF02's review (the checkpoint keeps its provider), not CF08."""
+    job = tmp_path / "job.py"
+    job.write_text(AGG_HDFS)
+    assert main(["diff", "--checkpoint", str(HDFS_CHECKPOINT), str(job), "--spark-version",
+                 "dbr-17.3", "--format", "json", "--exit-zero"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert [f["code"] for f in data["findings"]] == ["CF02"], data["findings"]
+    assert data["spark"]["databricks"] == "17.3"
+
+
 def test_every_format_names_a_databricks_runtime_as_such(project: Path, capsys) -> None:
     _, out = _diff(project, capsys, "--spark-version", "dbr-17.3")
     assert "(Databricks Runtime 17.3, Spark 4.0)" in out
