@@ -361,7 +361,11 @@ def test_the_clusters_runtime_is_the_rules_spark_version(tmp_path: Path,
             (tmp_path / side / path).write_text(text)
     args = ["diff", str(tmp_path / "old" / NOTEBOOK), str(tmp_path / "new" / NOTEBOOK)]
     assert main(args) == 0
-    assert "(Spark 4.0)" in capsys.readouterr().out
+    # The clusters' runtime is named as such, and a rule bound to it would hold.
+    out = capsys.readouterr().out
+    assert "(Databricks Runtime 17.3, Spark 4.0)" in out
+    assert "judged for Databricks Runtime 17.3 (Spark 4.0) (databricks.yml: " in out, out
+    assert "spark_version 17.3.x-scala2.13)" in out, out
     assert main([*args, "--spark-version", "3.5"]) == 0
     assert "(Spark 3.5)" in capsys.readouterr().out  # what the user says wins
 

@@ -168,6 +168,20 @@ def test_disagreement_rules_without_spark() -> None:
     assert disagreements(static, fine) == []
 
 
+def test_a_local_run_is_not_the_databricks_runtime_judged_for() -> None:
+    """A static verdict for a Databricks runtime is confirmed on Apache Spark: the report says
+    so even where the Spark versions match (CF08-CF10 are the runtime's own behaviour)."""
+    from streamlint.spark.report import render_text
+
+    case = JOBS / "agg_first_to_last"
+    static = diff_files(str(case / "old.py"), str(case / "new.py"), "4.0", databricks="17.3")
+    text = render_text(static, Confirmation("4.0.1", ()), "", ["streamlint"])
+    assert ("note: the static verdict is for Databricks Runtime 17.3 (Spark 4.0); this run is "
+            "Apache Spark 4.0.1") in text, text
+    plain = diff_files(str(case / "old.py"), str(case / "new.py"), "4.0")
+    assert "note:" not in render_text(plain, Confirmation("4.0.1", ()), "", ["streamlint"])
+
+
 def test_no_rows_and_no_run_are_no_answer() -> None:
     """A restart after which neither run wrote rows compared nothing, and a query neither run
     started was not observed: neither is Spark saying "compatible". The static verdict stands,

@@ -202,12 +202,12 @@ def test_values_written_the_same_that_differ_say_so() -> None:
     """The same code on both sides naming other values (an item of a list that changed):
     the message never reads "from X to X"."""
     from streamlint.model import Unknown
-    from streamlint.rulebook.book import parse_version
+    from streamlint.rulebook.book import Runtime, parse_version
     from streamlint.rulebook.change import Change
     from streamlint.rulebook.matrix import judge
 
     old, new = Unknown("spec (an item of SPECS: #1)", shown="spec"), Unknown(
         "spec (an item of SPECS: #2)", shown="spec")
     finding = judge(Change("query.name", "the query name", old, new, None, None, "q",
-                           {"stateful": "false"}), parse_version("3.5"))
+                           {"stateful": "false"}), Runtime(parse_version("3.5")))
     assert "from spec to spec (written the same, but what it reads changed)" in finding.message

@@ -13,15 +13,30 @@ from streamlint.cli import main
 from streamlint.diff import diff_jobs
 from streamlint.extract import extract_text, extract_version
 from streamlint.model.records import replace
-from streamlint.rulebook.book import load_rules, own_rules, parse_version
+from streamlint.rulebook.book import Example, load_rules, own_rules
 from streamlint.rulebook.change import Change
 from streamlint.rulebook.matrix import DEFAULT_SPARK_VERSION, judge
+from streamlint.rulebook.profiles import Profile, parse_profile
 
 CASES = [
     pytest.param(rule, example, id=f"{rule.code}::{example.name}")
     for rule in sorted(load_rules(), key=lambda r: r.code)
     for example in rule.examples
 ]
+
+
+def profile_of(example: Example) -> Profile:
+    """What an example is judged for: its Databricks runtime (which runs its own Spark), its
+    Spark version, or the default."""
+    if example.databricks:
+        return parse_profile(f"dbr-{example.databricks}")
+    return Profile(example.spark or DEFAULT_SPARK_VERSION)
+
+
+def diff_example(example: Example):  # type: ignore[no-untyped-def]
+    profile = profile_of(example)
+    return diff_jobs(extract_version(example.old, "old.py"), extract_version(example.new, "new.py"),
+                     profile.spark, databricks=profile.databricks)
 
 
 @pytest.mark.parametrize(("rule", "example"), CASES)
@@ -31,7 +46,8 @@ def test_rule_example(rule, example) -> None:
     new = extract_version(example.new, "new.py")
     assert all(v.queries or v.unseen or v.syntax_error for v in (old, new)), (
         "the example must contain a streaming query (or streaming code streamlint reports)")
-    report = diff_jobs(old, new, example.spark or DEFAULT_SPARK_VERSION)
+    profile = profile_of(example)
+    report = diff_jobs(old, new, profile.spark, databricks=profile.databricks)
     codes = [f.code for f in report.findings]
     if example.fires:
         assert rule.code in codes, f"{rule.code} not raised; findings: {report.findings}"
@@ -110,7 +126,7 @@ OWN_CASES = [
 
 def _judged(example) -> tuple[list[str], str]:  # type: ignore[no-untyped-def]
     change = Change(example.change, "the value", example.old, example.new, None, None, "q")
-    finding = judge(change, parse_version(DEFAULT_SPARK_VERSION))
+    finding = judge(change, Profile(DEFAULT_SPARK_VERSION).runtime)
     return [finding.code], finding.verdict
 
 
@@ -219,6 +235,45 @@ def test_a_typo_in_when_is_refused(tmp_path, monkeypatch, when, expected) -> Non
     assert expected in message and "config.changed" in message, message
 
 
+@pytest.mark.parametrize(("extra", "expected"), [
+    pytest.param('databricks = ">=17.5"', "ZZ01: Databricks Runtime 17.5 has no profile",
+                 id="runtime-past-its-last-release"),
+    pytest.param('databricks = ">=13.3"', "ZZ01: Databricks Runtime 13.3 has no profile",
+                 id="runtime-without-profile"),
+    pytest.param('databricks = "from 17.3"', "ZZ01: cannot read the Databricks runtime range",
+                 id="range"),
+    pytest.param('databrick = ">=17.3"', "ZZ01: unknown keys ['databrick']", id="key"),
+])
+def test_a_rule_s_databricks_range_is_checked(tmp_path, monkeypatch, extra, expected) -> None:
+    """A rule names the Databricks runtimes it holds for as the Spark versions are named, and
+    a runtime rules/runtimes.toml does not know (or a misspelt key, which would make the rule
+    hold everywhere) is refused when the rules load."""
+    monkeypatch.setenv("STREAMLINT_NO_CACHE", "1")
+    (tmp_path / "runtimes.toml").write_text((ROOT / "rules" / "runtimes.toml").read_text())
+    (tmp_path / "typos.toml").write_text(
+        _TYPO_RULE.format(when='{ key = "k" }').replace('verdict = "review"',
+                                                       f'{extra}\nverdict = "review"'))
+    with pytest.raises(ValueError) as caught:
+        load_rules(str(tmp_path))
+    assert expected in str(caught.value), caught.value
+
+
+def test_an_example_names_a_runtime_or_a_spark_version(tmp_path, monkeypatch) -> None:
+    monkeypatch.setenv("STREAMLINT_NO_CACHE", "1")
+    (tmp_path / "runtimes.toml").write_text((ROOT / "rules" / "runtimes.toml").read_text())
+    (tmp_path / "typos.toml").write_text(_TYPO_RULE.format(when='{ key = "k" }') + '''
+[[rule.examples]]
+name = "both"
+verdict = "review"
+spark = "4.0"
+databricks = "17.3"
+old = "x"
+new = "y"
+''')
+    with pytest.raises(ValueError, match="example 'both': name a known Databricks runtime"):
+        load_rules(str(tmp_path))
+
+
 def test_every_fact_a_change_carries_is_declared(monkeypatch) -> None:
     """The facts table (`core.FACTS`) lists what the diff really sets: every change of every
     rule example carries only declared facts, with declared values."""
@@ -238,9 +293,7 @@ def test_every_fact_a_change_carries_is_declared(monkeypatch) -> None:
                         lambda change, version: seen.append(change) or verdict_of(change, version))
     for rule in load_rules():
         for example in rule.examples:
-            diff_jobs(extract_version(example.old, "old.py"),
-                      extract_version(example.new, "new.py"),
-                      example.spark or DEFAULT_SPARK_VERSION)
+            diff_example(example)
     assert len(seen) > 100
     for change in seen:
         declared = facts_of(change.kind)

@@ -13,9 +13,9 @@ from gitrepo import Repo
 
 from streamlint.cli import main
 from streamlint.model.errors import UsageError
-from streamlint.rulebook.book import load_rules, parse_version, version_in
+from streamlint.rulebook.book import Runtime, load_rules, parse_version, version_in
 from streamlint.rulebook.change import DEFAULT_SPARK_VERSION
-from streamlint.rulebook.profiles import known, latest, parse_profile
+from streamlint.rulebook.profiles import Profile, all_runtimes, known, latest, parse_profile
 from streamlint.workflow.declared import declared, pinned, read_job_spec
 from streamlint.workflow.target import DEFAULT_SOURCE, resolve
 
@@ -45,25 +45,51 @@ def test_every_rule_range_and_example_names_a_known_profile() -> None:
     versions = [parse_version(v) for v in known()]
     for rule in load_rules():
         assert any(version_in(v, rule.spark) for v in versions), rule.code
+        assert any(rule.holds_for(runtime) for runtime in all_runtimes()), rule.code
         for example in rule.examples:
             if example.spark:
                 assert example.spark in known(), (rule.code, example.name)
+            if example.databricks:
+                parse_profile(f"dbr-{example.databricks}")
 
 
 @pytest.mark.parametrize(("given", "spark", "runtime"), [
     ("4.3", "4.3", ""), ("4.2.1", "4.2", ""), ("3.5.0", "3.5", ""),
     ("dbr-17.3", "4.0", "17.3"), ("DBR 18", "4.1", "18"), ("15.4.x-scala2.12", "3.5", "15.4"),
+    ("18.x-scala2.13", "4.1", "18"), ("dbr-18.3", "4.1", "18.3"), ("dbr-19", "4.2", "19"),
 ])
 def test_a_given_version_names_a_profile(given: str, spark: str, runtime: str) -> None:
     profile = parse_profile(given)
     assert (profile.spark, profile.databricks) == (spark, runtime)
 
 
-@pytest.mark.parametrize("given", ["9.9", "3.4", "4", "four", "dbr-12.2", "4.4.0"])
+@pytest.mark.parametrize("given", ["9.9", "3.4", "4", "four", "dbr-12.2", "4.4.0",
+                                   "dbr-17.5", "dbr-19.1"])
 def test_an_unknown_version_is_refused_with_the_known_ones(given: str) -> None:
     with pytest.raises(UsageError) as err:
         parse_profile(given)
     assert "3.5, 4.0, 4.1, 4.2, 4.3" in str(err.value)
+
+
+def test_a_runtime_named_by_its_major_is_judged_as_its_last_release() -> None:
+    """Databricks Runtime 18 ships what would have been 18.3 and later ("Features that would
+    previously have shipped as 18.3 or later now ship as dated updates to Databricks Runtime
+    18", its release notes); 17 alone is the 17.3 LTS, the one 17 Databricks supports."""
+    assert parse_profile("dbr-18").runtime == Runtime((4, 1), (18, 3))
+    assert parse_profile("dbr-18.1").runtime == Runtime((4, 1), (18, 1))
+    assert parse_profile("dbr-17").runtime == Runtime((4, 0), (17, 3))
+    assert Profile("4.1").runtime == Runtime((4, 1))  # Apache Spark: no runtime
+
+
+def test_a_databricks_rule_holds_on_its_runtimes_only() -> None:
+    """A rule with a `databricks` range holds on those runtimes and on no Apache Spark, even
+    the one they run; a rule without one holds on a runtime by the runtime's Spark."""
+    rules = {rule.code: rule for rule in load_rules()}
+    held = {v: {c for c in ("CF01", "CF07", "CF10") if rules[c].holds_for(parse_profile(v).runtime)}
+            for v in ("4.1", "dbr-18.2", "dbr-18.3", "dbr-18", "4.0", "dbr-17.3")}
+    assert held == {"4.1": {"CF01", "CF07"}, "dbr-18.2": {"CF01", "CF07"},
+                    "dbr-18.3": {"CF01", "CF07", "CF10"}, "dbr-18": {"CF01", "CF07", "CF10"},
+                    "4.0": {"CF01"}, "dbr-17.3": {"CF01"}}
 
 
 # -- what a project declares ---------------------------------------------------------------------
@@ -180,7 +206,93 @@ def test_diff_judges_a_databricks_runtime_by_its_spark(project: Path, capsys) ->
     code, out = _diff(project, capsys, "--format", "json")
     assert code == 1  # Databricks Runtime 17 runs Spark 4.0: no source evolution
     spark = json.loads(out)["spark"]
-    assert spark["version"] == "4.0" and "Databricks Runtime 17.3" in spark["source"]
+    assert spark["version"] == "4.0" and spark["databricks"] == "17.3"
+    assert "Databricks Runtime 17.3" in spark["source"]
+
+
+# A stateful query's shuffle partitions changed: kept from the checkpoint everywhere (CF01); on
+# Databricks Runtime 18.3+ the fix is spark.sql.streaming.stateStore.partitions (CF10).
+SHUFFLE_OLD = '''
+from pyspark.sql import SparkSession
+spark = SparkSession.builder.config("spark.sql.shuffle.partitions", "200").getOrCreate()
+df = spark.readStream.format("kafka").option("subscribe", "in").load()
+df.groupBy("key").count().writeStream.outputMode("update").format("console").option("checkpointLocation", "/chk/s").start()
+'''  # noqa: E501
+
+
+@pytest.mark.parametrize(("given", "code", "judged"), [
+    ("dbr-18.3", "CF10", "Databricks Runtime 18.3 (Spark 4.1) (--spark-version dbr-18.3)"),
+    ("dbr-18", "CF10", "Databricks Runtime 18 (Spark 4.1) (--spark-version dbr-18)"),
+    ("dbr-18.2", "CF01", "Databricks Runtime 18.2 (Spark 4.1) (--spark-version dbr-18.2)"),
+    ("4.1", "CF01", "Spark 4.1 (--spark-version 4.1)"),
+])
+def test_spark_version_dbr_selects_the_runtime_s_rule(tmp_path: Path, capsys, given: str,
+                                                      code: str, judged: str) -> None:
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "old.py").write_text(SHUFFLE_OLD)
+    (tmp_path / "new.py").write_text(SHUFFLE_OLD.replace('"200"', '"64"'))
+    assert main(["diff", str(tmp_path / "old.py"), str(tmp_path / "new.py"),
+                 "--spark-version", given]) == 0
+    out = capsys.readouterr().out
+    assert f"warning[{code}]" in out and f"judged for {judged}\n" in out, out
+
+
+def test_check_judges_each_job_for_the_named_runtime(tmp_path: Path, monkeypatch,
+                                                     capsys) -> None:
+    repo = Repo(tmp_path)
+    repo.put("jobs/job.py", SHUFFLE_OLD)
+    repo.commit()
+    repo.put("jobs/job.py", SHUFFLE_OLD.replace('"200"', '"64"'))
+    monkeypatch.chdir(tmp_path)
+    assert main(["check", "--base", "HEAD", "--spark-version", "dbr-18.3", "--format",
+                 "json"]) == 0
+    data = json.loads(capsys.readouterr().out)["files"][0]
+    assert data["spark"] == {"version": "4.1", "databricks": "18.3",
+                             "source": "--spark-version dbr-18.3"}
+    assert [f["code"] for f in data["findings"]] == ["CF10"]
+
+
+ROOT = Path(__file__).resolve().parents[1]
+HDFS_CHECKPOINT = ROOT / "tests/fixtures/checkpoints/spark-4.3.0/agg_hdfs/checkpoint"
+AGG_HDFS = '''
+from pyspark.sql import SparkSession
+from pyspark.sql import functions as F
+spark = SparkSession.builder.getOrCreate()
+spark.conf.set("spark.sql.streaming.stateStore.providerClass", "com.databricks.sql.streaming.state.RocksDBStateStoreProvider")
+df = spark.readStream.schema("id LONG, key STRING, value LONG, ts TIMESTAMP").json("/fixtures/spark-4.3.0/agg_hdfs/input")
+agg = df.groupBy("key").agg(F.count("*").alias("cnt"), F.sum("value").alias("total"))
+agg.writeStream.format("noop").outputMode("update").option("checkpointLocation", "/chk/agg").queryName("agg_hdfs").start()
+'''  # noqa: E501
+
+
+def test_a_checkpoint_that_pins_another_provider_is_cf02_on_databricks_too(tmp_path: Path,
+                                                                           capsys) -> None:
+    """CF08 holds for a checkpoint started on Databricks Runtime 17.3+, which the code alone
+    cannot show; a real checkpoint can: this one pins the HDFS-backed provider, so RocksDB
+    set on 17.3 is CF02's review (the checkpoint keeps its provider), not CF08."""
+    job = tmp_path / "job.py"
+    job.write_text(AGG_HDFS)
+    assert main(["diff", "--checkpoint", str(HDFS_CHECKPOINT), str(job), "--spark-version",
+                 "dbr-17.3", "--format", "json", "--exit-zero"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert [f["code"] for f in data["findings"]] == ["CF02"], data["findings"]
+    assert data["spark"]["databricks"] == "17.3"
+
+
+def test_every_format_names_a_databricks_runtime_as_such(project: Path, capsys) -> None:
+    _, out = _diff(project, capsys, "--spark-version", "dbr-17.3")
+    assert "(Databricks Runtime 17.3, Spark 4.0)" in out
+    assert "judged for Databricks Runtime 17.3 (Spark 4.0) (--spark-version dbr-17.3)" in out
+    for fmt, expected in (("markdown", "Judged for Databricks Runtime 17.3 (Spark 4.0) ("),
+                          ("github", "judged for Databricks Runtime 17.3 (Spark 4.0) (")):
+        _, out = _diff(project, capsys, "--spark-version", "dbr-17.3", "--format", fmt)
+        assert expected in out, out
+    _, out = _diff(project, capsys, "--format", "json", "--spark-version", "dbr-17.3")
+    assert json.loads(out)["spark"] == {"version": "4.0", "databricks": "17.3",
+                                        "source": "--spark-version dbr-17.3"}
+    _, out = _diff(project, capsys, "--format", "sarif", "--spark-version", "dbr-17.3")
+    assert json.loads(out)["runs"][0]["properties"]["spark"] == [
+        {"version": "4.0", "databricks": "17.3", "source": "--spark-version dbr-17.3"}]
 
 
 def test_a_bad_pin_is_a_clear_error(project: Path, capsys) -> None:

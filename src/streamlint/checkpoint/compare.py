@@ -25,6 +25,7 @@ from streamlint.diff.compare import Change, Code
 from streamlint.extract.pyspark_api import FILE_FORMATS
 from streamlint.model import AggCall, Aggregation, Loc, Query, Source, is_known, option
 from streamlint.model.expr import WINDOW_FUNCTIONS, Call, output_name, render
+from streamlint.rulebook.book import Runtime
 from streamlint.rulebook.matrix import Finding, judge, overriding, own_finding
 
 # What kind of offset each source format writes into offsets/N.
@@ -37,7 +38,7 @@ class CheckpointComparison:
     """Collects findings for one query of the new job against one checkpoint."""
 
     def __init__(self, checkpoint: Checkpoint, fs: CheckpointFS, root: str, query: Query,
-                 version: tuple[int, ...]) -> None:
+                 version: Runtime) -> None:
         self.checkpoint, self.fs, self.root = checkpoint, fs, root
         self.query, self.version = query, version
         self.findings: list[Finding] = []

@@ -28,10 +28,9 @@ from streamlint.policy.config import load_config
 from streamlint.report import render_for
 from streamlint.report.remedy import with_remedies
 from streamlint.report.result import Confirmation, Result
-from streamlint.rulebook.book import parse_version
 from streamlint.rulebook.change import EXIT_OK, exit_code
 from streamlint.rulebook.matrix import worst
-from streamlint.workflow.target import project_files, resolve
+from streamlint.workflow.target import Target, project_files, resolve
 
 
 class SparkRun(Protocol):
@@ -103,19 +102,20 @@ def run_checkpoint_diff(path: str, new_path: str, output_format: str,
     target = resolve(spark_version, config.spark_version, config.path,
                      *project_files(new_path))
     version_text = target.version
-    version = parse_version(version_text)
+    version = target.profile.runtime
     fs, root = open_fs(path)
     checkpoint = read_checkpoint_fs(fs, root, path)
     job = extract_file(new_path)
     query = query_for_checkpoint(job, path)
     findings = tuple(CheckpointComparison(checkpoint, fs, root, query, version).run())
     if old_path is not None:
-        findings = with_old_code(findings, old_path, path, job, query, version_text)
+        findings = with_old_code(findings, old_path, path, job, query, target)
     if spark is not None:
         findings += spark.findings(checkpoint, query.label)
     verdict = worst([f.verdict for f in findings])
     report = Report(JobFile(path, "", ()), job, ((None, query),), findings, verdict,
-                    version_text, spark_source=target.source)
+                    version_text, spark_source=target.source,
+                    databricks=target.profile.databricks)
     # Each incompatible finding ends with the next step, as `diff` and `check` give it.
     report = replace(report, findings=with_remedies(findings, report, path))
     confirmation = spark.confirmation(verdict) if spark is not None else None
@@ -126,12 +126,13 @@ def run_checkpoint_diff(path: str, new_path: str, output_format: str,
 
 
 def with_old_code(findings: tuple, old_path: str, checkpoint_path: str, job: JobFile,
-                  query: Any, version_text: str) -> tuple:
+                  query: Any, target: Target) -> tuple:
     """The checkpoint's findings, its "cannot tell" ones (CK06) replaced by the static diff
     of the old code's query against the new one (a finding both give is kept once)."""
     old_job = extract_file(old_path)
     old_query = query_for_checkpoint(old_job, checkpoint_path)
-    report = diff_pairs(old_job, job, ((old_query, query),), version_text)  # type: ignore[arg-type]
+    report = diff_pairs(old_job, job, ((old_query, query),), target.version,  # type: ignore[arg-type]
+                        databricks=target.profile.databricks)
     kept = [f for f in findings if f.code != "CK06"]
     seen = {(f.code, f.new) for f in kept}
     return tuple(kept + [f for f in report.findings if (f.code, f.new) not in seen])

@@ -8,7 +8,7 @@ import os
 from pathlib import Path
 
 from streamlint.diff import Report
-from streamlint.extract.bundles import deployment, spark_version
+from streamlint.extract.bundles import Clusters, deployment, spark_version
 from streamlint.extract.project import on_disk
 from streamlint.model.errors import UsageError
 from streamlint.model.records import replace
@@ -53,12 +53,12 @@ def diff_report(old: str, new: str, spark_version: str | None) -> Report:
     target = with_bundle(resolve(spark_version, config.spark_version, config.path,
                                  *project_files(new)), bundle_version(new))
     report = diff_files(old, new, target.version, config.source_roots,
-                        str(config.root) if config.root else None)
+                        str(config.root) if config.root else None, target.profile.databricks)
     return settle(replace(report, spark_source=target.source), config, load(Path(new).parent))
 
 
-def bundle_version(job: str) -> tuple[str, str] | None:
-    """The Spark of the clusters the job's Databricks bundle runs it on (`spark_version`
+def bundle_version(job: str) -> Clusters | None:
+    """The runtime of the clusters the job's Databricks bundle runs it on (`spark_version`
     15.4.x-scala2.12 is Databricks runtime 15.4, Spark 3.5) and where it was read."""
     project = on_disk(job)
     return spark_version(deployment(project.files, project.job))

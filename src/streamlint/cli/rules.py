@@ -7,7 +7,7 @@ import argparse
 import sys
 
 from streamlint.model.errors import UsageError
-from streamlint.rulebook.book import find_rule, load_rules, parse_version, version_in
+from streamlint.rulebook.book import find_rule, load_rules
 from streamlint.rulebook.change import EXIT_OK
 from streamlint.rulebook.docs import explain, rules_json, rules_markdown, rules_text
 from streamlint.rulebook.profiles import parse_profile
@@ -16,8 +16,8 @@ from streamlint.rulebook.profiles import parse_profile
 def run_rules(args: argparse.Namespace) -> int:
     rules = load_rules()
     if args.spark_version:
-        version = parse_version(parse_profile(args.spark_version).spark)
-        rules = tuple(r for r in rules if version_in(version, r.spark))
+        runtime = parse_profile(args.spark_version).runtime
+        rules = tuple(r for r in rules if r.holds_for(runtime))
     render = {"text": rules_text, "json": rules_json, "markdown": rules_markdown}[args.format]
     sys.stdout.write(render(rules))
     return EXIT_OK

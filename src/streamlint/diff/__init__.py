@@ -20,9 +20,9 @@ from streamlint.model import JobFile, Query, show
 from streamlint.model.identity import checkpoint_key
 from streamlint.model.labels import pair_labels
 from streamlint.model.records import record, replace
-from streamlint.rulebook.book import parse_version
 from streamlint.rulebook.change import DEFAULT_SPARK_VERSION
 from streamlint.rulebook.matrix import judge, worst
+from streamlint.rulebook.profiles import runtime_of
 
 
 @record
@@ -48,27 +48,32 @@ class Report:
     # the base's version and where it was read; empty otherwise.
     base_spark_version: str = ""
     base_spark_source: str = ""
+    # The Databricks runtime judged for, as named ("17.3", "18"), which runs `spark_version`;
+    # empty on Apache Spark.
+    databricks: str = ""
 
 
 def diff_jobs(old: JobFile, new: JobFile, spark_version: str = DEFAULT_SPARK_VERSION,
-              base_version: str = "") -> Report:
-    """`base_version`: the Spark the old version pinned, where it differs (`check`)."""
+              base_version: str = "", databricks: str = "") -> Report:
+    """`base_version`: the Spark the old version pinned, where it differs (`check`);
+    `databricks`: the Databricks runtime that runs `spark_version`, if one was named."""
     return diff_pairs(old, new, tuple(pipelines.match(old.queries, new.queries)), spark_version,
-                      base_version=base_version)
+                      base_version=base_version, databricks=databricks)
 
 
 def diff_pairs(old: JobFile, new: JobFile, pairs: tuple[tuple[Query | None, Query | None], ...],
                spark_version: str = DEFAULT_SPARK_VERSION, extra: tuple[Change, ...] = (),
-               others: tuple[JobFile, ...] = (), base_version: str = "") -> Report:
+               others: tuple[JobFile, ...] = (), base_version: str = "",
+               databricks: str = "") -> Report:
     """Judge given query pairs (git mode pairs queries across files too) and `extra` changes
     found elsewhere, with what every new version is checked for: its checkpoints. Where the
     old version pinned another Spark (`base_version`), what both versions do that the new
     Spark refuses and the old one did not is reported too (`refused.upgrade_refusals`)."""
-    version = parse_version(spark_version)
+    version = runtime_of(spark_version, databricks)
     if old.syntax_error is not None or new.syntax_error is not None:
         findings = [judge(change, version) for change in unparsable(old, new)]
         return Report(old, new, (), tuple(findings), worst([f.verdict for f in findings]),
-                      spark_version, others=others)
+                      spark_version, others=others, databricks=databricks)
     changes = unseen_changes(old, new)
     changes.extend(pipelines.flow_changes(pairs, old, new))
     shared = [*extra, *shared_in_file(new.queries, version)]
@@ -108,7 +113,8 @@ def diff_pairs(old: JobFile, new: JobFile, pairs: tuple[tuple[Query | None, Quer
     findings = _merge_repeats([judge(change, version) for change in changes])
     return Report(old, new, pairs, findings, worst([f.verdict for f in findings]), spark_version,
                   others=others,
-                  base_spark_version=base_version if base_version != spark_version else "")
+                  base_spark_version=base_version if base_version != spark_version else "",
+                  databricks=databricks)
 
 
 def _relabel(changes: list[Change], pairs: tuple[tuple[Query | None, Query | None], ...],

@@ -13,6 +13,7 @@ from collections.abc import Iterable
 from streamlint.diff.compare import Change, Code, compare_queries
 from streamlint.model import Query, Template, Unknown, exclusive
 from streamlint.model.identity import QueryKey, checkpoint_key
+from streamlint.rulebook.book import Runtime
 from streamlint.rulebook.matrix import judge
 
 
@@ -70,7 +71,7 @@ def shared_change(query: Query, others: list[Query], alike: bool) -> Change:
          "stateful": "true" if query.stateful else "false"})
 
 
-def shared_in_file(queries: tuple[Query, ...], version: tuple[int, ...]) -> list[Change]:
+def shared_in_file(queries: tuple[Query, ...], version: Runtime) -> list[Change]:
     """Queries of one file that share a checkpoint: one change at each later one.
 
     Two records that are equal in everything are one query (a helper called twice with the
@@ -104,7 +105,7 @@ def distinct(queries: list[Query]) -> list[Query]:
     return out
 
 
-def alike(a: Query, b: Query, version: tuple[int, ...]) -> bool:
+def alike(a: Query, b: Query, version: Runtime) -> bool:
     """Whether `b` may restart from `a`'s checkpoint: every difference judged compatible."""
     return all(judge(change, version).verdict == "compatible"
                for change in compare_queries(a, b))

@@ -36,6 +36,7 @@ from streamlint.model import (
     Operator,
     Query,
     StreamJoin,
+    is_known,
 )
 from streamlint.model.paths import same_path
 from streamlint.model.records import replace
@@ -48,6 +49,8 @@ __all__ = ["CHANGE_KINDS", "Change", "Code", "changed_modules", "query_added", "
 # Sinks whose output is not kept: without checkpointLocation Spark runs them on a temporary
 # checkpoint (tests/test_spark_stream_facts.py), so a restart has nothing durable to resume.
 _UNKEPT_SINKS = frozenset({"console", "memory", "noop"})
+# The state store provider's setting: RocksDB is the default on Databricks 17.3+ (CF08).
+STATE_STORE_PROVIDER = "spark.sql.streaming.stateStore.providerClass"
 
 
 def _pinning(old: Query, new: Query) -> dict[str, str]:
@@ -280,9 +283,14 @@ class _Differ:
             a_value = a.value if a else "(Spark's default)"
             b_value = b.value if b else "(Spark's default)"
             if a_value != b_value:
+                facts = {"key": key, "stateful": self.certainly_stateful()}
+                if key == STATE_STORE_PROVIDER:
+                    facts["rocksdb_or_unset"] = str(all(
+                        s is None or (isinstance(s.value, str) and is_known(s.value)
+                                      and s.value.endswith("RocksDBStateStoreProvider"))
+                        for s in (a, b))).lower()
                 self.add("config.changed", f"the session setting `{key}`", a_value, b_value,
-                         a.loc if a else None, b.loc if b else None, key=key,
-                         stateful=self.certainly_stateful())
+                         a.loc if a else None, b.loc if b else None, **facts)
 
     def certainly_stateful(self) -> str:
         """"false" only when both queries were read whole: code streamlint did not follow

@@ -25,10 +25,9 @@ from streamlint.model import (
     show,
 )
 from streamlint.model.records import replace
-from streamlint.rulebook.book import parse_version
 from streamlint.rulebook.change import Change, Code
 from streamlint.rulebook.matrix import verdict_of
-from streamlint.rulebook.profiles import known
+from streamlint.rulebook.profiles import all_runtimes
 
 # Changes judged by the sink's kind: on a branch writing another format they may be judged
 # otherwise (or, for options, compared at all).
@@ -191,8 +190,9 @@ def other_branch_changes(old_query: Query, new_query: Query, old: Fork, new: For
 
 
 def _compatible(change: Change) -> bool:
-    """Compatible on every Spark version streamlint knows: the report's version is not known
-    here, and a change on a branch not read is dropped only where no version could object."""
+    """Compatible on every runtime streamlint knows (Spark versions, Databricks runtimes):
+    the report's is not known here, and a change on a branch not read is dropped only where
+    no runtime could object."""
     return all(verdict_of(change, version) == "compatible" for version in _VERSIONS)
 
 
@@ -200,7 +200,7 @@ def _incompatible(change: Change) -> bool:
     return any(verdict_of(change, version) == "incompatible" for version in _VERSIONS)
 
 
-_VERSIONS = tuple(parse_version(v) for v in known())
+_VERSIONS = all_runtimes()
 
 
 def continued_branch(old_query: Query, new_query: Query, changes: list[Change],

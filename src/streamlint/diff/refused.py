@@ -27,7 +27,7 @@ from streamlint.diff.shapes import sink_kind
 from streamlint.diff.types import column_types
 from streamlint.model import Loc, Query
 from streamlint.model.schema_text import schema_fields
-from streamlint.rulebook.book import parse_version
+from streamlint.rulebook.book import Runtime, parse_version
 from streamlint.rulebook.change import Change, Code
 from streamlint.rulebook.matrix import rule_for
 
@@ -111,7 +111,7 @@ def _key(reason: str, what: str) -> str:
     return what if reason == "collated_partition" else reason
 
 
-def upgrade_refusals(old: Query, new: Query, version: tuple[int, ...],
+def upgrade_refusals(old: Query, new: Query, version: Runtime,
                      base: str) -> list[Change]:
     """What both versions of a query do that Spark `version` refuses at start and Spark `base`
     (the one the old version pinned) did not: the upgrade, not the code, stops the query."""
@@ -122,7 +122,7 @@ def upgrade_refusals(old: Query, new: Query, version: tuple[int, ...],
         change = Change("query.refused", what, None, shown, old.sink.loc, new.sink.loc,
                         new.label, {"reason": reason,
                                     "stateful": "true" if new.stateful else "false"})
-        now, before = rule_for(change, version), rule_for(change, parse_version(base))
+        now, before = rule_for(change, version), rule_for(change, Runtime(parse_version(base)))
         if _key(reason, what) not in newly and now is not None and \
                 now.verdict == "incompatible" and (before is None or before.verdict != now.verdict):
             found.append(change)

@@ -198,19 +198,33 @@ def _agreed(found: Deployment, values: list[tuple[str, Any]], what: str) -> Any:
     return Unknown(f"{what} as {found.bundle} sets it ({shown})")
 
 
-def spark_version(found: Deployment | None) -> tuple[str, str] | None:
-    """The Apache Spark version of the clusters the bundle runs the file on, and what it was
-    read from; None when no cluster says (serverless, a pipeline, an existing cluster), or
-    the clusters' runtimes ship different Sparks."""
+@record
+class Clusters:
+    """The Apache Spark version of the clusters a bundle runs a file on, and what it was read
+    from; `runtime` their Databricks runtime as written ("17.3.x-scala2.13") when they all run
+    the same one, else ""."""
+
+    spark: str
+    where: str
+    runtime: str = ""
+
+
+def spark_version(found: Deployment | None) -> Clusters | None:
+    """The clusters the bundle runs the file on; None when no cluster says (serverless, a
+    pipeline, an existing cluster), or the clusters' runtimes ship different Sparks."""
     if found is None:
         return None
-    versions = {}
+    versions: dict[str, str] = {}
+    runtimes = {run.runtime for run in found.runs if run.runtime}
     for run in found.runs:
         spark = spark_of_runtime(run.runtime) if run.runtime else None
         if spark is not None:
             versions.setdefault(spark, f"{found.bundle}: {run.where}, spark_version "
                                        f"{run.runtime}")
-    return next(iter(versions.items())) if len(versions) == 1 else None
+    if len(versions) != 1:
+        return None
+    spark, where = next(iter(versions.items()))
+    return Clusters(spark, where, next(iter(runtimes)) if len(runtimes) == 1 else "")
 
 
 def spark_of_runtime(runtime: str) -> str | None:

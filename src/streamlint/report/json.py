@@ -86,7 +86,9 @@ def _data(report: Report) -> dict[str, Any]:
         "version": 1,
         "verdict": report.verdict,
         # The profile the rules judged for, and where it came from (`streamlint.workflow.target`).
-        "spark": {"version": report.spark_version, "source": report.spark_source,
+        "spark": {"version": report.spark_version,
+                  **({"databricks": report.databricks} if report.databricks else {}),
+                  "source": report.spark_source,
                   **({"base": {"version": report.base_spark_version,
                                "source": report.base_spark_source}}
                      if report.base_spark_version else {})},

@@ -61,8 +61,9 @@ def _uri(path: str) -> str:
 def _targets(reports: list[Report]) -> list[dict[str, str]]:
     """The profiles the rules judged for, and where each came from
     (`streamlint.workflow.target`)."""
-    return [{"version": version, "source": source} for version, source in
-            dict.fromkeys((r.spark_version, r.spark_source) for r in reports)]
+    return [{"version": version, **({"databricks": databricks} if databricks else {}),
+             "source": source} for version, databricks, source in
+            dict.fromkeys((r.spark_version, r.databricks, r.spark_source) for r in reports)]
 
 
 def render(reports: list[Report], errors: tuple[FileError, ...] = (),

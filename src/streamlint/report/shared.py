@@ -11,6 +11,7 @@ from streamlint.model import Loc
 from streamlint.model.labels import pair_labels
 from streamlint.rulebook.docs import page
 from streamlint.rulebook.matrix import worst
+from streamlint.rulebook.profiles import shown_profile
 
 LEVEL = {"incompatible": "error", "review": "warning", "compatible": "note"}
 
@@ -75,16 +76,19 @@ def no_query(report: Report) -> str | None:
 
 
 def judged_for(reports: list[Report]) -> list[str]:
-    """`Spark 4.3 (pyspark==4.3.0 in requirements.txt)` for each profile the reports were
-    judged for, with the files it holds for when they differ (`check` of several projects)."""
-    used: dict[tuple[str, str, str, str], list[str]] = {}
+    """`Spark 4.3 (pyspark==4.3.0 in requirements.txt)`, `Databricks Runtime 17.3 (Spark 4.0)
+    (--spark-version dbr-17.3)` for each profile the reports were judged for, with the files
+    it holds for when they differ (`check` of several projects)."""
+    used: dict[tuple[str, str, str, str, str], list[str]] = {}
     for report in reports:
-        used.setdefault((report.spark_version, report.spark_source, report.base_spark_version,
-                         report.base_spark_source), []).append(report.new.path)
-    return [f"Spark {version}" + (f" ({source}{', the head' if base else ''})" if source else "")
+        used.setdefault((report.spark_version, report.databricks, report.spark_source,
+                         report.base_spark_version, report.base_spark_source),
+                        []).append(report.new.path)
+    return [shown_profile(version, databricks)
+            + (f" ({source}{', the head' if base else ''})" if source else "")
             + (f"; the base pins Spark {base} ({base_source})" if base else "")
             + (f" for {', '.join(paths)}" if len(used) > 1 else "")
-            for (version, source, base, base_source), paths in used.items()]
+            for (version, databricks, source, base, base_source), paths in used.items()]
 
 
 def repo_path(path: str, root: str | None) -> str:

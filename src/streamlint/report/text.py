@@ -122,6 +122,10 @@ def _outside(outside: list[Any], findings: tuple[Any, ...]) -> str:
     return f", {len(outside)} of them ({inner}) {where}"
 
 
+def _runtime(report: Report) -> str:
+    return f"Databricks Runtime {report.databricks}, " if report.databricks else ""
+
+
 def render(report: Report) -> str:
     out = _findings(report)
     unseen = report.old.unseen or report.new.unseen
@@ -138,7 +142,7 @@ def render(report: Report) -> str:
         verdicts = query_verdicts(report)
         outside = outside_queries(report)
         out.append(f"{plural(len(report.pairs), 'query')} compared "
-                   f"(Spark {report.spark_version}): {_tally(verdicts)}; "
+                   f"({_runtime(report)}Spark {report.spark_version}): {_tally(verdicts)}; "
                    f"{_finding_tally(report.findings)}{_outside(outside, report.findings)}")
         out.append(f"judged for {judged_for([report])[0]}")
     if report.suppressed:

@@ -30,6 +30,9 @@ class Example:
     old: str
     new: str
     spark: str | None = None
+    # The Databricks runtime the example is judged for ("18.3"): its Spark is the runtime's
+    # (rules/runtimes.toml), so an example names one or the other.
+    databricks: str | None = None
     fires: bool = True  # False: an example where the rule must not fire
     # How the example runs (tests/test_rule_examples.py): "diff" (old/new job texts through
     # the diff), or, for the codes streamlint raises itself (streamlint.own_rules): "suppress"
@@ -44,6 +47,15 @@ class Example:
     # the new snippet (in the old one for a finding with no new location).
     message: str | None = None
     line: int | None = None
+
+
+@record
+class Runtime:
+    """What a rule is matched against: the Spark version a job runs on, and the release of the
+    Databricks runtime that runs it (None on Apache Spark)."""
+
+    spark: tuple[int, ...]
+    databricks: tuple[int, ...] | None = None
 
 
 @record
@@ -75,9 +87,20 @@ class Rule:
     # differ between a restart and a fresh run of the new code are what it intends, not
     # silent corruption (`--confirm`, streamlint.spark.intent).
     by_design: bool = False
+    # The Databricks runtimes the rule holds on (`>=17.3`), for a restart Databricks documents
+    # to differ from Apache Spark's; it then holds on no Apache Spark. Empty: wherever the
+    # `spark` range holds, a Databricks runtime judged by the Spark version it runs.
+    databricks: str = ""
 
-    def applies(self, change: Change, version: tuple[int, ...]) -> bool:
-        if change.kind not in self.change or not version_in(version, self.spark):
+    def holds_for(self, runtime: Runtime) -> bool:
+        """Whether the rule holds on `runtime` (its ranges only, not a change's facts)."""
+        if self.databricks and (runtime.databricks is None
+                                or not version_in(runtime.databricks, self.databricks)):
+            return False
+        return version_in(runtime.spark, self.spark)
+
+    def applies(self, change: Change, runtime: Runtime) -> bool:
+        if change.kind not in self.change or not self.holds_for(runtime):
             return False
         return all(change.facts.get(key) in values for key, values in self.when)
 
@@ -119,22 +142,43 @@ def load_rules(directory: str | None = None) -> tuple[Rule, ...]:
 
 
 def _matrix_rules(tables: list[tuple[str, dict[str, Any]]]) -> tuple[Rule, ...]:
+    releases = runtime_releases(dict(tables).get("runtimes", {}))
     rules: list[Rule] = []
     for family, data in tables:
         for raw in data.get("rule", []):
             if "raised_by" not in raw:  # streamlint's own codes: streamlint.own_rules
-                rules.append(_rule(raw, family))
+                rules.append(_rule(raw, family, releases))
     codes = [r.code for r in rules]
     duplicated = {c for c in codes if codes.count(c) > 1}
     if duplicated:
         raise ValueError(f"rule codes used twice: {sorted(duplicated)}")
-    # Most specific first: rules with more `when` facts win, then rules bound to a Spark range.
-    return tuple(sorted(rules, key=lambda r: (-len(r.when), 0 if r.spark else 1)))
+    # Most specific first: rules with more `when` facts win, then rules bound to Databricks
+    # runtimes, then rules bound to a Spark range.
+    return tuple(sorted(rules, key=lambda r: (-len(r.when), 0 if r.databricks else 1,
+                                              0 if r.spark else 1)))
+
+
+def runtime_releases(runtimes: dict[str, Any]) -> dict[int, tuple[int, ...]]:
+    """Databricks runtime major -> its last feature release (`release` in
+    rules/runtimes.toml): the release a runtime named by its major alone is judged as."""
+    return {int(entry["runtime"]): parse_version(str(entry["release"]))
+            for entry in runtimes.get("databricks", [])}
+
+
+def known_runtime(version: tuple[int, ...], releases: dict[int, tuple[int, ...]]) -> bool:
+    """Whether `version` ("17.3", "18") is a release of a Databricks runtime with a profile."""
+    last = releases.get(version[0])
+    return last is not None and version[1:2] <= last[1:2]
 
 
 def read_tables(root: Path) -> list[tuple[str, dict[str, Any]]]:
     """The parsed rule files (`rules/*.toml`), from the user's cache when they are unchanged."""
     return _book(root).tables
+
+
+# The keys a rule of the matrix may have: any other is a typo that would silently widen it.
+_RULE_KEYS = {"code", "name", "change", "when", "spark", "databricks", "verdict", "message",
+              "why", "fix", "docs", "examples", "value_free", "by_design"}
 
 
 # What the cached records are made by: a cache written by other code is not read.
@@ -231,7 +275,10 @@ def _cache_dir() -> Path:
     return Path(base) / "streamlint"
 
 
-def _rule(raw: dict[str, Any], family: str) -> Rule:
+def _rule(raw: dict[str, Any], family: str, releases: dict[int, tuple[int, ...]]) -> Rule:
+    unknown = sorted(set(raw) - _RULE_KEYS)
+    if unknown:
+        raise ValueError(f"{raw['code']}: unknown keys {unknown}")
     when = tuple(
         (key, tuple(value) if isinstance(value, list) else (str(value),))
         for key, value in sorted(raw.get("when", {}).items())
@@ -243,18 +290,35 @@ def _rule(raw: dict[str, Any], family: str) -> Rule:
     if unknown:
         raise ValueError(f"{raw['code']}: no change of kind {unknown} exists")
     check_when(f"rules/{family}.toml", raw["code"], kinds, when)
-    for clause in filter(None, (c.strip() for c in raw.get("spark", "").split(","))):
-        if not re.fullmatch(r"(>=|<=|==|>|<)\d+(\.\d+)*", clause):
-            raise ValueError(f"{raw['code']}: cannot read the Spark range {raw['spark']!r}")
+    _bounds(raw["code"], "Spark", raw.get("spark", ""))
+    for bound in _bounds(raw["code"], "Databricks runtime", raw.get("databricks", "")):
+        if not known_runtime(bound, releases):
+            raise ValueError(f"{raw['code']}: Databricks Runtime "
+                             f"{'.'.join(map(str, bound))} has no profile (rules/runtimes.toml)")
     examples = tuple(Example(**example) for example in raw.get("examples", []))
+    for example in examples:
+        if example.databricks and (example.spark or not known_runtime(
+                parse_version(example.databricks), releases)):
+            raise ValueError(f"{raw['code']}: example {example.name!r}: name a known "
+                             "Databricks runtime, or a Spark version, not both")
     return Rule(
         code=raw["code"], name=raw["name"], verdict=raw["verdict"],
         change=tuple(raw["change"]) if isinstance(raw["change"], list) else (raw["change"],),
         message=raw["message"], why=raw["why"].strip(), fix=raw.get("fix", "").strip(),
         docs=raw["docs"], spark=raw.get("spark", ""), when=when, examples=examples,
         family=family, value_free=bool(raw.get("value_free", False)),
-        by_design=bool(raw.get("by_design", False)),
+        by_design=bool(raw.get("by_design", False)), databricks=raw.get("databricks", ""),
     )
+
+
+def _bounds(code: str, what: str, spec: str) -> list[tuple[int, ...]]:
+    """The versions a range (`>=3.5,<4.2`) names; a range that cannot be read is refused."""
+    bounds = []
+    for clause in filter(None, (c.strip() for c in spec.split(","))):
+        if not re.fullmatch(r"(>=|<=|==|>|<)\d+(\.\d+)*", clause):
+            raise ValueError(f"{code}: cannot read the {what} range {spec!r}")
+        bounds.append(parse_version(clause.lstrip("<>=")))
+    return bounds
 
 
 def check_when(where: str, code: str, kinds: list[str],

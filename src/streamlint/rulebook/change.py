@@ -41,10 +41,11 @@ def exit_code(verdict: str, *, errors: bool = False, strict: bool = False,
     return EXIT_OK
 
 
-# The facts each kind of change carries: what a rule's `when` may match, beside the Spark
-# version (a rule's `spark` range). A fact's values are listed where they are a closed set;
-# None is free text (a setting's key, a table's name). The rules loader refuses a `when` key
-# a kind does not carry, or a value outside its set, so a typo cannot silently never match.
+# The facts each kind of change carries: what a rule's `when` may match, beside the runtime
+# (a rule's `spark` and `databricks` ranges). A fact's values are listed where they are a
+# closed set; None is free text (a setting's key, a table's name). The rules loader refuses a
+# `when` key a kind does not carry, or a value outside its set, so a typo cannot silently
+# never match.
 # Every change of a pipeline's flow also carries PIPELINE_FACTS.
 BOOL = frozenset({"true", "false"})
 # `streamlint.diff.shapes.sink_kind`: what a sink is, for the rules.
@@ -177,7 +178,10 @@ FACTS: dict[str, Facts] = {
     "trigger": {**_S, "continuous": BOOL, "real_time": BOOL,
                 "checkpoint_v1": frozenset({"refused", "allowed", "no"})},
     # `stateful` "unknown": a query streamlint did not read whole (it may hold state).
-    "config.changed": {"stateful": frozenset({"true", "false", "unknown"}), "key": None},
+    # `rocksdb_or_unset` (the state store provider's key only): each version sets a RocksDB
+    # provider or leaves it to the runtime's default, RocksDB on Databricks 17.3+ (CF08).
+    "config.changed": {"stateful": frozenset({"true", "false", "unknown"}), "key": None,
+                       "rocksdb_or_unset": BOOL},
     "pipeline.flow_renamed": _S,
     "pipeline.flows_replaced": _S,
     "pipeline.table_renamed": {**_S, "old_table": None},

@@ -9,9 +9,10 @@ from streamlint.rulebook.matrix import documented_fix
 from streamlint.rulebook.profiles import (
     holds_for,
     profiles_for,
+    runtime_column,
     runtimes_for,
-    shown_range,
-    shown_runtimes,
+    shown_holds,
+    spark_column,
 )
 
 FOLDER = "docs/rules"  # the generated pages (streamlint.rulebook.pages)
@@ -38,8 +39,8 @@ def _ordered(rules: tuple[Rule, ...]) -> list[Rule]:
 def rules_text(rules: tuple[Rule, ...]) -> str:
     """One rule a line, in columns as wide as their longest entry: code, verdict, name, the
     Spark versions and the Databricks runtimes it holds for."""
-    rows = [(r.code, r.verdict, r.name, f"Spark {shown_range(r.spark)}",
-             f"DBR {shown_runtimes(r.spark)}") for r in _ordered(rules)]
+    rows = [(r.code, r.verdict, r.name, f"Spark {spark_column(r)}", f"DBR {runtime_column(r)}")
+            for r in _ordered(rules)]
     if not rows:
         return ""
     widths = [max(len(row[i]) for row in rows) for i in range(4)]
@@ -51,8 +52,11 @@ def rules_text(rules: tuple[Rule, ...]) -> str:
 def rules_json(rules: tuple[Rule, ...]) -> str:
     data = [
         {"code": r.code, "name": r.name, "verdict": r.verdict, "change": r.change,
-         "spark": r.spark or None, "profiles": list(profiles_for(r.spark)),
-         "databricks_runtimes": list(runtimes_for(r.spark)), "holds_for": holds_for(r.spark),
+         "spark": r.spark or None, "databricks": r.databricks or None,
+         # The Apache Spark profiles it holds for: none for a rule bound to Databricks.
+         "profiles": [] if r.databricks else list(profiles_for(r.spark)),
+         "databricks_runtimes": [] if r.databricks else list(runtimes_for(r.spark)),
+         "holds_for": shown_holds(r),
          "message": r.message, "why": r.why, "fix": r.fix, "docs": r.docs}
         for r in _ordered(rules)
     ]
@@ -64,14 +68,16 @@ def rules_markdown(rules: tuple[Rule, ...]) -> str:
              "|---|---|---|---|---|---|"]
     for r in _ordered(rules):
         summary = " ".join(r.why.split()).split(". ")[0].replace("|", "\\|").rstrip(".") + "."
-        lines.append(f"| {r.code} | `{r.name}` | {r.verdict} | {shown_range(r.spark)} | "
-                     f"{shown_runtimes(r.spark)} | {summary} |")
+        lines.append(f"| {r.code} | `{r.name}` | {r.verdict} | {spark_column(r)} | "
+                     f"{runtime_column(r)} | {summary} |")
     return "\n".join(lines) + "\n"
 
 
 def _held(rule: Rule) -> str:
     """`Spark 4.1-4.3 (>=4.1); Databricks Runtime 18-19`; a rule without a range holds for
-    every profile."""
+    every profile; a rule bound to Databricks runtimes, `Databricks Runtime 18.3+ (>=18.3)`."""
+    if rule.databricks:
+        return f"{shown_holds(rule)} ({rule.databricks}), not on Apache Spark"
     spark, runtimes = holds_for(rule.spark).split("; ")
     return f"{spark} ({rule.spark or 'every version'}); {runtimes}"
 

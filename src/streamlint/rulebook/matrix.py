@@ -1,7 +1,8 @@
 """The restart-compatibility matrix, loaded from `rules/*.toml`, and how a change meets it.
 
 A rule names the change kind it judges, optional facts it needs (`when`), the Spark versions
-it holds for, and its verdict. The first matching rule wins, most specific first.
+and Databricks runtimes it holds for, and its verdict. The first matching rule wins, most
+specific first.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from typing import Any
 from streamlint.model import Loc, is_known, show
 from streamlint.model.records import record
 from streamlint.model.secrets import mask_text
-from streamlint.rulebook.book import Rule, load_rules, own_rules, read_tables, rules_dir
+from streamlint.rulebook.book import Rule, Runtime, load_rules, own_rules, read_tables, rules_dir
 from streamlint.rulebook.change import DEFAULT_SPARK_VERSION as DEFAULT_SPARK_VERSION
 from streamlint.rulebook.change import Change, Code
 from streamlint.rulebook.change import worst as worst  # the rules' users take it from here too
@@ -76,7 +77,7 @@ class Finding:
 
 
 def judged_without_values(change: Change) -> bool:
-    """Whether every rule that may judge `change` (in any Spark version) holds whatever its
+    """Whether every rule that may judge `change` (on any runtime) holds whatever its
     values are, so that a value only known at run time cannot change the verdict."""
     rules = [r for r in load_rules() if change.kind in r.change
              and all(change.facts.get(key) in values for key, values in r.when)]
@@ -100,20 +101,20 @@ def _rules_of(kind: str) -> tuple[Rule, ...]:
     return _index[1].get(kind, ())
 
 
-def rule_for(change: Change, version: tuple[int, ...]) -> Rule | None:
-    return next((rule for rule in _rules_of(change.kind) if rule.applies(change, version)),
+def rule_for(change: Change, runtime: Runtime) -> Rule | None:
+    return next((rule for rule in _rules_of(change.kind) if rule.applies(change, runtime)),
                 None)
 
 
-def verdict_of(change: Change, version: tuple[int, ...]) -> str:
+def verdict_of(change: Change, runtime: Runtime) -> str:
     """The verdict `judge` gives, without writing its finding."""
-    rule = rule_for(change, version)
+    rule = rule_for(change, runtime)
     return rule.verdict if rule is not None else next(
         r.verdict for r in own_rules() if r.code == "SL000")
 
 
-def judge(change: Change, version: tuple[int, ...]) -> Finding:
-    rule = rule_for(change, version)
+def judge(change: Change, runtime: Runtime) -> Finding:
+    rule = rule_for(change, runtime)
     if rule is None:  # every change kind has a rule (tested); this is the safe fallback
         return own_finding("SL000", change.query, change.old_loc, change.new_loc,
                            subject=change.subject, old=show(change.old), new=show(change.new))

@@ -8,21 +8,64 @@ from functools import cache
 
 from streamlint.model.errors import UsageError
 from streamlint.model.records import record
-from streamlint.rulebook.book import parse_version, rule_data, version_in
+from streamlint.rulebook.book import (
+    Rule,
+    Runtime,
+    known_runtime,
+    parse_version,
+    rule_data,
+    runtime_releases,
+    version_in,
+)
 
 
 @record
 class Profile:
     """A Spark version the rules judge for (`spark`, "4.3"), and the Databricks runtime that
-    runs it when one was named ("17.3")."""
+    runs it when one was named ("17.3", "18")."""
 
     spark: str
     databricks: str = ""
 
     def describe(self) -> str:
-        """`Spark 4.3`, or `Spark 4.0 (Databricks Runtime 17.3)`."""
-        runtime = f" (Databricks Runtime {self.databricks})" if self.databricks else ""
-        return f"Spark {self.spark}{runtime}"
+        """`Spark 4.3`, or `Databricks Runtime 17.3 (Spark 4.0)`."""
+        return shown_profile(self.spark, self.databricks)
+
+    @property
+    def runtime(self) -> Runtime:
+        """What the rules are matched against (`Rule.holds_for`)."""
+        return runtime_of(self.spark, self.databricks)
+
+
+def shown_profile(spark: str, databricks: str = "") -> str:
+    """`Spark 4.3`, or `Databricks Runtime 17.3 (Spark 4.0)`: how every report names what it
+    judged for."""
+    return f"Databricks Runtime {databricks} (Spark {spark})" if databricks else f"Spark {spark}"
+
+
+def runtime_of(spark: str, databricks: str = "") -> Runtime:
+    """The runtime of a profile: a Databricks runtime named by its major alone ("18") is its
+    last feature release (`release` in rules/runtimes.toml, "18.3")."""
+    if not databricks:
+        return Runtime(parse_version(spark))
+    release = parse_version(databricks)
+    if len(release) == 1:
+        release = _releases().get(release[0], release)
+    return Runtime(parse_version(spark), release)
+
+
+@cache
+def _releases() -> dict[int, tuple[int, ...]]:
+    return runtime_releases(rule_data("runtimes"))
+
+
+def all_runtimes() -> tuple[Runtime, ...]:
+    """Every runtime the rules tell apart: each Spark profile, and each feature release of
+    each Databricks runtime."""
+    spark = databricks_runtimes()
+    return (*(Runtime(parse_version(v)) for v in known()),
+            *(Runtime(parse_version(spark[str(major)]), (major, minor))
+              for major, last in _releases().items() for minor in range(last[1] + 1)))
 
 
 @cache
@@ -43,14 +86,17 @@ def databricks_runtimes() -> dict[str, str]:
 
 
 _SPARK = re.compile(r"(\d+)\.(\d+)(?:\.\d+)*")
-# `dbr-17.3`, `DBR 17`, `databricks-17.3`; a cluster spec's `17.3.x-scala2.13`.
+# `dbr-17.3`, `DBR 17`, `databricks-17.3`; a cluster spec's `17.3.x-scala2.13`, or
+# `18.x-scala2.13` for a runtime without feature releases.
 _DBR = re.compile(r"(?:dbr|databricks)[-_ ]?(\d+)(?:\.(\d+|x))?", re.IGNORECASE)
-_CLUSTER = re.compile(r"(\d+)\.(\d+|x)\.x-")
+_CLUSTER = re.compile(r"(\d+)\.(?:(\d+|x)\.)?x-")
 
 
 def known_text() -> str:
+    runtimes = ", ".join(f"{major}.0-{major}.{last[1]}" if last[1] else str(major)
+                         for major, last in _releases().items())
     return (f"streamlint knows Spark {', '.join(known())} (and the Databricks runtimes "
-            f"{', '.join(databricks_runtimes())} that run them)")
+            f"{runtimes} that run them)")
 
 
 def spark_minor(text: str) -> str | None:
@@ -60,11 +106,12 @@ def spark_minor(text: str) -> str | None:
 
 
 def databricks_profile(major: str, minor: str | None) -> Profile | None:
-    """The profile of Databricks Runtime `major`[.`minor`], None for a runtime without one."""
+    """The profile of Databricks Runtime `major`[.`minor`], None for a runtime without one
+    (an unknown major, or a minor past its last feature release: `dbr-17.5`)."""
     spark = databricks_runtimes().get(str(int(major)))
-    if spark is None:
+    shown = f"{int(major)}.{int(minor)}" if minor and minor != "x" else str(int(major))
+    if spark is None or not known_runtime(parse_version(shown), _releases()):
         return None
-    shown = f"{int(major)}.{minor}" if minor and minor != "x" else str(int(major))
     return Profile(spark, shown)
 
 
@@ -77,7 +124,8 @@ def parse_profile(text: str, where: str = "--spark-version") -> Profile:
     if dbr:
         profile = databricks_profile(dbr[1], dbr[2])
         if profile is None:
-            raise UsageError(f"{where}: Databricks Runtime {dbr[1]} has no profile; "
+            named = dbr[1] + (f".{dbr[2]}" if dbr[2] and dbr[2] != "x" else "")
+            raise UsageError(f"{where}: Databricks Runtime {named} has no profile; "
                              f"{known_text()}")
         return profile
     minor = spark_minor(value)
@@ -149,3 +197,34 @@ def shown_runtimes(spec: str) -> str:
 def holds_for(spec: str) -> str:
     """Where a rule holds, in words: `Spark 3.5-4.3; Databricks Runtime 14-19`."""
     return f"Spark {shown_range(spec)}; Databricks Runtime {shown_runtimes(spec)}"
+
+
+def shown_holds(rule: Rule) -> str:
+    """Where a rule holds, in words: `Spark 3.5-4.3; Databricks Runtime 14-19`, or, for a rule
+    bound to Databricks runtimes, `Databricks Runtime 18.3+` (never on Apache Spark)."""
+    if not rule.databricks:
+        return holds_for(rule.spark)
+    return f"Databricks Runtime {_shown_runtime_range(rule)}"
+
+
+def spark_column(rule: Rule) -> str:
+    """A rule table's Spark column: the versions it holds for; `-` for a rule bound to
+    Databricks runtimes, which holds on no Apache Spark."""
+    return "-" if rule.databricks else shown_range(rule.spark)
+
+
+def runtime_column(rule: Rule) -> str:
+    """A rule table's Databricks Runtime column: the runtimes it is bound to, or those that run
+    the Spark versions it holds for."""
+    return _shown_runtime_range(rule) if rule.databricks else shown_runtimes(rule.spark)
+
+
+def _shown_runtime_range(rule: Rule) -> str:
+    runtimes = ", ".join(_shown_clause(c.strip()) for c in rule.databricks.split(","))
+    return runtimes + (f" on Spark {shown_range(rule.spark)}" if rule.spark else "")
+
+
+def _shown_clause(clause: str) -> str:
+    version = clause.lstrip("<>=")
+    return {">=": f"{version}+", ">": f"after {version}", "<": f"before {version}",
+            "<=": f"up to {version}"}.get(clause[: len(clause) - len(version)], version)

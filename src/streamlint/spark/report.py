@@ -19,6 +19,7 @@ from streamlint.model.secrets import mask_line
 from streamlint.report.json import report_data
 from streamlint.report.result import Confirmation as ResultConfirmation
 from streamlint.rulebook.change import worst
+from streamlint.rulebook.profiles import shown_profile
 from streamlint.spark.confirm import Confirmation, QueryConfirmation
 from streamlint.spark.intent import with_intent
 
@@ -257,9 +258,13 @@ def _lines(report: Report, confirmation: Confirmation, reproduce: Sequence[str])
         out.append(f"  {confirmation.problem}")
     if confirmation.no_query:
         out.append(f"  {NO_QUERY}")
-    if not confirmation.spark_version.startswith(report.spark_version + "."):
-        out.append(f"  note: the static verdict is for Spark {report.spark_version}; this run "
-                   f"is Spark {confirmation.spark_version} (--spark-version sets the former)")
+    if report.databricks or not confirmation.spark_version.startswith(
+            report.spark_version + "."):
+        # A Databricks runtime's own restart behaviour (CF08-CF10) is not Apache Spark's.
+        out.append(f"  note: the static verdict is for "
+                   f"{shown_profile(report.spark_version, report.databricks)}; this run is "
+                   f"{'Apache ' if report.databricks else ''}Spark {confirmation.spark_version}"
+                   " (--spark-version sets the former)")
     for (old, new), confirmed in zip(report.pairs, pair_confirmations(report, confirmation),
                                      strict=True):
         label = (new or old).label  # type: ignore[union-attr]

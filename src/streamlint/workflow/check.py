@@ -16,6 +16,7 @@ from pathlib import Path
 from streamlint.diff import Report
 from streamlint.diff.changes import changed_modules
 from streamlint.extract import decode_source, mentions_streaming
+from streamlint.extract.bundles import Clusters
 from streamlint.model.errors import FileError, InputError, UsageError
 from streamlint.model.records import record, replace
 from streamlint.policy.accept import FILE, Acceptance, in_effect, leftovers, parse
@@ -105,7 +106,8 @@ def collect(root: Path, base: str, head: str | None, paths: list[str] | None,
                 old_path=f"{base}:{change.old_path}" if change.old_path else None,
                 new_path=change.new_path, old_text=texts[0], new_text=texts[1],
                 spark_version=target.version, spark_source=target.source,
-                config=path_config, old_job=change.old_path, source_roots=graph.roots,
+                databricks=target.profile.databricks, config=path_config,
+                old_job=change.old_path, source_roots=graph.roots,
                 **pinned,
             ))
     pairs = _with_modules(pairs, graph)
@@ -121,7 +123,7 @@ class Targets:
     files read from the head (or the working tree) once, and only if some job needs them."""
 
     def __init__(self, root: Path, head: str | None, flag: str | None,
-                 bundle: Callable[[str], tuple[str, str] | None], base: str = "") -> None:
+                 bundle: Callable[[str], Clusters | None], base: str = "") -> None:
         self.root, self.head, self.flag, self.bundle = root, head, flag, bundle
         self.base = base
         self._files: dict[str, str] | None = None
@@ -207,7 +209,7 @@ def _rejudged(status: str, affected: dict[str, list[str]], root: Path, base: str
             status=status, path=path, old_path=f"{base}:{path}", new_path=path,
             old_text=graph.base.texts[path], new_text=graph.head.texts[path],
             spark_version=target.version, spark_source=target.source, config=path_config,
-            old_job=path, source_roots=graph.roots,
+            databricks=target.profile.databricks, old_job=path, source_roots=graph.roots,
             **targets.base_of(path, path_config, target)))
     return again
 

@@ -28,7 +28,7 @@ from streamlint.model.errors import UsageError
 from streamlint.model.identity import QueryKey, checkpoint_key
 from streamlint.model.records import replace
 from streamlint.policy.settle import settle
-from streamlint.rulebook.book import parse_version
+from streamlint.rulebook.profiles import runtime_of
 from streamlint.workflow.git import run_git, show_many
 
 if TYPE_CHECKING:
@@ -65,7 +65,8 @@ def across_files(reports: list[Report], configs: dict[str, Config],
         extra += shared.get(ri, [])
         sources = tuple(distinct([reports[a].old for a, _, b, _ in moves if b == ri]))
         rebuilt = diff_pairs(report.old, report.new, pairs, report.spark_version,
-                             tuple(extra), sources, report.base_spark_version)
+                             tuple(extra), sources, report.base_spark_version,
+                             report.databricks)
         out[ri] = settle(replace(rebuilt, status=report.status,
                                  spark_source=report.spark_source,
                                  base_spark_source=report.base_spark_source),
@@ -135,7 +136,7 @@ def shared_checkpoints(reports: list[Report], others: list[JobFile]
             if ri is None:
                 continue
             elsewhere = [q for _, p, q in group if p != path]
-            version = parse_version(reports[ri].spark_version)
+            version = runtime_of(reports[ri].spark_version, reports[ri].databricks)
             changes.setdefault(ri, []).append(shared_change(
                 query, elsewhere, all(alike(q, query, version) for q in elsewhere)))
     return changes

@@ -14,12 +14,12 @@ from streamlint.workflow.modules import source_roots as relative_roots
 
 
 def diff_files(old_path: str, new_path: str, spark_version: str = DEFAULT_SPARK_VERSION,
-               source_roots: tuple[str, ...] | None = None, config_folder: str | None = None
-               ) -> Report:
+               source_roots: tuple[str, ...] | None = None, config_folder: str | None = None,
+               databricks: str = "") -> Report:
     """Two job files on disk; each follows its own repository's modules. `source_roots`
     (relative to `config_folder`) says where packages start, as `source-roots` in config."""
     roots = relative_roots(project_root(new_path), source_roots,
                            Path(config_folder) if config_folder else None)
     return diff_jobs(extract_file(old_path, on_disk(old_path, roots), version=True),
                      extract_file(new_path, on_disk(new_path, roots), version=True),
-                     spark_version)
+                     spark_version, databricks=databricks)

@@ -8,6 +8,7 @@ from pathlib import Path
 
 from streamlint.extract import mentions_streaming
 from streamlint.extract.bundles import (
+    Clusters,
     deployment,
     spark_version,
 )
@@ -55,9 +56,9 @@ class Graph:
         return MappingFiles({**side.bundle(job), **side.configs_for(
             job, [job_text, *found.values()]), **found})
 
-    def spark_version(self, job: str) -> tuple[str, str] | None:
-        """The Spark of the clusters the head's Databricks bundle runs the job on, and where
-        that was read."""
+    def spark_version(self, job: str) -> Clusters | None:
+        """The runtime of the clusters the head's Databricks bundle runs the job on, and
+        where that was read."""
         texts = self.head.bundle(job)
         return spark_version(deployment(MappingFiles(texts), job)) if texts else None
 

@@ -37,6 +37,7 @@ class Pair:
     spark_version: str
     config: Config
     spark_source: str = ""  # where spark_version came from (`streamlint.workflow.target`)
+    databricks: str = ""  # the Databricks runtime that runs spark_version, if one was named
     # The Spark the base pins where it differs from the head's, and where it was read.
     base_spark_version: str = ""
     base_spark_source: str = ""
@@ -76,7 +77,8 @@ def _diff_pair(pair: Pair) -> Report | FileError:
                if pair.old_text is not None else JobFile(pair.path, "", ()))
         new = (read(pair.new_text, pair.path, new_project) if pair.new_text is not None
                else JobFile(pair.path, "", ()))
-        report = diff_jobs(old, new, pair.spark_version, pair.base_spark_version)
+        report = diff_jobs(old, new, pair.spark_version, pair.base_spark_version,
+                           pair.databricks)
     except InputError as err:
         return FileError.of(err)
     except Exception as err:  # noqa: BLE001 - a bug on one file must not hide the others

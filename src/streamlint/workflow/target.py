@@ -9,10 +9,12 @@ read as one for the cluster's 4.3.
 
 from __future__ import annotations
 
+import contextlib
 import os
 from collections.abc import Mapping
 from pathlib import Path
 
+from streamlint.extract.bundles import Clusters
 from streamlint.model.errors import UsageError
 from streamlint.model.records import record
 from streamlint.rulebook.profiles import (
@@ -62,17 +64,21 @@ def resolve(flag: str | None, configured: str | None, config_path: str | None,
     return Target(Profile(latest()), DEFAULT_SOURCE)
 
 
-def with_bundle(target: Target, bundle: tuple[str, str] | None) -> Target:
+def with_bundle(target: Target, bundle: Clusters | None) -> Target:
     """The target, or where nothing named a version (neither the command line, the
-    configuration nor a pin), the Spark of the clusters a Databricks bundle runs the job on
-    (`extract/bundles.spark_version`: the version and where it was read)."""
+    configuration nor a pin), the Databricks runtime of the clusters a Databricks bundle runs
+    the job on, else their Spark (`extract/bundles.spark_version`)."""
     if bundle is None or target.source != DEFAULT_SOURCE:
         return target
-    judged = declared_profile(bundle[0])
+    if bundle.runtime:
+        with contextlib.suppress(UsageError):  # a runtime without a profile: by its Spark
+            return Target(parse_profile(bundle.runtime), bundle.where)
+    judged = declared_profile(bundle.spark)
     if judged is None:
         return target
     profile, note = judged
-    return Target(profile, f"{bundle[1]}{note}")
+    return Target(profile, f"{bundle.where}{note}")
+
 
 
 def _declared(found: Declaration) -> Target:
