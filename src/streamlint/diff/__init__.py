@@ -99,7 +99,7 @@ def diff_pairs(old: JobFile, new: JobFile, pairs: tuple[tuple[Query | None, Quer
         else:
             continue
         if after is not None:
-            found += too_new(before, after, version)
+            found += too_new(before, after, version.spark)
         default = (after or before).label  # type: ignore[union-attr]
         changes.extend(replace(c, query=label) if c.query == default else c
                        for c in merge_identity_changes(found))
