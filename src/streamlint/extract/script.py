@@ -17,6 +17,7 @@ import libcst as cst
 # here, before the interpreter looks it up.
 import streamlint.extract.arguments
 import streamlint.extract.config_files
+import streamlint.extract.platform
 import streamlint.extract.pyspark_api
 import streamlint.extract.python_api  # noqa: F401
 from streamlint.extract import pipelines
