@@ -209,6 +209,12 @@ def _cache_dir() -> Path:
     return Path(base) / "streamlint"
 
 
+def user_cache() -> Path | None:
+    """Where streamlint keeps what it would otherwise work out on every run
+    (`~/.cache/streamlint`); None when STREAMLINT_NO_CACHE is set."""
+    return None if os.environ.get("STREAMLINT_NO_CACHE") is not None else _cache_dir()
+
+
 def _rule(raw: dict[str, Any], family: str) -> Rule:
     when = tuple(
         (key, tuple(value) if isinstance(value, list) else (str(value),))
