@@ -19,7 +19,7 @@ def cache_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 def test_cache_is_written_and_gives_the_same_tables(cache_home: Path) -> None:
     first = read_tables(rules_dir())
-    files = list(cache_home.glob("rules-*.pickle"))
+    files = list(cache_home.glob("rules-*.marshal"))
     assert len(files) == 1
     assert read_tables(rules_dir()) == first
     assert [family for family, _ in first] == sorted(p.stem for p in rules_dir().glob("*.toml"))
@@ -27,10 +27,10 @@ def test_cache_is_written_and_gives_the_same_tables(cache_home: Path) -> None:
 
 def test_corrupt_cache_is_ignored(cache_home: Path) -> None:
     expected = read_tables(rules_dir())
-    paths = list(cache_home.glob("rules-*.pickle"))
+    paths = list(cache_home.glob("rules-*.marshal"))
     assert paths
     for path in paths:
-        path.write_bytes(b"\x80not a pickle")
+        path.write_bytes(b"\x80not marshal data")
     book._read.cache_clear()
     assert read_tables(rules_dir()) == expected
 
@@ -60,7 +60,7 @@ def test_rules_built_from_the_cache_are_the_rules_built_without_it(
     for cached in (book._read, book.load_rules, book.own_rules):
         cached.cache_clear()
     built = (book.load_rules(), book.own_rules())  # built, checked and written to the cache
-    assert list(cache_home.glob("rules-*.pickle"))
+    assert list(cache_home.glob("rules-*.marshal"))
     for cached in (book._read, book.load_rules, book.own_rules):
         cached.cache_clear()
     assert (book.load_rules(), book.own_rules()) == built  # read back from the cache

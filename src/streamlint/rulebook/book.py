@@ -5,8 +5,8 @@ that never fires), and found by code or name."""
 from __future__ import annotations
 
 import binascii
+import marshal
 import os
-import pickle
 import re
 import sys
 from functools import cache
@@ -15,7 +15,7 @@ from typing import Any
 
 from streamlint.model.errors import UsageError
 from streamlint.model.records import __file__ as records_file
-from streamlint.model.records import record
+from streamlint.model.records import fields, record
 from streamlint.rulebook.change import CHANGE_KINDS, VERDICTS, Change, facts_of
 from streamlint.rulebook.change import __file__ as change_file
 
@@ -143,11 +143,11 @@ _CODE = repr([(name, Path(module).stat().st_mtime_ns) for name, module in (
 
 class _Book:
     """The rule files as read, and the rules built from them once checked; written to the
-    user's cache (`~/.cache/streamlint`, a pickle like the interpreter's own bytecode cache,
-    keyed by the files' paths, sizes and modification times and by this code's) so that a
-    run neither parses the TOML (about 10 ms) nor builds and checks every rule again (about
-    8 ms): a tenth of what a whole `diff` costs. Any failure to read or write the cache just
-    means doing the work."""
+    user's cache (`~/.cache/streamlint`, in the format of the interpreter's own bytecode
+    cache, `marshal`, which unlike pickle costs no import; keyed by the files' paths, sizes
+    and modification times and by this code's) so that a run neither parses the TOML (about
+    10 ms) nor builds and checks every rule again (about 8 ms): a tenth of what a whole
+    `diff` costs. Any failure to read or write the cache just means doing the work."""
 
     def __init__(self, stamp: str, path: Path | None, tables: list[tuple[str, dict[str, Any]]],
                  rules: tuple[Rule, ...] | None = None, own: tuple[Rule, ...] | None = None
@@ -160,12 +160,36 @@ class _Book:
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             temporary = self.path.with_suffix(f".{os.getpid()}.tmp")
-            temporary.write_bytes(pickle.dumps(
-                {"stamp": self.stamp, "tables": self.tables, "rules": self.rules,
-                 "own": self.own}, protocol=pickle.HIGHEST_PROTOCOL))
+            temporary.write_bytes(marshal.dumps(
+                {"stamp": self.stamp, "tables": self.tables, "rules": _plain(self.rules),
+                 "own": _plain(self.own)}))
             os.replace(temporary, self.path)
-        except OSError:
+        except (OSError, ValueError):  # ValueError: a value marshal cannot write
             pass
+
+
+def _plain(rules: tuple[Rule, ...] | None) -> tuple[tuple[Any, ...], ...] | None:
+    """Rules as marshal writes them: each the tuple of its fields, its examples too."""
+    if rules is None:
+        return None
+    return tuple(tuple(tuple(_fields_of(e) for e in value) if name == "examples" else value
+                       for name, value in zip(fields(rule), _fields_of(rule), strict=True))
+                 for rule in rules)
+
+
+def _fields_of(value: Rule | Example) -> tuple[Any, ...]:
+    return tuple(getattr(value, name) for name in fields(value))
+
+
+_EXAMPLES = Rule.__record_fields__.index("examples")  # type: ignore[attr-defined]
+
+
+def _built(plain: tuple[tuple[Any, ...], ...] | None) -> tuple[Rule, ...] | None:
+    """The rules `_plain` wrote."""
+    if plain is None:
+        return None
+    return tuple(Rule(*values[:_EXAMPLES], tuple(Example(*e) for e in values[_EXAMPLES]),
+                      *values[_EXAMPLES + 1:]) for values in plain)
 
 
 def _book(root: Path) -> _Book:
@@ -177,13 +201,14 @@ def _book(root: Path) -> _Book:
 
 @cache
 def _read(paths: tuple[Path, ...], stamp: str, cache_dir: str, use_cache: bool) -> _Book:
-    cache = (Path(cache_dir) / f"rules-{binascii.crc32(stamp.encode()):08x}.pickle"
+    cache = (Path(cache_dir) / f"rules-{binascii.crc32(stamp.encode()):08x}.marshal"
              if use_cache else None)
     if cache is not None:
         try:
-            cached = pickle.loads(cache.read_bytes())
+            cached = marshal.loads(cache.read_bytes())
             if isinstance(cached, dict) and cached.get("stamp") == stamp:
-                return _Book(stamp, cache, cached["tables"], cached["rules"], cached["own"])
+                return _Book(stamp, cache, cached["tables"], _built(cached["rules"]),
+                             _built(cached["own"]))
         except Exception:  # noqa: BLE001 - a cache that cannot be read is no cache
             pass
     if sys.version_info >= (3, 11):
