@@ -20,7 +20,7 @@ def cache_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 def test_cache_is_written_and_gives_the_same_tables(cache_home: Path) -> None:
     first = read_tables(rules_dir())
-    files = list(cache_home.glob("rules-*.pickle"))
+    files = list(cache_home.glob("rules-*.marshal"))
     assert len(files) == 1
     assert read_tables(rules_dir()) == first
     assert [family for family, _ in first] == sorted(p.stem for p in rules_dir().glob("*.toml"))
@@ -28,10 +28,10 @@ def test_cache_is_written_and_gives_the_same_tables(cache_home: Path) -> None:
 
 def test_corrupt_cache_is_ignored(cache_home: Path) -> None:
     expected = read_tables(rules_dir())
-    paths = list(cache_home.glob("rules-*.pickle"))
+    paths = list(cache_home.glob("rules-*.marshal"))
     assert paths
     for path in paths:
-        path.write_bytes(b"\x80not a pickle")
+        path.write_bytes(b"\x80not marshal data")
     book._read.cache_clear()
     assert read_tables(rules_dir()) == expected
 
@@ -47,9 +47,9 @@ def test_edited_rules_invalidate_the_cache(cache_home: Path, tmp_path: Path) -> 
 
 def test_old_caches_are_pruned_when_a_new_one_is_written(cache_home: Path) -> None:
     cache_home.mkdir(parents=True)
-    # oldest first: an earlier version's JSON cache, then pickles, each a second newer
-    old = [cache_home / "rules-0badc0de.json"]
-    old += [cache_home / f"rules-{n:08x}.pickle" for n in range(book.KEEP + 3)]
+    # oldest first: earlier versions' JSON and pickle caches, then marshal ones, a second apart
+    old = [cache_home / "rules-0badc0de.json", cache_home / "rules-0badf00d.pickle"]
+    old += [cache_home / f"rules-{n:08x}.marshal" for n in range(book.KEEP + 3)]
     for age, path in enumerate(old):
         path.write_bytes(b"old")
         os.utime(path, ns=(age * 10**9, age * 10**9))
@@ -59,7 +59,7 @@ def test_old_caches_are_pruned_when_a_new_one_is_written(cache_home: Path) -> No
     read_tables(rules_dir())
     left = set(cache_home.glob("rules-*"))
     written = left - set(old)
-    assert len(written) == 1 and written.pop().suffix == ".pickle"
+    assert len(written) == 1 and written.pop().suffix == ".marshal"
     # the written one and the KEEP - 1 newest old ones are kept
     assert len(left) == book.KEEP
     assert left & set(old) == set(old[-(book.KEEP - 1):])
@@ -82,7 +82,7 @@ def test_rules_built_from_the_cache_are_the_rules_built_without_it(
     for cached in (book._read, book.load_rules, book.own_rules):
         cached.cache_clear()
     built = (book.load_rules(), book.own_rules())  # built, checked and written to the cache
-    assert list(cache_home.glob("rules-*.pickle"))
+    assert list(cache_home.glob("rules-*.marshal"))
     for cached in (book._read, book.load_rules, book.own_rules):
         cached.cache_clear()
     assert (book.load_rules(), book.own_rules()) == built  # read back from the cache

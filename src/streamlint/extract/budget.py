@@ -26,17 +26,17 @@ from __future__ import annotations
 
 import ast
 import os
-from dataclasses import dataclass
 from typing import Any
 
 from streamlint.extract.text import python_tree
 from streamlint.model.errors import InputError
+from streamlint.model.records import record
 
 MAX_VALUE = 100_000  # characters of a string, items of a tuple, digits of an int
 _CHECK_MEMORY_EVERY = 4096
 
 
-@dataclass(frozen=True)
+@record
 class Limits:
     max_bytes: int = 300_000
     max_expression_depth: int = 200

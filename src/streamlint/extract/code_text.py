@@ -30,14 +30,19 @@ def code_text(node: cst.CSTNode) -> str:
     names: tuple[str, ...] = ()
     try:
         tree = ast.parse(textwrap.dedent(code).strip())
-        for definition in ast.walk(tree):
-            body = getattr(definition, "body", None)
-            if (isinstance(definition, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef)
+        read: set[str] = set()
+        # One walk: a docstring dropped holds no name, and the walk has already queued it.
+        for part in ast.walk(tree):
+            if isinstance(part, ast.Name):
+                read.add(part.id)
+                continue
+            body = getattr(part, "body", None)
+            if (isinstance(part, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef)
                     and body and isinstance(body[0], ast.Expr)
                     and isinstance(body[0].value, ast.Constant)
                     and isinstance(body[0].value.value, str)):
-                definition.body = body[1:] or [ast.Pass()]
-        names = tuple(sorted({n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}))
+                part.body = body[1:] or [ast.Pass()]
+        names = tuple(sorted(read))
         code = ast.unparse(tree)
     except (SyntaxError, ValueError, RecursionError):
         pass

@@ -16,8 +16,8 @@ libraries' handlers; finding a file, reading it and parsing its text is
 
 from __future__ import annotations
 
-import configparser
 import posixpath
+from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 import libcst as cst
@@ -164,7 +164,16 @@ def call_configparser(interp: Interpreter, func: FunctionRef, args: list[Any],
     return registry.NEXT
 
 
+def _configparser() -> ModuleType:
+    """The standard library's INI parser, imported for a job that reads an INI file: it is
+    about 1 ms of every `diff` otherwise (bench/bench_diff.py), where no job uses it."""
+    import configparser
+
+    return configparser
+
+
 def _parse_ini(ini: Ini, text: str) -> bool:
+    configparser = _configparser()
     parser = configparser.ConfigParser(interpolation=configparser.BasicInterpolation())
     try:
         parser.read_string(ini.raw + "\n" + text)
@@ -227,7 +236,7 @@ def _ini_get(target: Ini, section: Any, option: Any, how: str, fallback: Any,
         return unread(code, target.unread) if target.unread else Unknown(code)
     values = target.sections.get(section)
     text = values.get(option.lower()) if values is not None else None
-    if text is None and section == configparser.DEFAULTSECT:
+    if text is None and section == _configparser().DEFAULTSECT:
         text = target.defaults.get(option.lower())
     if text is None:
         if target.unread:
@@ -240,7 +249,7 @@ def _ini_get(target: Ini, section: Any, option: Any, how: str, fallback: Any,
         elif how == "getfloat":
             converted = float(text)
         elif how == "getboolean":
-            converted = configparser.ConfigParser.BOOLEAN_STATES[text.lower()]
+            converted = _configparser().ConfigParser.BOOLEAN_STATES[text.lower()]
     except (ValueError, KeyError):
         return Unknown(code)
     return Overridable(converted, target.origins) if isinstance(

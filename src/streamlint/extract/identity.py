@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Callable
-from dataclasses import dataclass, field
 
 from streamlint.extract.registry import current_name
 from streamlint.extract.scopes import binds, module_names
@@ -33,15 +32,20 @@ def no_repository(dotted: str, level: int, importer: str) -> None:
     return None
 
 
-@dataclass(eq=False)  # a key by identity: two versions' modules are never one
 class Module:
     """A module's top-level statements, read for what they bind: `statement(i)` gives the
-    essential syntax tree of statement i (see `code_facts._essential`), parsed when asked."""
+    essential syntax tree of statement i (see `code_facts._essential`), parsed when asked.
 
-    path: str
-    bound: list[set[str]]
-    statement: Callable[[int], ast.stmt | None]
-    star: list[int] = field(default_factory=list)  # `from m import *` statements
+    A key by identity (two versions' modules are never one): a plain class, which costs
+    less to define than a dataclass (compiled with `exec` on every run)."""
+
+    def __init__(self, path: str, bound: list[set[str]],
+                 statement: Callable[[int], ast.stmt | None], star: list[int] | None = None
+                 ) -> None:
+        self.path = path
+        self.bound = bound
+        self.statement = statement
+        self.star = [] if star is None else star  # `from m import *` statements
 
     def binders(self, name: str) -> list[int]:
         return [i for i, names in enumerate(self.bound) if name in names]

@@ -80,6 +80,15 @@ def replace(value: T, **changes: Any) -> T:
     return type(value)(**current)
 
 
+def rebuilt(cls: type[T], values: tuple[Any, ...]) -> T:
+    """A record of `cls` from the values of all its fields, in order: what a record held,
+    written to a cache and read back, so the constructor's checks are not run again (a
+    third of the time of building the rules from their cache)."""
+    value = object.__new__(cls)
+    value.__dict__.update(zip(cls.__record_fields__, values, strict=True))  # type: ignore[attr-defined]
+    return value
+
+
 def is_record(value: Any) -> bool:
     return hasattr(type(value), "__record_fields__")
 

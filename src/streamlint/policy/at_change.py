@@ -27,6 +27,7 @@ from __future__ import annotations
 import ast
 import difflib
 import posixpath
+from collections import deque
 
 from streamlint.extract.text import python_tree
 from streamlint.model import Loc
@@ -208,9 +209,7 @@ class _Side:
         self.spans: list[tuple[int, int, ast.stmt]] = []
         self.assignments: list[ast.stmt] = []
         self.functions: list[ast.FunctionDef | ast.AsyncFunctionDef] = []
-        for node in ast.walk(self.tree) if self.tree is not None else ():
-            if not isinstance(node, ast.stmt):
-                continue
+        for node in _statements(self.tree) if self.tree is not None else ():
             end = node.end_lineno or node.lineno
             body = getattr(node, "body", None)
             if isinstance(body, list) and body and isinstance(body[0], ast.stmt):
@@ -319,3 +318,21 @@ def _binds(statement: ast.stmt) -> set[str]:
     targets = (statement.targets if isinstance(statement, ast.Assign)
                else [statement.target])  # type: ignore[attr-defined]
     return {n.id for target in targets for n in ast.walk(target) if isinstance(n, ast.Name)}
+
+
+# What can hold a statement: a statement, an `except` clause, a `case` of a `match`.
+_HOLDERS = (ast.stmt, ast.excepthandler, ast.match_case)
+
+
+def _statements(tree: ast.Module) -> list[ast.stmt]:
+    """The statements of `tree` in `ast.walk`'s order (breadth first), without walking into
+    expressions, which hold none: a file's expressions are most of its nodes."""
+    found: list[ast.stmt] = []
+    todo = deque([tree])
+    while todo:
+        node = todo.popleft()
+        todo.extend(child for child in ast.iter_child_nodes(node)
+                    if isinstance(child, _HOLDERS))
+        if isinstance(node, ast.stmt):
+            found.append(node)
+    return found

@@ -7,12 +7,24 @@ What the formats say alike is in `shared`.
 
 from __future__ import annotations
 
+import importlib
 import os
+from types import ModuleType
 
 from streamlint.diff import Report
 from streamlint.model.errors import FileError
-from streamlint.report import github, json, markdown, sarif, text
+from streamlint.report import text
 from streamlint.report.result import Result
+
+# The formats besides text, each a module of this package, imported when it is asked for
+# (as cli/__init__ does for the commands): `diff` in its default format never loads them.
+FORMATTERS = frozenset({"json", "github", "sarif", "markdown"})
+
+
+def _formatter(fmt: str) -> ModuleType:
+    if fmt not in FORMATTERS:
+        raise ValueError(f"no report format {fmt!r}")  # the CLI offers only the formats above
+    return importlib.import_module(f"streamlint.report.{fmt}")
 
 
 def render(fmt: str, reports: list[Report], errors: tuple[FileError, ...] = (),
@@ -29,16 +41,11 @@ def render_result(fmt: str, result: Result, root: str | None = None) -> str:
         out = (text.render(reports[0]) if result.single
                else text.render_all(reports, result.errors))
         return out + ("\n".join(confirmation.lines) + "\n" if confirmation else "")
+    formatter = _formatter(fmt)
     if fmt == "json":
-        return (json.render(reports[0], confirmation) if result.single
-                else json.render_all(reports, result.errors, confirmation))
-    if fmt == "github":
-        return github.render(reports, result.errors, root, confirmation)
-    if fmt == "sarif":
-        return sarif.render(reports, result.errors, root, confirmation)
-    if fmt == "markdown":
-        return markdown.render(reports, result.errors, root, confirmation)
-    raise ValueError(f"no report format {fmt!r}")  # the CLI offers only the formats above
+        return (formatter.render(reports[0], confirmation) if result.single
+                else formatter.render_all(reports, result.errors, confirmation))
+    return formatter.render(reports, result.errors, root, confirmation)
 
 
 def render_for(fmt: str, result: Result, new: str) -> str:

@@ -14,7 +14,13 @@ from typing import Any
 from streamlint.model import Loc, is_known, show
 from streamlint.model.records import record
 from streamlint.model.secrets import mask_text
-from streamlint.rulebook.book import Rule, Runtime, load_rules, own_rules, read_tables, rules_dir
+from streamlint.rulebook.book import (
+    Rule,
+    Runtime,
+    load_rules,
+    own_rules,
+    rule_data,
+)
 from streamlint.rulebook.change import DEFAULT_SPARK_VERSION as DEFAULT_SPARK_VERSION
 from streamlint.rulebook.change import Change, Code
 from streamlint.rulebook.change import worst as worst  # the rules' users take it from here too
@@ -202,10 +208,8 @@ def _render(value: Any) -> str:
 
 @cache
 def _remedies() -> dict[str, str]:
-    for family, data in read_tables(rules_dir()):
-        if family == "pipelines":
-            return {k: " ".join(str(v).split()) for k, v in data.get("full_refresh", {}).items()}
-    return {}
+    data = rule_data("pipelines")
+    return {k: " ".join(str(v).split()) for k, v in data.get("full_refresh", {}).items()}
 
 
 def pipeline_fix(fix: str, verdict: str, family: str, facts: dict[str, str]) -> str:

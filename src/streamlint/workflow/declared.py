@@ -11,14 +11,20 @@ version: `pyspark>=3.5` says nothing about the cluster.
 
 from __future__ import annotations
 
+import binascii
 import json
+import marshal
+import os
 import re
 import sys
 from collections.abc import Callable, Iterable, Mapping
+from pathlib import Path
 from posixpath import basename, dirname
 from typing import Any
 
-from streamlint.model.records import record
+from streamlint.model.records import __file__ as records_file
+from streamlint.model.records import fields, record
+from streamlint.rulebook.book import user_cache
 
 
 @record
@@ -208,15 +214,53 @@ def _names_job(task: dict[str, Any], job: str) -> bool:
 # specs. TODO(bundles): add ("databricks.yml", read_bundle).
 READERS: tuple[tuple[Callable[[str], bool], Callable[[str, str, str], Declaration | None]],
                ...] = (
-    (lambda name: name == "pyproject.toml", lambda t, p, j: read_pyproject(t, p)),
+    (lambda name: name == "pyproject.toml", lambda t, p, j: remembered(read_pyproject, t, p)),
     (lambda name: name == "requirements.txt", lambda t, p, j: read_requirements(t, p)),
     (lambda name: name.startswith("requirements") and name.endswith(".txt"),
      lambda t, p, j: read_requirements(t, p)),
     (lambda name: name in ("uv.lock", "poetry.lock", "pdm.lock"),
-     lambda t, p, j: read_toml_lock(t, p)),
+     lambda t, p, j: remembered(read_toml_lock, t, p)),
     (lambda name: name == "Pipfile.lock", lambda t, p, j: read_pipfile_lock(t, p)),
     (lambda name: name.endswith(".json") and "job" in name.lower(), read_job_spec),
 )
+
+
+# What a remembered declaration was read by: an answer of other code is not taken.
+_CODE = repr([Path(module).stat().st_mtime_ns for module in (__file__, records_file)])
+
+
+def remembered(read: Callable[[str, str], Declaration | None], text: str, path: str
+               ) -> Declaration | None:
+    """`read(text, path)` for a TOML file (pyproject.toml, a lock file), kept in the user's
+    cache as the rules are (rulebook/book.py), by the file's path and whole text: importing
+    tomllib and parsing a pyproject.toml were 3 ms of the 50 that `diff` adds to parsing the
+    job files (bench/bench_diff.py), and a lock file of some hundred kB costs far more. Any
+    failure to read or write the cache just means reading the file."""
+    folder = user_cache()
+    if folder is None:
+        return read(text, path)
+    key = (_CODE, read.__name__, path, text)
+    try:
+        name = binascii.crc32("\0".join(key).encode("utf-8", "surrogatepass"))
+    except UnicodeError:
+        return read(text, path)
+    entry = folder / f"declared-{name:08x}.marshal"
+    try:
+        cached = marshal.loads(entry.read_bytes())
+        if cached[0] == key:
+            return None if cached[1] is None else Declaration(*cached[1])
+    except Exception:  # noqa: BLE001 - a cache that cannot be read is no cache
+        pass
+    found = read(text, path)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        temporary = entry.with_suffix(f".{os.getpid()}.tmp")
+        temporary.write_bytes(marshal.dumps(
+            (key, None if found is None else tuple(getattr(found, n) for n in fields(found)))))
+        os.replace(temporary, entry)
+    except (OSError, ValueError):
+        pass
+    return found
 
 
 def is_declaration_file(path: str) -> bool:

@@ -12,6 +12,7 @@ from streamlint.extract import registry
 from streamlint.extract.code_text import code_text
 from streamlint.extract.columns import option_key, option_value, plain
 from streamlint.extract.frames import flatten
+from streamlint.extract.positions import is_node
 from streamlint.extract.pyspark_api.batch_writes import batch_writes
 from streamlint.extract.pyspark_api.grouped import function_label
 from streamlint.extract.pyspark_api.helper_writes import imported_writes
@@ -119,7 +120,7 @@ def _function_code(writer: Writer) -> str | None:
         return None
     function = writer.foreach[1]
     node = getattr(getattr(function, "cls", function), "node", None)
-    return code_text(node) if isinstance(node, cst.CSTNode) else digest(function)
+    return code_text(node) if is_node(node) else digest(function)
 
 
 # A writer's digest names its batch function's code too: a branch not read whose function
