@@ -202,9 +202,9 @@ def test_values_written_the_same_that_differ_say_so() -> None:
     """The same code on both sides naming other values (an item of a list that changed):
     the message never reads "from X to X"."""
     from streamlint.model import Unknown
-    from streamlint.rulebook.book import Runtime, parse_version
     from streamlint.rulebook.change import Change
     from streamlint.rulebook.matrix import judge
+    from streamlint.rulebook.rule import Runtime, parse_version
 
     old, new = Unknown("spec (an item of SPECS: #1)", shown="spec"), Unknown(
         "spec (an item of SPECS: #2)", shown="spec")

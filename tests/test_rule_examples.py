@@ -13,10 +13,11 @@ from streamlint.cli import main
 from streamlint.diff import diff_jobs
 from streamlint.extract import extract_text, extract_version
 from streamlint.model.records import replace
-from streamlint.rulebook.book import Example, load_rules, own_rules
+from streamlint.rulebook.book import load_rules, own_rules
 from streamlint.rulebook.change import Change
 from streamlint.rulebook.matrix import DEFAULT_SPARK_VERSION, judge
 from streamlint.rulebook.profiles import Profile, parse_profile
+from streamlint.rulebook.rule import Example
 
 CASES = [
     pytest.param(rule, example, id=f"{rule.code}::{example.name}")

@@ -13,9 +13,10 @@ from gitrepo import Repo
 
 from streamlint.cli import main
 from streamlint.model.errors import UsageError
-from streamlint.rulebook.book import Runtime, load_rules, parse_version, version_in
+from streamlint.rulebook.book import load_rules
 from streamlint.rulebook.change import DEFAULT_SPARK_VERSION
 from streamlint.rulebook.profiles import Profile, all_runtimes, known, latest, parse_profile
+from streamlint.rulebook.rule import Runtime, parse_version, version_in
 from streamlint.workflow.declared import declared, pinned, read_job_spec
 from streamlint.workflow.target import DEFAULT_SOURCE, resolve
 

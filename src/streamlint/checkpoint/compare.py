@@ -25,8 +25,8 @@ from streamlint.diff.compare import Change, Code
 from streamlint.extract.pyspark_api import FILE_FORMATS
 from streamlint.model import AggCall, Aggregation, Loc, Query, Source, is_known, option
 from streamlint.model.expr import WINDOW_FUNCTIONS, Call, output_name, render
-from streamlint.rulebook.book import Runtime
 from streamlint.rulebook.matrix import Finding, judge, overriding, own_finding
+from streamlint.rulebook.rule import Runtime
 
 # What kind of offset each source format writes into offsets/N.
 RAISED_BY = "diff --checkpoint"  # the own rules of this comparison (rules/checkpoint.toml)

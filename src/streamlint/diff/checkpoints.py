@@ -13,8 +13,8 @@ from collections.abc import Iterable
 from streamlint.diff.compare import Change, Code, compare_queries
 from streamlint.model import Query, Template, Unknown, exclusive
 from streamlint.model.identity import QueryKey, checkpoint_key
-from streamlint.rulebook.book import Runtime
 from streamlint.rulebook.matrix import judge
+from streamlint.rulebook.rule import Runtime
 
 
 def shared_keys(changes: Iterable[Change]) -> set[QueryKey]:

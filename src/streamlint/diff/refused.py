@@ -27,9 +27,9 @@ from streamlint.diff.shapes import sink_kind
 from streamlint.diff.types import column_types
 from streamlint.model import Loc, Query
 from streamlint.model.schema_text import schema_fields
-from streamlint.rulebook.book import Runtime, parse_version
 from streamlint.rulebook.change import Change, Code
 from streamlint.rulebook.matrix import rule_for
+from streamlint.rulebook.rule import Runtime, parse_version
 
 SOURCE_EVOLUTION = "spark.sql.streaming.queryEvolution.enableSourceEvolution"
 SINK_EVOLUTION = "spark.sql.streaming.queryEvolution.enableSinkEvolution"

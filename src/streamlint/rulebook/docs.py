@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 
-from streamlint.rulebook.book import Rule
 from streamlint.rulebook.matrix import documented_fix
 from streamlint.rulebook.profiles import (
     holds_for,
@@ -14,6 +13,7 @@ from streamlint.rulebook.profiles import (
     shown_holds,
     spark_column,
 )
+from streamlint.rulebook.rule import Rule
 
 FOLDER = "docs/rules"  # the generated pages (streamlint.rulebook.pages)
 

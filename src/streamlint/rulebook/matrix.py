@@ -14,16 +14,11 @@ from typing import Any
 from streamlint.model import Loc, is_known, show
 from streamlint.model.records import record
 from streamlint.model.secrets import mask_text
-from streamlint.rulebook.book import (
-    Rule,
-    Runtime,
-    load_rules,
-    own_rules,
-    rule_data,
-)
+from streamlint.rulebook.book import load_rules, own_rules, rule_data
 from streamlint.rulebook.change import DEFAULT_SPARK_VERSION as DEFAULT_SPARK_VERSION
 from streamlint.rulebook.change import Change, Code
 from streamlint.rulebook.change import worst as worst  # the rules' users take it from here too
+from streamlint.rulebook.rule import Rule, Runtime
 
 
 @record

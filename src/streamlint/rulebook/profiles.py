@@ -8,15 +8,8 @@ from functools import cache
 
 from streamlint.model.errors import UsageError
 from streamlint.model.records import record
-from streamlint.rulebook.book import (
-    Rule,
-    Runtime,
-    known_runtime,
-    parse_version,
-    rule_data,
-    runtime_releases,
-    version_in,
-)
+from streamlint.rulebook.book import known_runtime, rule_data, runtime_releases
+from streamlint.rulebook.rule import Rule, Runtime, parse_version, version_in
 
 
 @record
