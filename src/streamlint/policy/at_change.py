@@ -19,6 +19,11 @@ changed line that causes it, and keeps its old place as a related location (SARI
   pass their own parameters on; where the statement uses no parameter, the one changed call
   of the function (the last line picking which query runs).
 
+A finding about a query the new version no longer has points where its code was taken out:
+the changed line the new file has in place of its old line (or of the old change causing
+it). Where the lines were deleted with nothing in their place it keeps no new place, and
+the reports say where it was in the old version.
+
 Names the statement uses that are bound by unchanged assignments of its file are followed to
 what those use (`TOPIC = settings.TOPIC`). Only one cause moves a finding: where several
 changed bindings could be it, which one did is not told, and the finding stays where the
@@ -54,11 +59,15 @@ def at_change(findings: tuple[Finding, ...], old_text: str, old_path: str, new_t
         return findings
     old = _Version(old_path, old_text, old_sources)
     new = _Version(new_path, new_text, new_sources)
-    if not any(_movable(f, new) for f in findings):
+    if not any(_movable(f, new) or _gone(f, old) for f in findings):
         return findings
     _mark_changes(old, new)
     out: list[Finding] = []
     for finding in findings:
+        if _gone(finding, old):
+            assert finding.old is not None
+            out.append(replace(finding, new=_removed_at(old, new, finding.old)))
+            continue
         if not _movable(finding, new):
             out.append(finding)
             continue
@@ -79,6 +88,31 @@ def _movable(finding: Finding, new: _Version) -> bool:
     return finding.new is not None and finding.new.path in new.by_shown and not finding.related
 
 
+def _gone(finding: Finding, old: _Version) -> bool:
+    """A finding about a query the new version no longer has (it has an old place only)."""
+    return finding.new is None and finding.old is not None and finding.old.path in old.by_shown
+
+
+def _removed_at(old: _Version, new: _Version, loc: Loc) -> Loc | None:
+    """Where in the new version the code of a gone query was taken out: the changed line the
+    new file has in its place (of the old line itself, or of the old change causing it); None
+    when the lines were deleted with nothing in their place (the finding is then shown at
+    its old place, `where` says so)."""
+    key, line = old.by_shown[loc.path], loc.line
+    if line not in old.file(key).changed:
+        cause = old.cause(loc.path, line)
+        if cause is None or cause.path not in old.by_shown:
+            return None
+        key, line = old.by_shown[cause.path], cause.line
+    if key not in new.files:
+        return None
+    for tag, i1, i2, j1, j2 in old.hunks.get(key, ()):
+        if tag == "replace" and i1 < line <= i2:
+            at = j1 + min(line - 1 - i1, j2 - j1 - 1) + 1
+            return Loc(new.files[key], at, new.file(key).indent(at))
+    return None
+
+
 def _mark_changes(old: _Version, new: _Version) -> None:
     """Each file's changed lines on both sides: the job against the job, a module against
     the module of the same repository path (a file the other version lacks changed whole)."""
@@ -92,6 +126,8 @@ def _mark_changes(old: _Version, new: _Version) -> None:
         if lines_a == lines_b:
             continue
         matcher = difflib.SequenceMatcher(None, lines_a, lines_b, autojunk=False)
+        if before is not None and after is not None:
+            old.hunks[before] = matcher.get_opcodes()
         for tag, i1, i2, j1, j2 in matcher.get_opcodes():
             if tag != "equal":
                 if a is not None:
@@ -120,6 +156,8 @@ class _Version:
             if relpath.endswith(".py"):
                 self.by_shown[shown] = relpath
         self._sides: dict[str, Side] = {}
+        # The old version's: each file's difflib opcodes against the new version's file
+        self.hunks: dict[str, list[tuple[str, int, int, int, int]]] = {}
 
     def file(self, key: str) -> Side:
         shown = self.files[key]
