@@ -118,7 +118,11 @@ class Side:
         class body, or a function's definition, whose body counts)."""
         found = [s for s in self.assignments if name in _binds(s)]
         found += [f for f in self.functions if f.name == name]
-        return [n for s in found for n in [self._first_changed(s)] if n is not None]
+        changed = [n for s in found for n in [self._first_changed(s)] if n is not None]
+        if changed or not found:
+            return changed
+        # `TOPIC = os.environ.get("TOPIC", DEFAULT_TOPIC)` unchanged: what it uses changed
+        return self.changed_bindings_of(self.closure({name}) - {name})
 
     def _header(self, line: int) -> tuple[int, int, ast.AST] | None:
         """(first line, last line, node whose names count) of the statement at `line`: of a
