@@ -145,3 +145,34 @@ def bookmarks():
                  if f["code"] == SOURCE and f["new_value"] == "'bookmarks'"]
     assert finding["new"]["line"] == new.splitlines().index("bookmarks().awaitTermination()") + 1
     assert finding["old"]["line"] == old.splitlines().index("clicks().awaitTermination()") + 1
+
+
+FIELDS = '''class OrdersJob:
+    def __init__(self, spark):
+        self.spark = spark
+        self.app_name = "{app}"
+        self.topic = "{topic}"
+        self.checkpoint = "/chk/orders"
+
+    def run(self):
+        orders = (self.spark.readStream.format("kafka")
+                  .option("subscribe", self.topic).load())
+        return (orders.writeStream.format("delta")
+                .option("checkpointLocation", self.checkpoint).start("/out/orders"))
+
+
+OrdersJob(spark).run()
+'''
+
+
+def test_a_changed_field_set_in_init_is_where_the_finding_points(tmp_path: Path,
+                                                                 capsys) -> None:
+    # Two fields changed; the query reads one of them.
+    old = FIELDS.format(app="orders", topic="orders")
+    new = FIELDS.format(app="orders-v2", topic="orders_v2")
+    data = diff(tmp_path, capsys, old, new)
+    [finding] = [f for f in data["findings"] if f["code"] == SOURCE]
+    assert finding["new"]["line"] == line_of(new, "self.topic =")
+    assert finding["old"]["line"] == line_of(old, "self.topic =")
+    assert finding["related"][0]["line"] in range(line_of(new, "orders = ("),
+                                                  line_of(new, "self.topic)") + 1)

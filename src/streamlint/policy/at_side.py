@@ -77,8 +77,11 @@ class Side:
     def names_at(self, line: int) -> set[str]:
         """The names the statement at `line` uses on that line itself."""
         header = self._header(line)
-        return set() if header is None else {n.id for n in ast.walk(header[2])
-                                             if isinstance(n, ast.Name) and n.lineno == line}
+        on_line = [n for n in ast.walk(header[2]) if getattr(n, "lineno", None) == line
+                   and (isinstance(n, ast.Name) or (isinstance(n, ast.Attribute)
+                                                    and isinstance(n.value, ast.Name)))
+                   ] if header is not None else []
+        return set().union(*(_used(n)[0] for n in on_line))
 
     def function_at(self, line: int) -> Defined | None:
         """The innermost function whose body holds `line`."""
@@ -116,7 +119,8 @@ class Side:
     def changed_bindings(self, name: str) -> list[int]:
         """The first changed line of each statement binding `name` (an assignment, also in a
         class body, or a function's definition, whose body counts)."""
-        found = [s for s in self.assignments if name in _binds(s)]
+        # a field set in `__init__` (`self.topic = ...`) is one too
+        found = [s for s in self.assignments if {name, f"self.{name}"} & _binds(s)]
         found += [f for f in self.functions if f.name == name]
         changed = [n for s in found for n in [self._first_changed(s)] if n is not None]
         if changed or not found:
@@ -140,8 +144,7 @@ class Side:
         header = self._header(line)
         if header is None:
             return []
-        return self.changed_bindings_of({n.id for n in ast.walk(header[2])
-                                         if isinstance(n, ast.Name)})
+        return self.changed_bindings_of(_used(header[2])[0])
 
     def _touched(self, statement: ast.stmt) -> bool:
         return self._first_changed(statement) is not None
@@ -161,13 +164,28 @@ class Side:
 
 
 def _used(node: ast.AST) -> tuple[set[str], set[tuple[str, str]]]:
-    names = {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
+    """The names a node uses, `self.topic` among them as one name, and its `name.attribute`
+    pairs."""
     attributes = {(n.value.id, n.attr) for n in ast.walk(node)
                   if isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name)}
-    return names, attributes
+    names = {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
+    return names | {f"{base}.{attr}" for base, attr in attributes}, attributes
 
 
 def _binds(statement: ast.stmt) -> set[str]:
-    targets = (statement.targets if isinstance(statement, ast.Assign)
+    """The names an assignment binds: `self.topic = ...` binds `self.topic` (not `self`),
+    `conf["topic"] = ...` changes `conf`."""
+    targets = (list(statement.targets) if isinstance(statement, ast.Assign)
                else [statement.target])  # type: ignore[attr-defined]
-    return {n.id for target in targets for n in ast.walk(target) if isinstance(n, ast.Name)}
+    out: set[str] = set()
+    while targets:
+        target = targets.pop()
+        if isinstance(target, ast.Name):
+            out.add(target.id)
+        elif isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name):
+            out.add(f"{target.value.id}.{target.attr}")
+        elif isinstance(target, ast.Tuple | ast.List):
+            targets.extend(target.elts)
+        elif isinstance(target, ast.Starred | ast.Subscript | ast.Attribute):
+            targets.append(target.value)
+    return out
