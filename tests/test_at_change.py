@@ -150,3 +150,26 @@ def test_a_query_deleted_with_nothing_in_its_place_says_where_it_was(tmp_path: P
     markdown = render(tmp_path, capsys, old, new, "markdown")
     [row] = [n for n in markdown.splitlines() if f"{code}]" in n and n.startswith("|")]
     assert "| Not in the new version: it was at `" in row and f"{was} |" in row
+
+
+PIPELINE = '''import dlt
+
+
+@dlt.table(
+    name="bronze_orders",
+    {layout}
+)
+def bronze_orders():
+    return spark.readStream.format("cloudFiles").option("cloudFiles.format", "csv") \\
+        .load("/landing/orders")
+'''
+
+
+def test_a_changed_decorator_argument_is_where_the_table_finding_points(tmp_path: Path,
+                                                                        capsys) -> None:
+    old = PIPELINE.format(layout='cluster_by=["order_date"],')
+    new = PIPELINE.format(layout='partition_cols=["order_date"],')
+    data = diff(tmp_path, capsys, old, new)
+    [finding] = [f for f in data["findings"] if f["code"] == CODES["sink-partitioning-changed"]]
+    assert finding["new"]["line"] == line_of(new, "partition_cols=")
+    assert [r["line"] for r in finding["related"]] == [line_of(new, "def bronze_orders")]

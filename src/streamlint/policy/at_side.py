@@ -32,7 +32,7 @@ class Side:
             body = getattr(node, "body", None)
             if isinstance(body, list) and body and isinstance(body[0], ast.stmt):
                 end = max(node.lineno, body[0].lineno - 1)
-            self.spans.append((node.lineno, end, node))
+            self.spans.append((_first_line(node), end, node))
             if isinstance(node, ast.Assign | ast.AnnAssign | ast.AugAssign):
                 self.assignments.append(node)
             elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
@@ -134,10 +134,12 @@ class Side:
         statement = self._statement(line)
         if statement is None:
             return None
-        start, end = statement.lineno, statement.end_lineno or statement.lineno
+        start, end = _first_line(statement), statement.end_lineno or statement.lineno
         body = getattr(statement, "body", None)
         if isinstance(body, list) and body and isinstance(body[0], ast.stmt):
-            return start, max(start, body[0].lineno - 1), ast.Module([], [])
+            # a decorated def's header holds its decorators (`@dlt.table(partition_cols=..)`)
+            decorators = [ast.Expr(d) for d in getattr(statement, "decorator_list", ())]
+            return start, max(start, body[0].lineno - 1), ast.Module(decorators, [])
         return start, end, statement
 
     def _changed_bindings_used(self, line: int) -> list[int]:
@@ -161,6 +163,12 @@ class Side:
             if first <= line <= last and (best is None or last - first < best[0]):
                 best = (last - first, node)
         return best[1] if best is not None else None
+
+
+def _first_line(statement: ast.stmt) -> int:
+    """A statement's first line: a decorated def's or class's first decorator."""
+    decorators = getattr(statement, "decorator_list", None) or []
+    return min([statement.lineno, *(d.lineno for d in decorators)])
 
 
 def _used(node: ast.AST) -> tuple[set[str], set[tuple[str, str]]]:
