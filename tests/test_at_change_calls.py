@@ -176,3 +176,16 @@ def test_a_changed_field_set_in_init_is_where_the_finding_points(tmp_path: Path,
     assert finding["old"]["line"] == line_of(old, "self.topic =")
     assert finding["related"][0]["line"] in range(line_of(new, "orders = ("),
                                                   line_of(new, "self.topic)") + 1)
+
+
+@pytest.mark.parametrize(("at", "accepted"), [('"payments_v2")', True),
+                                              ('.option("subscribe", topic)', True),
+                                              ('"orders")', False)])
+def test_a_comment_at_the_argument_or_the_usage_accepts_the_finding(
+        tmp_path: Path, capsys, at: str, accepted: bool) -> None:
+    # The other caller's line is neither place: a comment there accepts nothing.
+    old = FUNCTIONS.format(orders="orders", payments="payments")
+    new = FUNCTIONS.format(orders="orders", payments="payments_v2")
+    new = new.replace(at, f"{at}  # streamlint: ignore[{SOURCE}] OPS-7 new topic", 1)
+    data = diff(tmp_path, capsys, old, new)
+    assert (SOURCE not in {f["code"] for f in data["findings"]}) == accepted
