@@ -89,8 +89,11 @@ def _movable(finding: Finding, new: _Version) -> bool:
 
 
 def _gone(finding: Finding, old: _Version) -> bool:
-    """A finding about a query the new version no longer has (it has an old place only)."""
-    return finding.new is None and finding.old is not None and finding.old.path in old.by_shown
+    """A finding about code the new version no longer has (it has an old place only); not
+    one about an old version Python cannot parse, which had no query to lose."""
+    return (finding.new is None and finding.old is not None
+            and finding.old.path in old.by_shown
+            and old.file(old.by_shown[finding.old.path]).tree is not None)
 
 
 def _removed_at(old: _Version, new: _Version, loc: Loc) -> Loc | None:
