@@ -189,3 +189,41 @@ def test_a_comment_at_the_argument_or_the_usage_accepts_the_finding(
     new = new.replace(at, f"{at}  # streamlint: ignore[{SOURCE}] OPS-7 new topic", 1)
     data = diff(tmp_path, capsys, old, new)
     assert (SOURCE not in {f["code"] for f in data["findings"]}) == accepted
+
+
+STREAMS = '''def read_topic(spark, topic):
+    return (spark.readStream.format("kafka")
+            .option("kafka.bootstrap.servers", "broker:9092")
+            .option("subscribe", topic)
+            .load())
+'''
+
+CALLER = '''from lib.streams import read_topic
+
+orders = read_topic(spark, "{topic}")
+orders.writeStream.format("delta") \\
+    .option("checkpointLocation", "/chk/orders").start("/out/orders")
+'''
+
+
+def repository(folder: Path, job: str) -> Path:
+    (folder / "lib").mkdir(parents=True)
+    (folder / "jobs").mkdir()
+    (folder / "pyproject.toml").write_text('[project]\nname = "orders"\n')
+    (folder / "lib" / "__init__.py").write_text("")
+    (folder / "lib" / "streams.py").write_text(STREAMS)
+    (folder / "jobs" / "orders.py").write_text(job)
+    return folder / "jobs" / "orders.py"
+
+
+def test_an_argument_changed_in_the_job_for_a_helper_module_function(tmp_path: Path,
+                                                                     capsys) -> None:
+    old = repository(tmp_path / "old", CALLER.format(topic="orders"))
+    new = repository(tmp_path / "new", CALLER.format(topic="orders_v2"))
+    main(["diff", str(old), str(new), "--format", "json", "--exit-zero"])
+    data = json.loads(capsys.readouterr().out)
+    [finding] = [f for f in data["findings"] if f["code"] == SOURCE]
+    job = CALLER.format(topic="orders_v2")
+    assert (finding["new"]["path"], finding["new"]["line"]) == (str(new), line_of(job, "_v2"))
+    assert [r["path"] for r in finding["related"]] == [str(tmp_path / "new" / "lib" /
+                                                        "streams.py")]
