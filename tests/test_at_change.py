@@ -98,3 +98,78 @@ def test_a_suppression_where_the_query_uses_the_change_still_counts(tmp_path: Pa
         ".start(\"/out/pay\")", f".start(\"/out/pay\")  # streamlint: ignore[{code}] OPS-3")
     data = diff(tmp_path, capsys, old, new)
     assert code not in {f["code"] for f in data["findings"]}
+
+
+TWO = '''events = spark.readStream.format("kafka").option("subscribe", "pay").load()
+events.writeStream.format("delta") \\
+    .option("checkpointLocation", "/chk/pay").start("/out/pay")
+{clicks}'''
+
+CLICKS = '''
+clicks = spark.readStream.format("kafka").option("subscribe", "clicks").load()
+clicks.writeStream.format("delta") \\
+    .option("checkpointLocation", "/chk/clicks").start("/out/clicks")
+'''
+
+
+def render(tmp_path: Path, capsys: pytest.CaptureFixture[str], old: str, new: str,
+           fmt: str) -> str:
+    (tmp_path / "old.py").write_text(old)
+    (tmp_path / "new.py").write_text(new)
+    main(["diff", str(tmp_path / "old.py"), str(tmp_path / "new.py"), "--format", fmt,
+          "--exit-zero"])
+    return capsys.readouterr().out
+
+
+def test_a_removed_query_points_where_its_code_was_taken_out(tmp_path: Path, capsys) -> None:
+    old = TWO.format(clicks=CLICKS)
+    new = TWO.format(clicks="\n# clicks moved to the clicks job\n")
+    code = CODES["query-removed"]
+    data = json.loads(render(tmp_path, capsys, old, new, "json"))
+    [gone] = [f for f in data["findings"] if f["code"] == code]
+    assert gone["new"]["line"] == line_of(new, "# clicks moved")
+    assert line_of(old, "clicks = ") <= gone["old"]["line"] <= line_of(old, "/chk/clicks")
+    github = render(tmp_path, capsys, old, new, "github")
+    [annotation] = [n for n in github.splitlines() if f"title={code} " in n]
+    assert f",line={line_of(new, '# clicks moved')}," in annotation
+    assert "not in the new version" not in annotation
+
+
+def test_a_query_deleted_with_nothing_in_its_place_says_where_it_was(tmp_path: Path,
+                                                                     capsys) -> None:
+    old, new = TWO.format(clicks=CLICKS), TWO.format(clicks="")
+    code = CODES["query-removed"]
+    data = json.loads(render(tmp_path, capsys, old, new, "json"))
+    [gone] = [f for f in data["findings"] if f["code"] == code]
+    assert gone["new"] is None
+    was = f"old.py:{gone['old']['line']}` in the old one"
+    github = render(tmp_path, capsys, old, new, "github")
+    [annotation] = [n for n in github.splitlines() if f"title={code} " in n]
+    assert ",line=1," in annotation and "(not in the new version: it was at `" in annotation
+    assert was in annotation
+    markdown = render(tmp_path, capsys, old, new, "markdown")
+    [row] = [n for n in markdown.splitlines() if f"{code}]" in n and n.startswith("|")]
+    assert "| Not in the new version: it was at `" in row and f"{was} |" in row
+
+
+PIPELINE = '''import dlt
+
+
+@dlt.table(
+    name="bronze_orders",
+    {layout}
+)
+def bronze_orders():
+    return spark.readStream.format("cloudFiles").option("cloudFiles.format", "csv") \\
+        .load("/landing/orders")
+'''
+
+
+def test_a_changed_decorator_argument_is_where_the_table_finding_points(tmp_path: Path,
+                                                                        capsys) -> None:
+    old = PIPELINE.format(layout='cluster_by=["order_date"],')
+    new = PIPELINE.format(layout='partition_cols=["order_date"],')
+    data = diff(tmp_path, capsys, old, new)
+    [finding] = [f for f in data["findings"] if f["code"] == CODES["sink-partitioning-changed"]]
+    assert finding["new"]["line"] == line_of(new, "partition_cols=")
+    assert [r["line"] for r in finding["related"]] == [line_of(new, "def bronze_orders")]

@@ -19,6 +19,7 @@ from streamlint.rulebook.book import load_rules
 ROOT = Path(__file__).resolve().parents[1]
 CHECKPOINT = next(rule.code for rule in load_rules()
                   if rule.name == "checkpoint-location-changed")
+UNRESOLVED = next(rule.code for rule in load_rules() if rule.name == "unresolved-value-changed")
 
 SETTINGS = '''class Settings:
     kafka_brokers: str = "localhost:9092"
@@ -190,3 +191,21 @@ def test_a_comment_at_the_changed_constant_accepts_it(repo: Repo, capsys) -> Non
     (job,) = check(capsys, "--base", "HEAD~1", "--head", "HEAD")["files"]
     assert CHECKPOINT not in {f["code"] for f in job["findings"]}
     assert job["suppressed"] == [CHECKPOINT]
+
+
+def test_a_changed_default_a_field_reads_is_where_the_finding_points(tmp_path: Path,
+                                                                     capsys) -> None:
+    # The field's own line did not change: the module constant it is set from did.
+    settings = 'import os\n\nORDERS_CHECKPOINT = "/chk/orders"\n\n\n' + SETTINGS.replace(
+        '"/chk/orders"', 'os.environ.get("ORDERS_CHECKPOINT", ORDERS_CHECKPOINT)')
+    moved = settings.replace('= "/chk/orders"', '= "/chk/orders_v2"')
+    job = JOB.format(checkpoint="settings.checkpoint_dir")
+    old = project(tmp_path / "old", settings, job)
+    new = project(tmp_path / "new", moved, job)
+    main(["diff", str(old), str(new), "--format", "json", "--exit-zero"])
+    data = json.loads(capsys.readouterr().out)
+    # A value with a run-time override: unresolved-value-changed, not checkpoint-location-changed
+    [finding] = [f for f in data["findings"] if f["code"] == UNRESOLVED]
+    assert (finding["new"]["path"], finding["new"]["line"]) == (
+        str(tmp_path / "new" / "conf" / "settings.py"), line_of(moved, "ORDERS_CHECKPOINT ="))
+    assert [r["line"] for r in finding["related"]] == [line_of(job, '"checkpointLocation"')]

@@ -12,7 +12,17 @@ changed line that causes it, and keeps its old place as a related location (SARI
 - else, in another file of the repository the job was followed into, the changed statement
   that binds what the statement imports from there: `from conf import TOPIC` and a changed
   `TOPIC = ...` in conf.py, `settings.TOPIC` and a changed `TOPIC: str = ...` in the module
-  `settings` comes from, a changed `def topic():` called there.
+  `settings` comes from, a changed `def topic():` called there;
+- else, for a statement inside a function, the changed argument a call of that function
+  passes for a parameter the statement uses (`read(spark, "payments_v2")` for
+  `.option("subscribe", topic)` in `def read(spark, topic)`), followed through callers that
+  pass their own parameters on; where the statement uses no parameter, the one changed call
+  of the function (the last line picking which query runs).
+
+A finding about a query the new version no longer has points where its code was taken out:
+the changed line the new file has in place of its old line (or of the old change causing
+it). Where the lines were deleted with nothing in their place it keeps no new place, and
+the reports say where it was in the old version.
 
 Names the statement uses that are bound by unchanged assignments of its file are followed to
 what those use (`TOPIC = settings.TOPIC`). Only one cause moves a finding: where several
@@ -27,15 +37,15 @@ from __future__ import annotations
 import ast
 import difflib
 import posixpath
-from collections import deque
 
-from streamlint.extract.text import python_tree
 from streamlint.model import Loc
 from streamlint.model.records import replace
+from streamlint.policy.at_calls import Defined, NotKnown, argument, calls, parameters
+from streamlint.policy.at_side import Side
 from streamlint.rulebook.matrix import Finding
 
 Source = tuple[str, str, str]  # (root-relative path, path as locations show it, text)
-FOLLOW_ROUNDS = 3  # `A = B`, `B = settings.X`: how far unchanged assignments are followed
+CALL_DEPTH = 3  # `main()` calls `run(topic)` calls `read(topic)`: how far calls are followed
 
 
 def at_change(findings: tuple[Finding, ...], old_text: str, old_path: str, new_text: str,
@@ -49,11 +59,15 @@ def at_change(findings: tuple[Finding, ...], old_text: str, old_path: str, new_t
         return findings
     old = _Version(old_path, old_text, old_sources)
     new = _Version(new_path, new_text, new_sources)
-    if not any(_movable(f, new) for f in findings):
+    if not any(_movable(f, new) or _gone(f, old) for f in findings):
         return findings
     _mark_changes(old, new)
     out: list[Finding] = []
     for finding in findings:
+        if _gone(finding, old):
+            assert finding.old is not None
+            out.append(replace(finding, new=_removed_at(old, new, finding.old)))
+            continue
         if not _movable(finding, new):
             out.append(finding)
             continue
@@ -74,6 +88,34 @@ def _movable(finding: Finding, new: _Version) -> bool:
     return finding.new is not None and finding.new.path in new.by_shown and not finding.related
 
 
+def _gone(finding: Finding, old: _Version) -> bool:
+    """A finding about code the new version no longer has (it has an old place only); not
+    one about an old version Python cannot parse, which had no query to lose."""
+    return (finding.new is None and finding.old is not None
+            and finding.old.path in old.by_shown
+            and old.file(old.by_shown[finding.old.path]).tree is not None)
+
+
+def _removed_at(old: _Version, new: _Version, loc: Loc) -> Loc | None:
+    """Where in the new version the code of a gone query was taken out: the changed line the
+    new file has in its place (of the old line itself, or of the old change causing it); None
+    when the lines were deleted with nothing in their place (the finding is then shown at
+    its old place, `where` says so)."""
+    key, line = old.by_shown[loc.path], loc.line
+    if line not in old.file(key).changed:
+        cause = old.cause(loc.path, line)
+        if cause is None or cause.path not in old.by_shown:
+            return None
+        key, line = old.by_shown[cause.path], cause.line
+    if key not in new.files:
+        return None
+    for tag, i1, i2, j1, j2 in old.hunks.get(key, ()):
+        if tag == "replace" and i1 < line <= i2:
+            at = j1 + min(line - 1 - i1, j2 - j1 - 1) + 1
+            return Loc(new.files[key], at, new.file(key).indent(at))
+    return None
+
+
 def _mark_changes(old: _Version, new: _Version) -> None:
     """Each file's changed lines on both sides: the job against the job, a module against
     the module of the same repository path (a file the other version lacks changed whole)."""
@@ -87,6 +129,8 @@ def _mark_changes(old: _Version, new: _Version) -> None:
         if lines_a == lines_b:
             continue
         matcher = difflib.SequenceMatcher(None, lines_a, lines_b, autojunk=False)
+        if before is not None and after is not None:
+            old.hunks[before] = matcher.get_opcodes()
         for tag, i1, i2, j1, j2 in matcher.get_opcodes():
             if tag != "equal":
                 if a is not None:
@@ -114,12 +158,14 @@ class _Version:
             self.relpath[shown] = relpath
             if relpath.endswith(".py"):
                 self.by_shown[shown] = relpath
-        self._sides: dict[str, _Side] = {}
+        self._sides: dict[str, Side] = {}
+        # The old version's: each file's difflib opcodes against the new version's file
+        self.hunks: dict[str, list[tuple[str, int, int, int, int]]] = {}
 
-    def file(self, key: str) -> _Side:
+    def file(self, key: str) -> Side:
         shown = self.files[key]
         if shown not in self._sides:
-            self._sides[shown] = _Side(self.texts[shown], key == self.job or key.endswith(".py"))
+            self._sides[shown] = Side(self.texts[shown], key == self.job or key.endswith(".py"))
         return self._sides[shown]
 
     def cause(self, path: str, line: int) -> Loc | None:
@@ -133,9 +179,85 @@ class _Version:
             return Loc(path, found, side.indent(found))
         if side.bound_changed(line):
             return None  # several changed bindings in the file itself: not told which
-        return self._imported_cause(path, side, line)
+        return self._imported_cause(path, side, line) or self._call_cause(path, side, line)
 
-    def _imported_cause(self, path: str, side: _Side, line: int) -> Loc | None:
+    def _call_cause(self, path: str, side: Side, line: int) -> Loc | None:
+        """The one changed argument, at a call site of the function holding the statement,
+        for a parameter the statement uses (the names at the finding's own line first, then
+        the statement's); where it uses none, the one changed call of that function."""
+        function = side.function_at(line)
+        if function is None:
+            return None
+        for names in (side.closure(side.names_at(line)), side.uses(line)[0]):
+            found = self._through_calls(self.by_shown[path], function, names, 0, frozenset())
+            if found is None or len(found) > 1:
+                return None
+            if found:
+                return next(iter(found))
+        return None
+
+    def _through_calls(self, key: str, defined: Defined, names: set[str], depth: int,
+                       seen: frozenset[int]) -> set[Loc] | None:
+        """The changed lines at the calls of `defined` that cause what `names` hold in it;
+        None when a call site has several (which one is not told)."""
+        if depth >= CALL_DEPTH or id(defined.node) in seen:
+            return set()
+        seen = seen | {id(defined.node)}
+        used = [p for p in parameters(defined.node) if p in names]
+        out: set[Loc] = set()
+        for site, call in self._call_sites(key, defined):
+            side = self.file(site)
+            try:
+                exprs = [e for p in used for e in [argument(call, defined, p)] if e is not None]
+            except NotKnown:
+                exprs = [call]
+            spans = ([(e.lineno, e.end_lineno or e.lineno) for e in exprs] if used
+                     else [side.statement_span(call.lineno)])
+            changed = sorted(n for first, last in spans for n in side.changed
+                             if first <= n <= last)
+            if changed:
+                out.add(Loc(self.files[site], changed[0], side.indent(changed[0])))
+                continue
+            passed = side.closure({n.id for e in exprs for n in ast.walk(e)
+                                   if isinstance(n, ast.Name)})
+            bindings = side.changed_bindings_of(passed)
+            if len(bindings) > 1:
+                return None
+            if bindings:
+                out.add(Loc(self.files[site], bindings[0], side.indent(bindings[0])))
+                continue
+            caller = side.function_at(call.lineno)
+            if caller is None or (used and not passed & set(parameters(caller.node))):
+                continue  # what it passes is fixed there
+            more = self._through_calls(site, caller, passed, depth + 1, seen)
+            if more is None:
+                return None
+            out |= more
+        return out
+
+    def _call_sites(self, key: str, defined: Defined) -> list[tuple[str, ast.Call]]:
+        """The calls of a function in the files of this version: by its name in its own file
+        and where it is imported, as `module.name(...)` where the module is imported, and a
+        method as `obj.name(...)` anywhere."""
+        out: list[tuple[str, ast.Call]] = []
+        name = defined.node.name
+        for site in self.files:
+            if site != self.job and not site.endswith(".py"):
+                continue
+            tree = self.file(site).tree
+            if tree is None:
+                continue
+            imports = _imports(tree, self.relpath.get(self.files[site], ""))
+            by_name = site == key or imports.get(name, ("", None))[1] == name
+            for call in calls(tree, name, by_name):
+                func = call.func
+                if (isinstance(func, ast.Attribute) and not defined.method
+                        and not (isinstance(func.value, ast.Name) and func.value.id in imports)):
+                    continue
+                out.append((site, call))
+        return out
+
+    def _imported_cause(self, path: str, side: Side, line: int) -> Loc | None:
         """The one changed binding, in another file, of what the statement imports."""
         names, attributes = side.uses(line)
         imports = _imports(side.tree, self.relpath.get(path, ""))
@@ -194,145 +316,3 @@ def _imports(tree: ast.Module | None, relpath: str) -> dict[str, tuple[str, str 
                 if alias.name != "*":
                     out[alias.asname or alias.name] = (module, alias.name)
     return out
-
-
-class _Side:
-    """One version of a file: its lines, its statements, the lines the change touched."""
-
-    def __init__(self, text: str, python: bool = True) -> None:
-        self.lines = text.splitlines()
-        self.changed: set[int] = set()
-        tree = python_tree(text) if python else None
-        self.tree: ast.Module | None = tree if isinstance(tree, ast.Module) else None
-        # Every statement's span (a compound statement's header) and the bindings, read
-        # once: a file's findings each look theirs up.
-        self.spans: list[tuple[int, int, ast.stmt]] = []
-        self.assignments: list[ast.stmt] = []
-        self.functions: list[ast.FunctionDef | ast.AsyncFunctionDef] = []
-        for node in _statements(self.tree) if self.tree is not None else ():
-            end = node.end_lineno or node.lineno
-            body = getattr(node, "body", None)
-            if isinstance(body, list) and body and isinstance(body[0], ast.stmt):
-                end = max(node.lineno, body[0].lineno - 1)
-            self.spans.append((node.lineno, end, node))
-            if isinstance(node, ast.Assign | ast.AnnAssign | ast.AugAssign):
-                self.assignments.append(node)
-            elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
-                self.functions.append(node)
-
-    def indent(self, line: int) -> int:
-        text = self.lines[line - 1] if 0 < line <= len(self.lines) else ""
-        return len(text) - len(text.lstrip())
-
-    def cause(self, line: int) -> int | None:
-        """The changed line in this file that causes a finding at `line`; None when `line`
-        changed itself or no single cause is found here."""
-        if line in self.changed or self.tree is None:
-            return None
-        header = self._header(line)
-        if header is None:
-            return None
-        start, end, _ = header
-        inside = sorted(n for n in self.changed if start <= n <= end)
-        if inside:
-            return inside[0]
-        bindings = self._changed_bindings_used(line)
-        return bindings[0] if len(bindings) == 1 else None
-
-    def bound_changed(self, line: int) -> bool:
-        """Whether some changed assignment of this file binds a name the statement uses."""
-        return bool(self._changed_bindings_used(line))
-
-    def uses(self, line: int) -> tuple[set[str], set[tuple[str, str]]]:
-        """The names the statement at `line` uses, and its `name.attribute` pairs, with what
-        the unchanged assignments binding those names use in turn."""
-        header = self._header(line)
-        if header is None:
-            return set(), set()
-        names, attributes = _used(header[2])
-        for _ in range(FOLLOW_ROUNDS):
-            more = [s for s in self.assignments if _binds(s) & names
-                    and not self._touched(s)]
-            grown = set(names)
-            for statement in more:
-                used, pairs = _used(statement)
-                grown |= used
-                attributes |= pairs
-            if grown == names:
-                break
-            names = grown
-        return names, attributes
-
-    def changed_bindings(self, name: str) -> list[int]:
-        """The first changed line of each statement binding `name` (an assignment, also in a
-        class body, or a function's definition, whose body counts)."""
-        found = [s for s in self.assignments if name in _binds(s)]
-        found += [f for f in self.functions if f.name == name]
-        return [n for s in found for n in [self._first_changed(s)] if n is not None]
-
-    def _header(self, line: int) -> tuple[int, int, ast.AST] | None:
-        """(first line, last line, node whose names count) of the statement at `line`: of a
-        compound statement its header, whose names are not the body's."""
-        statement = self._statement(line)
-        if statement is None:
-            return None
-        start, end = statement.lineno, statement.end_lineno or statement.lineno
-        body = getattr(statement, "body", None)
-        if isinstance(body, list) and body and isinstance(body[0], ast.stmt):
-            return start, max(start, body[0].lineno - 1), ast.Module([], [])
-        return start, end, statement
-
-    def _changed_bindings_used(self, line: int) -> list[int]:
-        header = self._header(line)
-        if header is None:
-            return []
-        used = {n.id for n in ast.walk(header[2]) if isinstance(n, ast.Name)}
-        return [n for s in self.assignments if _binds(s) & used
-                for n in [self._first_changed(s)] if n is not None]
-
-    def _touched(self, statement: ast.stmt) -> bool:
-        return self._first_changed(statement) is not None
-
-    def _first_changed(self, statement: ast.stmt) -> int | None:
-        return next((n for n in range(statement.lineno,
-                                      (statement.end_lineno or statement.lineno) + 1)
-                     if n in self.changed), None)
-
-    def _statement(self, line: int) -> ast.stmt | None:
-        """The innermost statement holding `line` (of a compound one, its header)."""
-        best: tuple[int, ast.stmt] | None = None
-        for first, last, node in self.spans:
-            if first <= line <= last and (best is None or last - first < best[0]):
-                best = (last - first, node)
-        return best[1] if best is not None else None
-
-
-def _used(node: ast.AST) -> tuple[set[str], set[tuple[str, str]]]:
-    names = {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
-    attributes = {(n.value.id, n.attr) for n in ast.walk(node)
-                  if isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name)}
-    return names, attributes
-
-
-def _binds(statement: ast.stmt) -> set[str]:
-    targets = (statement.targets if isinstance(statement, ast.Assign)
-               else [statement.target])  # type: ignore[attr-defined]
-    return {n.id for target in targets for n in ast.walk(target) if isinstance(n, ast.Name)}
-
-
-# What can hold a statement: a statement, an `except` clause, a `case` of a `match`.
-_HOLDERS = (ast.stmt, ast.excepthandler, ast.match_case)
-
-
-def _statements(tree: ast.Module) -> list[ast.stmt]:
-    """The statements of `tree` in `ast.walk`'s order (breadth first), without walking into
-    expressions, which hold none: a file's expressions are most of its nodes."""
-    found: list[ast.stmt] = []
-    todo = deque([tree])
-    while todo:
-        node = todo.popleft()
-        todo.extend(child for child in ast.iter_child_nodes(node)
-                    if isinstance(child, _HOLDERS))
-        if isinstance(node, ast.stmt):
-            found.append(node)
-    return found

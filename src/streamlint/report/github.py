@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 from streamlint.diff import Report
 from streamlint.model.errors import FileError
-from streamlint.report.shared import LEVEL, judged_for, plural, see, where
+from streamlint.report.shared import LEVEL, gone_from, judged_for, plural, see, where
 from streamlint.rulebook.matrix import worst
 
 if TYPE_CHECKING:
@@ -36,6 +36,8 @@ def render(reports: list[Report], errors: tuple[FileError, ...] = (),
             path, line, column = where(finding, report, root)
             message = finding.message + (f" — {finding.fix}" if finding.fix
                                          and finding.verdict != "compatible" else "")
+            if gone := gone_from(finding, root):
+                message += f" ({gone})"
             if finding.next:
                 message += "\n" + finding.next
             message += f"\n(see {see(finding)})" if finding.next else f" (see {see(finding)})"

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 from streamlint.diff import Report
 from streamlint.model.errors import FileError
-from streamlint.report.shared import judged_for, no_query, plural, repo_path, where
+from streamlint.report.shared import gone_from, judged_for, no_query, plural, repo_path, where
 from streamlint.rulebook.matrix import Finding, worst
 
 if TYPE_CHECKING:
@@ -47,7 +47,10 @@ def _fix_block(report: Report, finding: Finding, root: str | None) -> list[str]:
     # Where the query uses the change it points at (streamlint/policy/at_change.py).
     used = "".join(f", used at `{repo_path(loc.path, root)}:{loc.line}`"
                    for loc in finding.related)
-    out = [f"**{ICON[finding.verdict]} {finding.code} {finding.name}** at `{path}:{line}` "
+    at = f"at `{path}:{line}`"
+    if gone := gone_from(finding, root):
+        at = f"({gone})"
+    out = [f"**{ICON[finding.verdict]} {finding.code} {finding.name}** {at} "
            f"(query `{_cell(finding.query)}`{used}): {_cell(finding.fix)}", ""]
     remedy = finding.remedy
     if remedy is not None:
@@ -85,8 +88,11 @@ def render(reports: list[Report], errors: tuple[FileError, ...] = (),
         out += ["| | Where | Rule | Finding |", "|---|---|---|---|"]
         for report, finding in rows:
             path, line, _ = where(finding, report, root)
+            at = f"`{path}:{line}`"
+            if gone := gone_from(finding, root):
+                at = gone[0].upper() + gone[1:]
             rule = (f"[{finding.code}]({finding.docs})" if finding.docs else finding.code)
-            out.append(f"| {ICON[finding.verdict]} | `{path}:{line}` | {rule} "
+            out.append(f"| {ICON[finding.verdict]} | {at} | {rule} "
                        f"{finding.name} | {_cell(finding.message)} |")
         out.append("")
         fixes = [(r, f) for r, f in rows if f.fix and f.verdict != "compatible"]

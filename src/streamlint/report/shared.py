@@ -100,8 +100,19 @@ def repo_path(path: str, root: str | None) -> str:
 
 def where(finding: object, report: Report, root: str | None) -> tuple[str, int, int]:
     """(path, line, 1-based column) in the new file; a finding about a query that is gone
-    points at the top of the file that lost it."""
+    points where its code was taken out (streamlint/policy/at_change.py), else at the top of
+    the file that lost it (`gone_from` then says where it was)."""
     loc: Loc | None = getattr(finding, "new", None)
     if loc is None:
         return repo_path(report.new.path, root), 1, 1
     return repo_path(loc.path, root), loc.line, loc.column + 1
+
+
+def gone_from(finding: object, root: str | None) -> str:
+    """For a finding with no place in the new version: where it was in the old one, said
+    plainly; "" otherwise."""
+    old: Loc | None = getattr(finding, "old", None)
+    if getattr(finding, "new", None) is not None or old is None:
+        return ""
+    return (f"not in the new version: it was at `{repo_path(old.path, root)}:{old.line}` in "
+            "the old one")

@@ -1,0 +1,75 @@
+"""Where a function is called, and what a call passes for a parameter (at_change.py).
+
+A finding inside `def read(spark, topic): ... .option("subscribe", topic)` is caused by what a
+caller passes for `topic`: the changed argument at one of `read`'s call sites. These are the
+plain-syntax facts that search needs: a file's functions (and whether each is a method), the
+calls of a function by name, and the argument a call binds to a parameter.
+"""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import dataclass
+
+Function = ast.FunctionDef | ast.AsyncFunctionDef
+
+
+@dataclass(frozen=True)
+class Defined:
+    """A function of a file: its node and whether it is a method of a class (its first
+    parameter is the instance when it is called as `obj.name(...)`)."""
+
+    node: Function
+    method: bool
+
+
+class NotKnown(Exception):
+    """A call whose argument for a parameter cannot be told from its syntax (`*args`)."""
+
+
+def functions(tree: ast.Module) -> list[Defined]:
+    """Every function of a file, methods marked."""
+    methods = {id(item) for node in ast.walk(tree) if isinstance(node, ast.ClassDef)
+               for item in node.body if isinstance(item, ast.FunctionDef | ast.AsyncFunctionDef)}
+    return [Defined(node, id(node) in methods) for node in ast.walk(tree)
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)]
+
+
+def parameters(function: Function) -> list[str]:
+    """The names a function's parameters bind, in order."""
+    args = function.args
+    names = [a.arg for a in (*args.posonlyargs, *args.args, *args.kwonlyargs)]
+    names += [a.arg for a in (args.vararg, args.kwarg) if a is not None]
+    return names
+
+
+def calls(tree: ast.Module, name: str, by_name: bool) -> list[ast.Call]:
+    """The calls of `name` in a file: `obj.name(...)`, and `name(...)` when `by_name` (in the
+    file defining it, or one importing it)."""
+    return [node for node in ast.walk(tree) if isinstance(node, ast.Call)
+            and ((isinstance(node.func, ast.Attribute) and node.func.attr == name)
+                 or (by_name and isinstance(node.func, ast.Name) and node.func.id == name))]
+
+
+def argument(call: ast.Call, defined: Defined, parameter: str) -> ast.expr | None:
+    """What `call` passes for `parameter`; None when it passes nothing (the default holds).
+
+    Raises NotKnown when a `*args` or `**kwargs` of the call may hold it."""
+    args = defined.node.args
+    if parameter in (a.arg for a in (args.vararg, args.kwarg) if a is not None):
+        raise NotKnown(parameter)
+    for keyword in call.keywords:
+        if keyword.arg == parameter:
+            return keyword.value
+    positional = [a.arg for a in (*args.posonlyargs, *args.args)]
+    if defined.method and isinstance(call.func, ast.Attribute) and positional:
+        positional = positional[1:]  # `self` is the object the method is called on
+    index = positional.index(parameter) if parameter in positional else None
+    for n, arg in enumerate(call.args):
+        if isinstance(arg, ast.Starred) and (index is None or n <= index):
+            raise NotKnown(parameter)
+    if index is not None and index < len(call.args):
+        return call.args[index]
+    if any(keyword.arg is None for keyword in call.keywords):
+        raise NotKnown(parameter)
+    return None

@@ -1,0 +1,216 @@
+"""One version of a file as at_change.py reads it: its statements, the lines the change
+touched, and which changed assignments bind the names a statement uses."""
+
+from __future__ import annotations
+
+import ast
+from collections import deque
+
+from streamlint.extract.text import python_tree
+from streamlint.policy.at_calls import Defined, functions
+
+FOLLOW_ROUNDS = 3  # `A = B`, `B = settings.X`: how far unchanged assignments are followed
+
+
+class Side:
+    """One version of a file: its lines, its statements, the lines the change touched."""
+
+    def __init__(self, text: str, python: bool = True) -> None:
+        self.lines = text.splitlines()
+        self.changed: set[int] = set()
+        tree = python_tree(text) if python else None
+        self.tree: ast.Module | None = tree if isinstance(tree, ast.Module) else None
+        # Every statement's span (a compound statement's header) and the bindings, read
+        # once: a file's findings each look theirs up.
+        self.spans: list[tuple[int, int, ast.stmt]] = []
+        self.assignments: list[ast.stmt] = []
+        self.functions: list[ast.FunctionDef | ast.AsyncFunctionDef] = []
+        self._functions: list[Defined] | None = None  # read when a call site is looked for
+        for node in _statements(self.tree) if self.tree is not None else ():
+            end = node.end_lineno or node.lineno
+            body = getattr(node, "body", None)
+            if isinstance(body, list) and body and isinstance(body[0], ast.stmt):
+                end = max(node.lineno, body[0].lineno - 1)
+            self.spans.append((_first_line(node), end, node))
+            if isinstance(node, ast.Assign | ast.AnnAssign | ast.AugAssign):
+                self.assignments.append(node)
+            elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+                self.functions.append(node)
+
+    def indent(self, line: int) -> int:
+        text = self.lines[line - 1] if 0 < line <= len(self.lines) else ""
+        return len(text) - len(text.lstrip())
+
+    def cause(self, line: int) -> int | None:
+        """The changed line in this file that causes a finding at `line`; None when `line`
+        changed itself or no single cause is found here."""
+        if line in self.changed or self.tree is None:
+            return None
+        header = self._header(line)
+        if header is None:
+            return None
+        start, end, _ = header
+        inside = sorted(n for n in self.changed if start <= n <= end)
+        if inside:
+            return inside[0]
+        bindings = self._changed_bindings_used(line)
+        return bindings[0] if len(bindings) == 1 else None
+
+    def bound_changed(self, line: int) -> bool:
+        """Whether some changed assignment of this file binds a name the statement uses."""
+        return bool(self._changed_bindings_used(line))
+
+    def uses(self, line: int) -> tuple[set[str], set[tuple[str, str]]]:
+        """The names the statement at `line` uses, and its `name.attribute` pairs, with what
+        the unchanged assignments binding those names use in turn."""
+        header = self._header(line)
+        if header is None:
+            return set(), set()
+        names, attributes = _used(header[2])
+        return self._follow(names, attributes)
+
+    def closure(self, names: set[str]) -> set[str]:
+        """`names` with what the unchanged assignments binding them use in turn."""
+        return self._follow(set(names), set())[0]
+
+    def names_at(self, line: int) -> set[str]:
+        """The names the statement at `line` uses on that line itself."""
+        header = self._header(line)
+        on_line = [n for n in ast.walk(header[2]) if getattr(n, "lineno", None) == line
+                   and (isinstance(n, ast.Name) or (isinstance(n, ast.Attribute)
+                                                    and isinstance(n.value, ast.Name)))
+                   ] if header is not None else []
+        return set().union(*(_used(n)[0] for n in on_line))
+
+    def function_at(self, line: int) -> Defined | None:
+        """The innermost function whose body holds `line`."""
+        if self._functions is None:
+            self._functions = functions(self.tree) if self.tree is not None else []
+        holding = [d for d in self._functions if d.node.body
+                   and d.node.body[0].lineno <= line <= (d.node.end_lineno or line)]
+        return min(holding, key=lambda d: (d.node.end_lineno or 0) - d.node.lineno,
+                   default=None)
+
+    def statement_span(self, line: int) -> tuple[int, int]:
+        header = self._header(line)
+        return (line, line) if header is None else (header[0], header[1])
+
+    def changed_bindings_of(self, names: set[str]) -> list[int]:
+        """The first changed line of each assignment binding one of `names`."""
+        return [n for s in self.assignments if _binds(s) & names
+                for n in [self._first_changed(s)] if n is not None]
+
+    def _follow(self, names: set[str], attributes: set[tuple[str, str]]
+                ) -> tuple[set[str], set[tuple[str, str]]]:
+        for _ in range(FOLLOW_ROUNDS):
+            more = [s for s in self.assignments if _binds(s) & names
+                    and not self._touched(s)]
+            grown = set(names)
+            for statement in more:
+                used, pairs = _used(statement)
+                grown |= used
+                attributes |= pairs
+            if grown == names:
+                break
+            names = grown
+        return names, attributes
+
+    def changed_bindings(self, name: str) -> list[int]:
+        """The first changed line of each statement binding `name` (an assignment, also in a
+        class body, or a function's definition, whose body counts)."""
+        # a field set in `__init__` (`self.topic = ...`) is one too
+        found = [s for s in self.assignments if {name, f"self.{name}"} & _binds(s)]
+        found += [f for f in self.functions if f.name == name]
+        changed = [n for s in found for n in [self._first_changed(s)] if n is not None]
+        if changed or not found:
+            return changed
+        # `TOPIC = os.environ.get("TOPIC", DEFAULT_TOPIC)` unchanged: what it uses changed
+        return self.changed_bindings_of(self.closure({name}) - {name})
+
+    def _header(self, line: int) -> tuple[int, int, ast.AST] | None:
+        """(first line, last line, node whose names count) of the statement at `line`: of a
+        compound statement its header, whose names are not the body's."""
+        statement = self._statement(line)
+        if statement is None:
+            return None
+        start, end = _first_line(statement), statement.end_lineno or statement.lineno
+        body = getattr(statement, "body", None)
+        if isinstance(body, list) and body and isinstance(body[0], ast.stmt):
+            # a decorated def's header holds its decorators (`@dlt.table(partition_cols=..)`)
+            decorators = [ast.Expr(d) for d in getattr(statement, "decorator_list", ())]
+            return start, max(start, body[0].lineno - 1), ast.Module(decorators, [])
+        return start, end, statement
+
+    def _changed_bindings_used(self, line: int) -> list[int]:
+        header = self._header(line)
+        if header is None:
+            return []
+        return self.changed_bindings_of(_used(header[2])[0])
+
+    def _touched(self, statement: ast.stmt) -> bool:
+        return self._first_changed(statement) is not None
+
+    def _first_changed(self, statement: ast.stmt) -> int | None:
+        return next((n for n in range(statement.lineno,
+                                      (statement.end_lineno or statement.lineno) + 1)
+                     if n in self.changed), None)
+
+    def _statement(self, line: int) -> ast.stmt | None:
+        """The innermost statement holding `line` (of a compound one, its header)."""
+        best: tuple[int, ast.stmt] | None = None
+        for first, last, node in self.spans:
+            if first <= line <= last and (best is None or last - first < best[0]):
+                best = (last - first, node)
+        return best[1] if best is not None else None
+
+
+def _first_line(statement: ast.stmt) -> int:
+    """A statement's first line: a decorated def's or class's first decorator."""
+    decorators = getattr(statement, "decorator_list", None) or []
+    return min([statement.lineno, *(d.lineno for d in decorators)])
+
+
+def _used(node: ast.AST) -> tuple[set[str], set[tuple[str, str]]]:
+    """The names a node uses, `self.topic` among them as one name, and its `name.attribute`
+    pairs."""
+    attributes = {(n.value.id, n.attr) for n in ast.walk(node)
+                  if isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name)}
+    names = {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
+    return names | {f"{base}.{attr}" for base, attr in attributes}, attributes
+
+
+def _binds(statement: ast.stmt) -> set[str]:
+    """The names an assignment binds: `self.topic = ...` binds `self.topic` (not `self`),
+    `conf["topic"] = ...` changes `conf`."""
+    targets = (list(statement.targets) if isinstance(statement, ast.Assign)
+               else [statement.target])  # type: ignore[attr-defined]
+    out: set[str] = set()
+    while targets:
+        target = targets.pop()
+        if isinstance(target, ast.Name):
+            out.add(target.id)
+        elif isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name):
+            out.add(f"{target.value.id}.{target.attr}")
+        elif isinstance(target, ast.Tuple | ast.List):
+            targets.extend(target.elts)
+        elif isinstance(target, ast.Starred | ast.Subscript | ast.Attribute):
+            targets.append(target.value)
+    return out
+
+
+# What can hold a statement: a statement, an `except` clause, a `case` of a `match`.
+_HOLDERS = (ast.stmt, ast.excepthandler, ast.match_case)
+
+
+def _statements(tree: ast.Module) -> list[ast.stmt]:
+    """The statements of `tree` in `ast.walk`'s order (breadth first), without walking into
+    expressions, which hold none: a file's expressions are most of its nodes."""
+    found: list[ast.stmt] = []
+    todo = deque([tree])
+    while todo:
+        node = todo.popleft()
+        todo.extend(child for child in ast.iter_child_nodes(node)
+                    if isinstance(child, _HOLDERS))
+        if isinstance(node, ast.stmt):
+            found.append(node)
+    return found
