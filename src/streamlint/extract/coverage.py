@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 import libcst as cst
 
 from streamlint.extract.code_text import code_text
-from streamlint.extract.positions import children_of
+from streamlint.extract.positions import contains
 from streamlint.extract.spark_values import Grouped, Plan, Writer
 from streamlint.extract.symbolic import digest
 from streamlint.extract.writer_uses import never_started
@@ -91,7 +91,7 @@ def _dropped(interp: Interpreter, loc: Loc) -> bool:
     node = next((n for n in interp.index.streaming if interp.loc(n) == loc), None)
     top = None if node is None else interp.index.tops.get(id(node))
     if top is None:
-        top = next((s for s in interp.index.body if _holds(s, node)), None)
+        top = next((s for s in interp.index.body if contains(s, node)), None)
     if not isinstance(top, cst.SimpleStatementLine) or len(top.body) != 1:
         return False
     small = top.body[0]
@@ -104,15 +104,6 @@ def _dropped(interp: Interpreter, loc: Loc) -> bool:
         return never_started(small.targets[0].target.value, texts)
     return False
 
-
-def _holds(root: cst.CSTNode, target: cst.CSTNode | None) -> bool:
-    stack = [root]
-    while stack:
-        current = stack.pop()
-        if current is target:
-            return True
-        stack.extend(children_of(current))
-    return False
 
 
 def _reach_at(interp: Interpreter, loc: Loc) -> str:

@@ -201,3 +201,14 @@ def is_node(value: object) -> bool:
     if known is None:
         known = _IS_NODE[kind] = cst.CSTNode in kind.__mro__
     return known
+
+
+def contains(root: cst.CSTNode, target: cst.CSTNode | None) -> bool:
+    """Whether `target` is `root` or one of the nodes under it (compared by identity)."""
+    stack = [root]
+    while stack:
+        current = stack.pop()
+        if current is target:
+            return True
+        stack.extend(children_of(current))
+    return False

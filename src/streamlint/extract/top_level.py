@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from streamlint.extract.positions import ModuleIndex, children_of, first_name
+from streamlint.extract.positions import ModuleIndex, children_of, contains, first_name
 
 
 def _top_of(index: ModuleIndex, node: cst.CSTNode) -> cst.CSTNode | None:
@@ -20,7 +20,7 @@ def _top_of(index: ModuleIndex, node: cst.CSTNode) -> cst.CSTNode | None:
     name = first_name(node)
     where = index.starts.get(id(name)) if name is not None else None
     if where is None:
-        return next((s for s in index.body if _contains(s, node)), None)
+        return next((s for s in index.body if contains(s, node)), None)
     candidate = None
     bounded = False  # a statement after the candidate starts after the node
     for statement in index.body:
@@ -35,9 +35,9 @@ def _top_of(index: ModuleIndex, node: cst.CSTNode) -> cst.CSTNode | None:
     # The module's own node (its first name has a position in this module) between two
     # statements' starts is in the first: walking a big class to check it is slow.
     if candidate is not None and (bounded and id(name) in index.starts
-                                  or _contains(candidate, node)):
+                                  or contains(candidate, node)):
         return candidate
-    return next((s for s in index.body if _contains(s, node)), None)
+    return next((s for s in index.body if contains(s, node)), None)
 
 
 def _first_of(index: ModuleIndex, statement: cst.CSTNode) -> cst.Name | None:
@@ -64,21 +64,12 @@ def _defined_beside(top: cst.CSTNode, node: cst.CSTNode, used: set[str]
     while stack:
         for child in children_of(stack.pop()):
             if isinstance(child, cst.FunctionDef) and child is not top and (
-                    child.name.value in used and not _contains(child, node)):
+                    child.name.value in used and not contains(child, node)):
                 found.append(child)
             elif isinstance(child, _BLOCKS):
                 stack.append(child)
     return found
 
-
-def _contains(root: cst.CSTNode, target: cst.CSTNode) -> bool:
-    stack = [root]
-    while stack:
-        current = stack.pop()
-        if current is target:
-            return True
-        stack.extend(children_of(current))
-    return False
 
 
 def _start(index: ModuleIndex, node: cst.CSTNode
@@ -93,8 +84,8 @@ def _start(index: ModuleIndex, node: cst.CSTNode
     if isinstance(top, cst.ClassDef):
         methods = [m for m in top.body.body if isinstance(m, cst.FunctionDef)]
         method = _by_position(index, methods, node)
-        if method is None or not _contains(method, node):
-            method = next((m for m in methods if _contains(m, node)), None)
+        if method is None or not contains(method, node):
+            method = next((m for m in methods if contains(m, node)), None)
     return start, top, method
 
 
