@@ -27,14 +27,6 @@ class NotKnown(Exception):
     """A call whose argument for a parameter cannot be told from its syntax (`*args`)."""
 
 
-def functions(tree: ast.Module) -> list[Defined]:
-    """Every function of a file, methods marked."""
-    methods = {id(item) for node in ast.walk(tree) if isinstance(node, ast.ClassDef)
-               for item in node.body if isinstance(item, ast.FunctionDef | ast.AsyncFunctionDef)}
-    return [Defined(node, id(node) in methods) for node in ast.walk(tree)
-            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)]
-
-
 def parameters(function: Function) -> list[str]:
     """The names a function's parameters bind, in order."""
     args = function.args
@@ -43,12 +35,18 @@ def parameters(function: Function) -> list[str]:
     return names
 
 
-def calls(tree: ast.Module, name: str, by_name: bool) -> list[ast.Call]:
-    """The calls of `name` in a file: `obj.name(...)`, and `name(...)` when `by_name` (in the
-    file defining it, or one importing it)."""
-    return [node for node in ast.walk(tree) if isinstance(node, ast.Call)
-            and ((isinstance(node.func, ast.Attribute) and node.func.attr == name)
-                 or (by_name and isinstance(node.func, ast.Name) and node.func.id == name))]
+def all_calls(tree: ast.Module) -> list[ast.Call]:
+    """Every call of a file, in `ast.walk`'s order (read once a file: `calls` picks among
+    them for each function looked for)."""
+    return [node for node in ast.walk(tree) if isinstance(node, ast.Call)]
+
+
+def calls(found: list[ast.Call], name: str, by_name: bool) -> list[ast.Call]:
+    """The calls of `name` among a file's calls (`all_calls`): `obj.name(...)`, and
+    `name(...)` when `by_name` (in the file defining it, or one importing it)."""
+    return [node for node in found
+            if (isinstance(node.func, ast.Attribute) and node.func.attr == name)
+            or (by_name and isinstance(node.func, ast.Name) and node.func.id == name)]
 
 
 def argument(call: ast.Call, defined: Defined, parameter: str) -> ast.expr | None:

@@ -159,6 +159,7 @@ class _Version:
             if relpath.endswith(".py"):
                 self.by_shown[shown] = relpath
         self._sides: dict[str, Side] = {}
+        self._imports: dict[str, dict[str, tuple[str, str | None]]] = {}
         # The old version's: each file's difflib opcodes against the new version's file
         self.hunks: dict[str, list[tuple[str, int, int, int, int]]] = {}
 
@@ -244,12 +245,12 @@ class _Version:
         for site in self.files:
             if site != self.job and not site.endswith(".py"):
                 continue
-            tree = self.file(site).tree
-            if tree is None:
+            side = self.file(site)
+            if side.tree is None:
                 continue
-            imports = _imports(tree, self.relpath.get(self.files[site], ""))
+            imports = self._imports_of(site, side)
             by_name = site == key or imports.get(name, ("", None))[1] == name
-            for call in calls(tree, name, by_name):
+            for call in calls(side.calls(), name, by_name):
                 func = call.func
                 if (isinstance(func, ast.Attribute) and not defined.method
                         and not (isinstance(func.value, ast.Name) and func.value.id in imports)):
@@ -257,10 +258,16 @@ class _Version:
                 out.append((site, call))
         return out
 
+    def _imports_of(self, site: str, side: Side) -> dict[str, tuple[str, str | None]]:
+        """A file's imports (`_imports`), read once a file."""
+        if site not in self._imports:
+            self._imports[site] = _imports(side.statements, self.relpath.get(self.files[site], ""))
+        return self._imports[site]
+
     def _imported_cause(self, path: str, side: Side, line: int) -> Loc | None:
         """The one changed binding, in another file, of what the statement imports."""
         names, attributes = side.uses(line)
-        imports = _imports(side.tree, self.relpath.get(path, ""))
+        imports = self._imports_of(self.by_shown[path], side)
         wanted: set[tuple[str, str]] = set()  # (root-relative module path, member name)
         for local, (module, member) in imports.items():
             if local not in names and not any(base == local for base, _ in attributes):
@@ -296,11 +303,11 @@ class _Version:
         return None
 
 
-def _imports(tree: ast.Module | None, relpath: str) -> dict[str, tuple[str, str | None]]:
+def _imports(statements: list[ast.stmt], relpath: str) -> dict[str, tuple[str, str | None]]:
     """Each name a file's imports bind: (the module, the member taken from it or None for
     the module itself); a relative import's module as a root-relative path."""
     out: dict[str, tuple[str, str | None]] = {}
-    for node in ast.walk(tree) if tree is not None else ():
+    for node in statements:
         if isinstance(node, ast.Import):
             for alias in node.names:
                 if alias.asname is not None or "." not in alias.name:

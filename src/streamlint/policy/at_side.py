@@ -7,7 +7,7 @@ import ast
 from collections import deque
 
 from streamlint.extract.text import python_tree
-from streamlint.policy.at_calls import Defined, functions
+from streamlint.policy.at_calls import Defined, all_calls
 
 FOLLOW_ROUNDS = 3  # `A = B`, `B = settings.X`: how far unchanged assignments are followed
 
@@ -25,8 +25,13 @@ class Side:
         self.spans: list[tuple[int, int, ast.stmt]] = []
         self.assignments: list[ast.stmt] = []
         self.functions: list[ast.FunctionDef | ast.AsyncFunctionDef] = []
-        self._functions: list[Defined] | None = None  # read when a call site is looked for
-        for node in _statements(self.tree) if self.tree is not None else ():
+        self._calls: list[ast.Call] | None = None  # read when a call site is looked for
+        self.statements = _statements(self.tree) if self.tree is not None else []
+        methods: set[int] = set()  # the functions of class bodies, by id
+        for node in self.statements:
+            if isinstance(node, ast.ClassDef):
+                methods.update(id(item) for item in node.body
+                               if isinstance(item, ast.FunctionDef | ast.AsyncFunctionDef))
             end = node.end_lineno or node.lineno
             body = getattr(node, "body", None)
             if isinstance(body, list) and body and isinstance(body[0], ast.stmt):
@@ -36,6 +41,8 @@ class Side:
                 self.assignments.append(node)
             elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
                 self.functions.append(node)
+        # Every function, methods marked (as `at_calls.functions` finds them, in its order).
+        self.defined = [Defined(f, id(f) in methods) for f in self.functions]
 
     def indent(self, line: int) -> int:
         text = self.lines[line - 1] if 0 < line <= len(self.lines) else ""
@@ -82,11 +89,15 @@ class Side:
                    ] if header is not None else []
         return set().union(*(_used(n)[0] for n in on_line))
 
+    def calls(self) -> list[ast.Call]:
+        """Every call of the file (`at_calls.all_calls`), read the first time it is asked."""
+        if self._calls is None:
+            self._calls = all_calls(self.tree) if self.tree is not None else []
+        return self._calls
+
     def function_at(self, line: int) -> Defined | None:
         """The innermost function whose body holds `line`."""
-        if self._functions is None:
-            self._functions = functions(self.tree) if self.tree is not None else []
-        holding = [d for d in self._functions if d.node.body
+        holding = [d for d in self.defined if d.node.body
                    and d.node.body[0].lineno <= line <= (d.node.end_lineno or line)]
         return min(holding, key=lambda d: (d.node.end_lineno or 0) - d.node.lineno,
                    default=None)
