@@ -79,7 +79,11 @@ def ops(query: Query, kind: type) -> list:
 
 
 def without_locs(items: tuple) -> list:
-    return [records.replace(r, loc=None) for r in items]
+    """The records with every place they keep cleared (`loc`, `schema_loc`, `option_locs`)."""
+    return [records.replace(r, **{name: () if name.endswith("_locs") else None
+                                  for name in records.fields(r)
+                                  if name == "loc" or name.endswith(("_loc", "_locs"))})
+            for r in items]
 
 
 def snippet(code: str) -> Query:

@@ -132,7 +132,7 @@ def sink(self: _Differ) -> None:
         kind = {"file": "sink.path", "kafka": "sink.topic", "foreach": "sink.foreach_code"
                 }.get(new_kind, "sink.table")
         self.add(kind, f"where the {new.format} sink writes", old.target, new.target,
-                 old.loc, new.loc, sink=new_kind)
+                 _target_at(old), _target_at(new), sink=new_kind)
     if old.foreach and new.foreach:
         self.foreach(old.foreach, new.foreach)
     if old.format == new.format:
@@ -141,7 +141,8 @@ def sink(self: _Differ) -> None:
             clustered = bool(old.partition_by) and old_kind == new_kind and any(
                 key == "clusterBy" for key, _ in new.options)
             self.add("sink.partition_by", "the sink's partition columns", old.partition_by,
-                     new.partition_by, old.loc, new.loc, sink=new_kind,
+                     new.partition_by, old.partition_loc or old.loc,
+                     new.partition_loc or new.loc, sink=new_kind,
                      clustered=str(clustered).lower())
     if (old.output_mode or "append") != (new.output_mode or "append"):
         watermark = any(isinstance(o, Watermark)
@@ -169,6 +170,12 @@ def sink(self: _Differ) -> None:
                  new.loc)
 
 
+def _target_at(sink: Sink) -> Loc:
+    """Where the sink's path, table or topic was given, else where the query starts."""
+    given = dict(sink.option_locs)
+    return next((given[key] for key in ("path", "table", "topic") if key in given), sink.loc)
+
+
 def sink_options(self: _Differ, new_kind: str) -> None:
     """The options of a sink of the same format on both sides."""
     old, new = self.old.sink, self.new.sink
@@ -182,10 +189,10 @@ def sink_options(self: _Differ, new_kind: str) -> None:
         if a != b and target:  # where it writes, though not read as the target
             kind = {"file": "sink.path", "kafka": "sink.topic"}.get(new_kind, "sink.table")
             self.add(kind, f"where the {new.format} sink writes (`{key}`)", a, b,
-                     old.loc, new.loc, sink=new_kind)
+                     old.at(key), new.at(key), sink=new_kind)
         elif a != b:
             # An option no verdict depends on the value of is judged whatever it is;
             # a `**dict` only where neither version's may hold another key.
             free = all(v is None or sink_value_free(key, v) for v in (a, b))
-            self.add("sink.option", f"the sink option `{key}`", a, b, old.loc, new.loc,
-                     structural=free)
+            self.add("sink.option", f"the sink option `{key}`", a, b, old.at(key),
+                     new.at(key), structural=free)

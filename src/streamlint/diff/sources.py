@@ -56,28 +56,37 @@ def source_pair(self: _Differ, old: Source, new: Source, facts: dict[str, str]) 
                  new.loc, old_format=str(old.format), new_format=str(new.format), **facts)
         return
     fmt = str(new.format)
-    for key in _keys_of(old.identity, new.identity):
-        a, b = option(old.identity, key), option(new.identity, key)
-        if a != b and not (key.lower() == "path" and same_path(a, b)):
-            self.add("source.identity", f"the {fmt} source option `{key}`", a, b, old.loc,
-                     new.loc, key=key.lower(), **facts)
+    changed = [(key, option(old.identity, key), option(new.identity, key))
+               for key in _keys_of(old.identity, new.identity)]
+    changed = [(key, a, b) for key, a, b in changed
+               if a != b and not (key.lower() == "path" and same_path(a, b))]
+    for key, a, b in changed:
+        # One option changed points where it was given; several (`subscribe` replaced by
+        # `subscribePattern`) are one change of what the source reads (merged by where they
+        # point, `diff.merge_identity_changes`), at the source.
+        one = len(changed) == 1
+        self.add("source.identity", f"the {fmt} source option `{key}`", a, b,
+                 old.at(key) if one else old.loc, new.at(key) if one else new.loc,
+                 key=key.lower(), **facts)
     for key in _keys_of(old.rate_limits, new.rate_limits):
         a, b = option(old.rate_limits, key), option(new.rate_limits, key)
         if a != b:
-            self.add("source.rate_limit", f"the rate limit `{key}`", a, b, old.loc, new.loc)
+            self.add("source.rate_limit", f"the rate limit `{key}`", a, b, old.at(key),
+                     new.at(key))
     for key in _keys_of(old.options, new.options):
         a, b = option(old.options, key), option(new.options, key)
         if a != b:
             known = classify(fmt, key)
             cited = {"option_docs": known.docs} if known is not None and known.docs else {}
-            self.add("source.option", f"the {fmt} source option `{key}`", a, b, old.loc,
-                     new.loc, key=key.lower(),
+            self.add("source.option", f"the {fmt} source option `{key}`", a, b, old.at(key),
+                     new.at(key), key=key.lower(),
                      option_class=known.name if known is not None else "unknown", **cited)
     if old.schema != new.schema:
         fields, columns = _schema_change(old.schema, new.schema, fmt)
         used = uses((self.old, self.new), columns) if fields != "other" else "unknown"
         self.add("source.schema", f"the declared schema of the {fmt} source", old.schema,
-                 new.schema, old.loc, new.loc, fields=fields, used=used)
+                 new.schema, old.schema_loc or old.loc, new.schema_loc or new.loc,
+                 fields=fields, used=used)
     if old.name != new.name and facts.get("named") != "true":
         self.add("source.name", "the source name", old.name, new.name, old.loc, new.loc,
                  naming=naming(old.name, new.name))

@@ -42,7 +42,7 @@ def inputs_of(query: Query) -> tuple[Input, ...]:
 
     for source in query.sources:
         for key, value in source.identity:
-            add("source", f"the {source.format} source option `{key}`", value, source.loc)
+            add("source", f"the {source.format} source option `{key}`", value, source.at(key))
     sink = query.sink
     add("checkpoint", "checkpointLocation", sink.checkpoint, sink.checkpoint_loc or sink.loc)
     for op in query.operators:

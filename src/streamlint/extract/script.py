@@ -184,6 +184,7 @@ def _query(interp: Interpreter, writer: Writer, settings: tuple[Setting, ...],
         partition_by=plain(tuple(writer.partition_by)), target=target, foreach=foreach,
         checkpoint=checkpoint, loc=writer.loc, trigger_loc=writer.trigger_loc,
         output_mode_loc=writer.output_mode_loc, checkpoint_loc=writer.checkpoint_loc,
+        option_locs=tuple(dict(writer.option_locs).items()), partition_loc=writer.partition_loc,
         cleared=generation(interp.effects.removed, index, checkpoint),
         conditions=writer.conditions, volatile=volatile_call(checkpoint), entry=writer.entry,
     )

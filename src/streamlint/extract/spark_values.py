@@ -117,6 +117,10 @@ class Reader:
     name: Any = None
     # Run-time choices it was chosen by (the other reader's shape noted), for its DataFrame.
     notes: tuple[tuple[str, Loc], ...] = ()
+    # Where each option and the schema were given (`.option(...)`, `.schema(...)`): a finding
+    # about one of them points there, not at `readStream`.
+    option_locs: tuple[tuple[str, Loc], ...] = ()
+    schema_loc: Loc | None = None
 
 
 @record
@@ -166,6 +170,8 @@ class Writer:
     partition_by: tuple[Any, ...] = ()
     foreach: Any = None
     checkpoint_loc: Loc | None = None
+    option_locs: tuple[tuple[str, Loc], ...] = ()  # where each option was given (Sink.at)
+    partition_loc: Loc | None = None
     conditions: tuple[Condition, ...] = ()  # the run-time conditions it was started under
     entry: str = ""  # the function nothing in the file calls it was started in (Sink.entry)
 

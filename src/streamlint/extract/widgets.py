@@ -18,6 +18,7 @@ if TYPE_CHECKING:
     from streamlint.extract.interpreter import Interpreter
 
 WIDGET_DECLARATIONS = ("text", "dropdown", "combobox", "multiselect")
+WIDGET_READS = ("get", "getArgument")
 
 
 def widget_call(interp: Interpreter, name: str, args: list[Any], kwargs: dict[str, Any],
@@ -32,7 +33,7 @@ def widget_call(interp: Interpreter, name: str, args: list[Any], kwargs: dict[st
         if isinstance(key, str):
             _widgets(interp)[key] = default
         return None
-    if name in ("get", "getArgument"):
+    if name in WIDGET_READS:
         key = args[0] if args else kwargs.get("name")
         default = _widgets(interp).get(key) if isinstance(key, str) else None
         if not isinstance(key, str):

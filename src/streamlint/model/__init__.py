@@ -166,6 +166,10 @@ class Sink:
     trigger_loc: Loc | None = None
     output_mode_loc: Loc | None = None
     checkpoint_loc: Loc | None = None
+    # Where each option (its key lower-cased; the last given wins; a table or path given to
+    # start() or toTable() there) and the partition columns were given.
+    option_locs: tuple[tuple[str, Loc], ...] = ()
+    partition_loc: Loc | None = None
     # How many times the run deleted the checkpoint folder before this query started (a
     # notebook's `!rm -rf chk` between two runs of a query): a later use of the same path
     # with another count starts afresh rather than sharing it.
@@ -183,6 +187,13 @@ class Sink:
     # starts it): run by a caller streamlint does not see, if at all. On a checkpoint several
     # queries share, the one a run of the file starts is paired with its like (model/identity).
     entry: str = ""
+
+    def at(self, key: str) -> Loc:
+        """Where an option was given (`.option(key, ...)`), else where the query starts."""
+        for given, loc in self.option_locs:
+            if given == key.lower():
+                return loc
+        return self.loc
 
 
 @record

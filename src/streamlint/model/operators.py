@@ -21,6 +21,17 @@ class Source:
     name: Value  # DataStreamReader.name() (Spark 4.2+ source evolution)
     loc: Loc
     streaming: bool = True
+    # Where each option (its key lower-cased; the last given wins) and the schema were given:
+    # a finding about one of them points there.
+    option_locs: tuple[tuple[str, Loc], ...] = ()
+    schema_loc: Loc | None = None
+
+    def at(self, key: str) -> Loc:
+        """Where an option was given (`.option(key, ...)`), else where the source is read."""
+        for given, loc in self.option_locs:
+            if given == key.lower():
+                return loc
+        return self.loc
 
 
 @record

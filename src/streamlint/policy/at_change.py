@@ -8,7 +8,11 @@ changed line that causes it, and keeps its old place as a related location (SARI
 `relatedLocations`, a `used at:` line in text):
 
 - a changed line inside the statement the finding points at (the chain's `.agg(...)` line);
-- else the changed assignment of a name that statement uses (`CHECKPOINT = ...`);
+- else the changed assignment of a name that statement uses (`CHECKPOINT = ...`), or, where
+  it uses several, of a name its own line uses: a finding about one option, the schema or
+  the partitioning points at the `.option(...)`, `.schema(...)` or `.partitionBy(...)` that
+  gave it (extraction keeps where each was given), so `.option("subscribe", TOPIC)` leads to
+  `TOPIC = ...` while `LIMIT = ...` changed too;
 - else, in another file of the repository the job was followed into, the changed statement
   that binds what the statement imports from there: `from conf import TOPIC` and a changed
   `TOPIC = ...` in conf.py, `settings.TOPIC` and a changed `TOPIC: str = ...` in the module
@@ -16,8 +20,9 @@ changed line that causes it, and keeps its old place as a related location (SARI
 - else, for a statement inside a function, the changed argument a call of that function
   passes for a parameter the statement uses (`read(spark, "payments_v2")` for
   `.option("subscribe", topic)` in `def read(spark, topic)`), followed through callers that
-  pass their own parameters on; where the statement uses no parameter, the one changed call
-  of the function (the last line picking which query runs).
+  pass their own parameters on; where the statement uses no parameter, or every call passes
+  what it passed before, the one changed call of the function (the last line picking which
+  query runs).
 
 A finding about a query the new version no longer has points where its code was taken out:
 the changed line the new file has in place of its old line (or of the old change causing
@@ -178,18 +183,35 @@ class _Version:
         found = side.cause(line)
         if found is not None:
             return Loc(path, found, side.indent(found))
+        at_line = self._line_cause(path, side, line)
+        if at_line is not None:
+            return at_line
         if side.bound_changed(line):
             return None  # several changed bindings in the file itself: not told which
-        return self._imported_cause(path, side, line) or self._call_cause(path, side, line)
+        return (self._imported_cause(path, side, side.uses(line))
+                or self._call_cause(path, side, line))
+
+    def _line_cause(self, path: str, side: Side, line: int) -> Loc | None:
+        """The one changed binding of what the finding's own line uses, where the statement
+        as a whole uses several (a chain of options, one of which reads what changed)."""
+        used = side.uses_at(line)
+        bindings = side.changed_bindings_of(used[0])
+        if bindings:
+            return Loc(path, bindings[0], side.indent(bindings[0])) if len(bindings) == 1 \
+                else None
+        return self._imported_cause(path, side, used)
 
     def _call_cause(self, path: str, side: Side, line: int) -> Loc | None:
         """The one changed argument, at a call site of the function holding the statement,
         for a parameter the statement uses (the names at the finding's own line first, then
-        the statement's); where it uses none, the one changed call of that function."""
+        the statement's); where it uses none, or no call passes it anything new, the one
+        changed call of that function."""
         function = side.function_at(line)
         if function is None:
             return None
-        for names in (side.closure(side.names_at(line)), side.uses(line)[0]):
+        # Last, no name at all: every call passes what it always passed, so what changed is
+        # which call runs (`compute_bookmark_counts()` in place of `compute_click_counts()`).
+        for names in (side.closure(side.names_at(line)), side.uses(line)[0], set()):
             found = self._through_calls(self.by_shown[path], function, names, 0, frozenset())
             if found is None or len(found) > 1:
                 return None
@@ -264,9 +286,11 @@ class _Version:
             self._imports[site] = _imports(side.statements, self.relpath.get(self.files[site], ""))
         return self._imports[site]
 
-    def _imported_cause(self, path: str, side: Side, line: int) -> Loc | None:
-        """The one changed binding, in another file, of what the statement imports."""
-        names, attributes = side.uses(line)
+    def _imported_cause(self, path: str, side: Side,
+                        used: tuple[set[str], set[tuple[str, str]]]) -> Loc | None:
+        """The one changed binding, in another file, of what the statement (or a line of
+        it: `used`, its names and `name.attribute` pairs) imports."""
+        names, attributes = used
         imports = self._imports_of(self.by_shown[path], side)
         wanted: set[tuple[str, str]] = set()  # (root-relative module path, member name)
         for local, (module, member) in imports.items():

@@ -7,6 +7,7 @@ import ast
 from collections import deque
 
 from streamlint.extract.text import python_tree
+from streamlint.extract.widgets import WIDGET_DECLARATIONS, WIDGET_READS
 from streamlint.policy.at_calls import Defined, all_calls
 
 FOLLOW_ROUNDS = 3  # `A = B`, `B = settings.X`: how far unchanged assignments are followed
@@ -37,7 +38,8 @@ class Side:
             if isinstance(body, list) and body and isinstance(body[0], ast.stmt):
                 end = max(node.lineno, body[0].lineno - 1)
             self.spans.append((_first_line(node), end, node))
-            if isinstance(node, ast.Assign | ast.AnnAssign | ast.AugAssign):
+            if isinstance(node, ast.Assign | ast.AnnAssign | ast.AugAssign) or (
+                    isinstance(node, ast.Expr) and _widget(node.value, WIDGET_DECLARATIONS)):
                 self.assignments.append(node)
             elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
                 self.functions.append(node)
@@ -82,12 +84,26 @@ class Side:
 
     def names_at(self, line: int) -> set[str]:
         """The names the statement at `line` uses on that line itself."""
+        return self._on_line(line)[0]
+
+    def uses_at(self, line: int) -> tuple[set[str], set[tuple[str, str]]]:
+        """What `uses` gives, of the names and `name.attribute` pairs on `line` alone (the
+        `.option("subscribe", settings.TOPIC)` line of a chain of options)."""
+        return self._follow(*self._on_line(line))
+
+    def _on_line(self, line: int) -> tuple[set[str], set[tuple[str, str]]]:
         header = self._header(line)
         on_line = [n for n in ast.walk(header[2]) if getattr(n, "lineno", None) == line
                    and (isinstance(n, ast.Name) or (isinstance(n, ast.Attribute)
                                                     and isinstance(n.value, ast.Name)))
                    ] if header is not None else []
-        return set().union(*(_used(n)[0] for n in on_line))
+        names: set[str] = set()
+        attributes: set[tuple[str, str]] = set()
+        for node in on_line:
+            used, pairs = _used(node)
+            names |= used
+            attributes |= pairs
+        return names, attributes
 
     def calls(self) -> list[ast.Call]:
         """Every call of the file (`at_calls.all_calls`), read the first time it is asked."""
@@ -187,12 +203,29 @@ def _used(node: ast.AST) -> tuple[set[str], set[tuple[str, str]]]:
     attributes = {(n.value.id, n.attr) for n in ast.walk(node)
                   if isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name)}
     names = {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
+    # `dbutils.widgets.get("chk")` reads what `dbutils.widgets.text("chk", "/mnt/chk")` binds
+    names |= {f"widget:{key}" for n in ast.walk(node)
+              for key in [_widget(n, WIDGET_READS)] if key}
     return names | {f"{base}.{attr}" for base, attr in attributes}, attributes
+
+
+def _widget(node: ast.AST, methods: tuple[str, ...]) -> str:
+    """The name of the notebook widget a `dbutils.widgets.<method>("name", ...)` call is about
+    (`methods`: declarations or reads), else ""."""
+    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+            and node.func.attr in methods and isinstance(node.func.value, ast.Attribute)
+            and node.func.value.attr == "widgets" and node.args
+            and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str)):
+        return ""
+    return node.args[0].value
 
 
 def _binds(statement: ast.stmt) -> set[str]:
     """The names an assignment binds: `self.topic = ...` binds `self.topic` (not `self`),
-    `conf["topic"] = ...` changes `conf`."""
+    `conf["topic"] = ...` changes `conf`; `dbutils.widgets.text("chk", "/mnt/chk")` binds
+    the widget `chk`'s default."""
+    if isinstance(statement, ast.Expr):
+        return {f"widget:{_widget(statement.value, WIDGET_DECLARATIONS)}"}
     targets = (list(statement.targets) if isinstance(statement, ast.Assign)
                else [statement.target])  # type: ignore[attr-defined]
     out: set[str] = set()

@@ -62,22 +62,17 @@ def reader_call(
 ) -> Any:
     if name == "format":
         return replace(reader, format=args[0] if args else kwargs.get("source"))
-    if name == "option":
-        key = option_key(args[0] if args else kwargs.get("key"))
-        value = args[1] if len(args) > 1 else kwargs.get("value")
-        return replace(reader, options=(*reader.options, (key, value)))
-    if name == "options":
-        items = list(kwargs.items())
-        if args and isinstance(args[0], dict):
-            items = list(args[0].items()) + items
-        return replace(reader, options=(*reader.options, *items))
+    if name in ("option", "options"):
+        return _configured(reader, name, args, kwargs, loc)
     if name == "schema":
-        return replace(reader, schema=args[0] if args else kwargs.get("schema"))
+        return replace(reader, schema=args[0] if args else kwargs.get("schema"),
+                       schema_loc=loc)
     if name == "name":
         return replace(reader, name=args[0] if args else None)
     if name in ("load", "table", *FILE_FORMATS):
         fmt = reader.format
         options = list(reader.options)
+        given = len(options)
         if name in FILE_FORMATS:
             fmt = name
         if name == "table":
@@ -100,12 +95,15 @@ def reader_call(
                 if key == "format":
                     fmt = value
                 elif key == "schema":
-                    reader = replace(reader, schema=value)
+                    reader = replace(reader, schema=value, schema_loc=loc)
                 else:
                     options.append(("path", value))
         options.extend(kwargs.items())
         if fmt is None:
             fmt = "parquet"
+        # What load(...) / table(...) gave was given at that call.
+        reader = replace(reader, option_locs=(*reader.option_locs, *(
+            (str(key).lower(), loc) for key, _ in options[given:])))
         source = make_source(reader, fmt, options)
         if source.streaming:
             interp.effects.streams.append(source)
@@ -114,6 +112,20 @@ def reader_call(
             columns = (*columns, "headers")
         return Plan((source,), (), reader.streaming, columns=columns, unresolved=reader.notes)
     return Unknown(f"DataStreamReader.{name}")
+
+
+def _configured(reader: Reader, name: str, args: list[Any], kwargs: dict[str, Any],
+                loc: Loc) -> Reader:
+    """`.option(key, value)` or `.options(...)`: the options added, and where each was given."""
+    if name == "option":
+        items = [(option_key(args[0] if args else kwargs.get("key")),
+                  args[1] if len(args) > 1 else kwargs.get("value"))]
+    else:
+        items = list(kwargs.items())
+        if args and isinstance(args[0], dict):
+            items = list(args[0].items()) + items
+    return replace(reader, options=(*reader.options, *items),
+                   option_locs=(*reader.option_locs, *((str(k).lower(), loc) for k, _ in items)))
 
 
 def make_source(reader: Reader, fmt: Any, options: list[tuple[Any, Any]]) -> Source:
@@ -146,6 +158,7 @@ def make_source(reader: Reader, fmt: Any, options: list[tuple[Any, Any]]) -> Sou
         schema=(as_read_by_a_file_source(schema_of(reader.schema)) if fmt in FILE_FORMATS
                 else schema_of(reader.schema)), name=plain(reader.name),
         loc=reader.loc, streaming=reader.streaming,
+        option_locs=tuple(dict(reader.option_locs).items()), schema_loc=reader.schema_loc,
     )
 
 

@@ -166,7 +166,8 @@ def writer_call(  # noqa: C901 - one branch per DataStreamWriter method
     if name == "option":
         key = option_key(args[0] if args else kwargs.get("key"))
         value = args[1] if len(args) > 1 else kwargs.get("value")
-        changes: dict[str, Any] = {"options": (*writer.options, (key, value))}
+        changes: dict[str, Any] = {"options": (*writer.options, (key, value)),
+                                   "option_locs": (*writer.option_locs, (str(key).lower(), loc))}
         if isinstance(key, str) and key.lower() == "checkpointlocation":
             changes["checkpoint_loc"] = loc
         return writer.copy(**changes)
@@ -174,7 +175,8 @@ def writer_call(  # noqa: C901 - one branch per DataStreamWriter method
         items = list(kwargs.items())
         if args and isinstance(args[0], dict):
             items = list(args[0].items()) + items
-        changes = {"options": (*writer.options, *items)}
+        changes = {"options": (*writer.options, *items), "option_locs": (
+            *writer.option_locs, *((str(k).lower(), loc) for k, _ in items))}
         if any(str(k).lower() == "checkpointlocation" for k, _ in items):
             changes["checkpoint_loc"] = loc
         return writer.copy(**changes)
@@ -186,7 +188,7 @@ def writer_call(  # noqa: C901 - one branch per DataStreamWriter method
     if name == "queryName":
         return writer.copy(query_name=args[0] if args else kwargs.get("queryName"))
     if name in ("partitionBy", "clusterBy"):
-        return writer.copy(partition_by=tuple(flatten(args)))
+        return writer.copy(partition_by=tuple(flatten(args)), partition_loc=loc)
     if name in ("foreach", "foreachBatch"):
         function = args[0] if args else kwargs.get("f", kwargs.get("func"))
         return writer.copy(format=name, foreach=(name, function, loc))
@@ -212,6 +214,7 @@ def start(
     node: cst.Call, loc: Loc,
 ) -> StartedQuery:
     options = list(writer.options)
+    given = len(options)
     fmt = writer.format
     if name == "toTable":
         table = args[0] if args else kwargs.pop("tableName", None)
@@ -232,11 +235,15 @@ def start(
             elif key == "queryName":
                 writer = writer.copy(query_name=value)
             else:
-                writer = writer.copy(partition_by=value if isinstance(value, tuple) else (value,))
+                writer = writer.copy(partition_by=value if isinstance(value, tuple) else (value,),
+                                     partition_loc=loc)
     for key, value in kwargs.items():
         options.append((key, value))
         if key.lower() == "checkpointlocation":
             writer = writer.copy(checkpoint_loc=loc)
+    # What start(...) / toTable(...) gave was given at that call.
+    writer = writer.copy(option_locs=(*writer.option_locs, *(
+        ("table" if key == "__table__" else str(key).lower(), loc) for key, _ in options[given:])))
     writer = writer.copy(options=tuple(options), format=fmt)
     if fmt is None and writer.foreach is None and not any(
             str(key).lower() == "path" for key, _ in options):
