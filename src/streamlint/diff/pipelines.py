@@ -19,7 +19,6 @@ from streamlint.diff.render import names_text
 from streamlint.model import ChangeFlow, Expectation, JobFile, Loc, Query, show
 from streamlint.model.expr import render
 from streamlint.model.identity import key_of
-from streamlint.model.records import replace
 
 FORMAT = "pipeline"
 CDC_STATE = ("keys", "sequence_by", "scd_type")
@@ -160,7 +159,7 @@ def _tagged(change: Change, api: str, query: Query) -> Change:
 
 def _sources(query: Query) -> tuple:
     """A flow's sources without their positions (none: never the same as another's)."""
-    return tuple(replace(item, loc=_NOWHERE) for item in query.sources) or (id(query),)
+    return tuple(item.unplaced(_NOWHERE) for item in query.sources) or (id(query),)
 
 
 def _extra(old: Query, new: Query) -> list[Change]:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from streamlint.model.base import Loc, Options, Value
 from streamlint.model.expr import Definition, Expr
-from streamlint.model.records import record
+from streamlint.model.records import record, replace
 
 
 @record
@@ -25,6 +25,10 @@ class Source:
     # a finding about one of them points there.
     option_locs: tuple[tuple[str, Loc], ...] = ()
     schema_loc: Loc | None = None
+
+    def unplaced(self, nowhere: Loc) -> Source:
+        """The source with every place it keeps set to `nowhere`: what it reads and how."""
+        return replace(self, loc=nowhere, option_locs=(), schema_loc=None)
 
     def at(self, key: str) -> Loc:
         """Where an option was given (`.option(key, ...)`), else where the source is read."""
