@@ -170,6 +170,10 @@ class Sink:
     # start() or toTable() there) and the partition columns were given.
     option_locs: tuple[tuple[str, Loc], ...] = ()
     partition_loc: Loc | None = None
+    # The calls the query was started through, outermost first (`main()` at the bottom of
+    # the file, then `self.write(df, "silver")` in it): of several calls of one function,
+    # the one that made this query.
+    called_from: tuple[Loc, ...] = ()
     # How many times the run deleted the checkpoint folder before this query started (a
     # notebook's `!rm -rf chk` between two runs of a query): a later use of the same path
     # with another count starts afresh rather than sharing it.
