@@ -192,6 +192,10 @@ class Sink:
     # queries share, the one a run of the file starts is paired with its like (model/identity).
     entry: str = ""
 
+    # Two calls of one helper with the same arguments start one query (the second start
+    # restarts the first): which calls started it says how the code got there, not what runs.
+    __record_compare__ = tuple(name for name in __annotations__ if name != "called_from")
+
     def at(self, key: str) -> Loc:
         """Where an option was given (`.option(key, ...)`), else where the query starts."""
         for given, loc in self.option_locs:
