@@ -155,3 +155,30 @@ def test_a_widget_default_changed_is_where_its_findings_point(tmp_path: Path, ca
         assert found["old"]["line"] == line_of(old, 'text("checkpoint_root"')
     for found in topic:
         assert found["new"]["line"] == line_of(new, 'text("topic"')
+
+
+CALLED_TWICE = '''def write(df, name, parts):
+    (df.writeStream.format("parquet")
+        .partitionBy(*parts)
+        .option("checkpointLocation", f"/chk/{{name}}")
+        .start(f"/out/{{name}}"))
+
+
+events = spark.readStream.format("rate").load()
+write(events, "a", {a})
+write(events, "b", {b})
+'''
+
+
+def test_each_query_of_a_function_called_twice_points_at_its_own_call(tmp_path: Path,
+                                                                       capsys) -> None:
+    # Both calls changed: each query's finding points at the call that started it.
+    old = CALLED_TWICE.format(a='["value"]', b='["value"]')
+    new = CALLED_TWICE.format(a='["timestamp"]', b='["value", "timestamp"]')
+    data = diff(tmp_path, capsys, old, new)
+    found = {f["query"]: f for f in data["findings"]
+             if f["code"] == CODES["sink-partitioning-changed"]}
+    assert found["/chk/a"]["new"]["line"] == line_of(new, 'write(events, "a"')
+    assert found["/chk/b"]["new"]["line"] == line_of(new, 'write(events, "b"')
+    for finding in found.values():
+        assert [r["line"] for r in finding["related"]] == [line_of(new, "partitionBy")]

@@ -101,7 +101,9 @@ def diff_pairs(old: JobFile, new: JobFile, pairs: tuple[tuple[Query | None, Quer
         if after is not None:
             found += too_new(before, after, version.spark)
         default = (after or before).label  # type: ignore[union-attr]
-        changes.extend(replace(c, query=label) if c.query == default else c
+        calls = {"old_calls": before.sink.called_from if before is not None else (),
+                 "new_calls": after.sink.called_from if after is not None else ()}
+        changes.extend(replace(c, query=label, **calls) if c.query == default else c
                        for c in merge_identity_changes(found))
     standing = [*shared, *volatile_changes(new.queries)]
     changes.extend(already_present(standing, [*shared_in_file(old.queries, version),

@@ -111,6 +111,7 @@ class Calls:
             self.yields.append([])
         self.depth += 1
         self.frames.append(func)
+        self.sites.append(node)
         self.guards.append([])
         caller = self.context
         if func.context is not None:
@@ -130,6 +131,7 @@ class Calls:
         finally:
             self.depth -= 1
             self.frames.pop()
+            self.sites.pop()
             guards = self.guards.pop()
             self.effects.uncertain -= len(guards)
             if guards:

@@ -56,6 +56,9 @@ class Interpreter(Statements, Expressions, Calls, InPlace):
         self.executed: set[int] = set()
         self.globals = Env()
         self.frames: list[Function] = []
+        # The call of each running function, outermost first: the calls a query is started
+        # through (`Sink.called_from`).
+        self.sites: list[cst.CSTNode] = []
         self.yields: list[list[Any]] = []  # what each running generator function has yielded
         # Per running function: what its guard clauses returned early (`if not x: return`),
         # each with its condition and place; the code after them runs as uncertain.

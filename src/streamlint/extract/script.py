@@ -185,6 +185,7 @@ def _query(interp: Interpreter, writer: Writer, settings: tuple[Setting, ...],
         checkpoint=checkpoint, loc=writer.loc, trigger_loc=writer.trigger_loc,
         output_mode_loc=writer.output_mode_loc, checkpoint_loc=writer.checkpoint_loc,
         option_locs=tuple(dict(writer.option_locs).items()), partition_loc=writer.partition_loc,
+        called_from=writer.called_from,
         cleared=generation(interp.effects.removed, index, checkpoint),
         conditions=writer.conditions, volatile=volatile_call(checkpoint), entry=writer.entry,
     )

@@ -171,6 +171,7 @@ class Writer:
     foreach: Any = None
     checkpoint_loc: Loc | None = None
     option_locs: tuple[tuple[str, Loc], ...] = ()  # where each option was given (Sink.at)
+    called_from: tuple[Loc, ...] = ()  # the calls it was started through (Sink.called_from)
     partition_loc: Loc | None = None
     conditions: tuple[Condition, ...] = ()  # the run-time conditions it was started under
     entry: str = ""  # the function nothing in the file calls it was started in (Sink.entry)

@@ -170,6 +170,10 @@ class Sink:
     # start() or toTable() there) and the partition columns were given.
     option_locs: tuple[tuple[str, Loc], ...] = ()
     partition_loc: Loc | None = None
+    # The calls the query was started through, outermost first (`main()` at the bottom of
+    # the file, then `self.write(df, "silver")` in it): of several calls of one function,
+    # the one that made this query.
+    called_from: tuple[Loc, ...] = ()
     # How many times the run deleted the checkpoint folder before this query started (a
     # notebook's `!rm -rf chk` between two runs of a query): a later use of the same path
     # with another count starts afresh rather than sharing it.
@@ -187,6 +191,10 @@ class Sink:
     # starts it): run by a caller streamlint does not see, if at all. On a checkpoint several
     # queries share, the one a run of the file starts is paired with its like (model/identity).
     entry: str = ""
+
+    # Two calls of one helper with the same arguments start one query (the second start
+    # restarts the first): which calls started it says how the code got there, not what runs.
+    __record_compare__ = tuple(name for name in __annotations__ if name != "called_from")
 
     def at(self, key: str) -> Loc:
         """Where an option was given (`.option(key, ...)`), else where the query starts."""

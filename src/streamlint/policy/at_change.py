@@ -77,13 +77,15 @@ def at_change(findings: tuple[Finding, ...], old_text: str, old_path: str, new_t
             out.append(finding)
             continue
         assert finding.new is not None
-        cause = new.cause(finding.new.path, finding.new.line)
+        new.via, old.via = finding.new_calls, finding.old_calls
+        cause = new.cause(finding.new.path, finding.new.line, finding.new.column)
         if cause is None:
             out.append(finding)
             continue
         moved_old = finding.old
         if finding.old is not None and finding.old.path in old.by_shown:
-            moved_old = old.cause(finding.old.path, finding.old.line) or finding.old
+            moved_old = (old.cause(finding.old.path, finding.old.line, finding.old.column)
+                         or finding.old)
         out.append(replace(finding, new=cause, old=moved_old,
                            related=(*finding.related, finding.new)))
     return tuple(out)
@@ -167,6 +169,9 @@ class _Version:
         self._imports: dict[str, dict[str, tuple[str, str | None]]] = {}
         # The old version's: each file's difflib opcodes against the new version's file
         self.hunks: dict[str, list[tuple[str, int, int, int, int]]] = {}
+        # The calls the finding's query was started through (`Finding.new_calls`), set for
+        # each finding: of a function's calls, those that made the query are followed.
+        self.via: tuple[Loc, ...] = ()
 
     def file(self, key: str) -> Side:
         shown = self.files[key]
@@ -174,34 +179,34 @@ class _Version:
             self._sides[shown] = Side(self.texts[shown], key == self.job or key.endswith(".py"))
         return self._sides[shown]
 
-    def cause(self, path: str, line: int) -> Loc | None:
-        """Where the change causing a finding at `path:line` is, None when that line changed
-        itself or no single cause is found."""
+    def cause(self, path: str, line: int, column: int = -1) -> Loc | None:
+        """Where the change causing a finding at `path:line` (at `column`: a method called
+        there) is, None when that line changed itself or no single cause is found."""
         side = self.file(self.by_shown[path])
         if side.tree is None or line in side.changed:
             return None
         found = side.cause(line)
         if found is not None:
             return Loc(path, found, side.indent(found))
-        at_line = self._line_cause(path, side, line)
+        at_line = self._line_cause(path, side, line, column)
         if at_line is not None:
             return at_line
         if side.bound_changed(line):
             return None  # several changed bindings in the file itself: not told which
         return (self._imported_cause(path, side, side.uses(line))
-                or self._call_cause(path, side, line))
+                or self._call_cause(path, side, line, column))
 
-    def _line_cause(self, path: str, side: Side, line: int) -> Loc | None:
+    def _line_cause(self, path: str, side: Side, line: int, column: int) -> Loc | None:
         """The one changed binding of what the finding's own line uses, where the statement
         as a whole uses several (a chain of options, one of which reads what changed)."""
-        used = side.uses_at(line)
+        used = side.uses_at(line, column)
         bindings = side.changed_bindings_of(used[0])
         if bindings:
             return Loc(path, bindings[0], side.indent(bindings[0])) if len(bindings) == 1 \
                 else None
         return self._imported_cause(path, side, used)
 
-    def _call_cause(self, path: str, side: Side, line: int) -> Loc | None:
+    def _call_cause(self, path: str, side: Side, line: int, column: int) -> Loc | None:
         """The one changed argument, at a call site of the function holding the statement,
         for a parameter the statement uses (the names at the finding's own line first, then
         the statement's); where it uses none, or no call passes it anything new, the one
@@ -211,7 +216,7 @@ class _Version:
             return None
         # Last, no name at all: every call passes what it always passed, so what changed is
         # which call runs (`compute_bookmark_counts()` in place of `compute_click_counts()`).
-        for names in (side.closure(side.names_at(line)), side.uses(line)[0], set()):
+        for names in (side.closure(side.names_at(line, column)), side.uses(line)[0], set()):
             found = self._through_calls(self.by_shown[path], function, names, 0, frozenset())
             if found is None or len(found) > 1:
                 return None
@@ -228,7 +233,7 @@ class _Version:
         seen = seen | {id(defined.node)}
         used = [p for p in parameters(defined.node) if p in names]
         out: set[Loc] = set()
-        for site, call in self._call_sites(key, defined):
+        for site, call in self._on_path(key, defined):
             side = self.file(site)
             try:
                 exprs = [e for p in used for e in [argument(call, defined, p)] if e is not None]
@@ -257,6 +262,26 @@ class _Version:
                 return None
             out |= more
         return out
+
+    def _on_path(self, key: str, defined: Defined) -> list[tuple[str, ast.Call]]:
+        """The calls of a function that made the finding's query, where the query says what
+        it was started through: a call it was started through, or a call in a function it
+        was started through (`read("clicks")` in `run_clicks()`); all of them otherwise."""
+        sites = self._call_sites(key, defined)
+        if not self.via:
+            return sites
+        kept = [(site, call) for site, call in sites if self._through(site, call)]
+        kept = kept or [(site, call) for site, call in sites if (
+            (holder := self.file(site).function_at(call.lineno)) is not None
+            and any(self._through(s, c) for s, c in self._call_sites(site, holder)))]
+        return kept or sites
+
+    def _through(self, site: str, call: ast.Call) -> bool:
+        """Whether the query was started through this call."""
+        shown = self.files[site]
+        return any(loc.path == shown and call.lineno <= loc.line <= (call.end_lineno
+                                                                     or call.lineno)
+                   for loc in self.via)
 
     def _call_sites(self, key: str, defined: Defined) -> list[tuple[str, ast.Call]]:
         """The calls of a function in the files of this version: by its name in its own file

@@ -82,28 +82,53 @@ class Side:
         """`names` with what the unchanged assignments binding them use in turn."""
         return self._follow(set(names), set())[0]
 
-    def names_at(self, line: int) -> set[str]:
-        """The names the statement at `line` uses on that line itself."""
-        return self._on_line(line)[0]
+    def names_at(self, line: int, column: int = -1) -> set[str]:
+        """The names the statement at `line` uses on that line itself; of the method call
+        whose name is at `column` there (`.partitionBy(*cols)`), its arguments' alone."""
+        return self._on_line(line, column)[0]
 
-    def uses_at(self, line: int) -> tuple[set[str], set[tuple[str, str]]]:
+    def uses_at(self, line: int, column: int = -1) -> tuple[set[str], set[tuple[str, str]]]:
         """What `uses` gives, of the names and `name.attribute` pairs on `line` alone (the
-        `.option("subscribe", settings.TOPIC)` line of a chain of options)."""
-        return self._follow(*self._on_line(line))
+        `.option("subscribe", settings.TOPIC)` line of a chain of options), or of the
+        arguments of the method called at `column` there."""
+        return self._follow(*self._on_line(line, column))
 
-    def _on_line(self, line: int) -> tuple[set[str], set[tuple[str, str]]]:
+    def _on_line(self, line: int, column: int) -> tuple[set[str], set[tuple[str, str]]]:
+        called = self._call_at(line, column)
+        if called is not None:
+            names: set[str] = set()
+            attributes: set[tuple[str, str]] = set()
+            for argument in (*called.args, *(k.value for k in called.keywords)):
+                used, pairs = _used(argument)
+                names |= used
+                attributes |= pairs
+            return names, attributes
         header = self._header(line)
         on_line = [n for n in ast.walk(header[2]) if getattr(n, "lineno", None) == line
                    and (isinstance(n, ast.Name) or (isinstance(n, ast.Attribute)
                                                     and isinstance(n.value, ast.Name)))
                    ] if header is not None else []
-        names: set[str] = set()
-        attributes: set[tuple[str, str]] = set()
+        names = set()
+        attributes = set()
         for node in on_line:
             used, pairs = _used(node)
             names |= used
             attributes |= pairs
         return names, attributes
+
+    def _call_at(self, line: int, column: int) -> ast.Call | None:
+        """The method call of the statement at `line` whose name starts at `column` there
+        (where a finding about one option or one step points), if any."""
+        header = self._header(line) if column >= 0 else None
+        if header is None:
+            return None
+        for node in ast.walk(header[2]):
+            func = getattr(node, "func", None)
+            if (isinstance(node, ast.Call) and isinstance(func, ast.Attribute)
+                    and func.end_lineno == line and func.end_col_offset is not None
+                    and func.end_col_offset - len(func.attr) == column):
+                return node
+        return None
 
     def calls(self) -> list[ast.Call]:
         """Every call of the file (`at_calls.all_calls`), read the first time it is asked."""

@@ -234,6 +234,9 @@ class Change:
     new_loc: Loc | None
     query: str
     facts: dict[str, str] = factory(dict)  # type: ignore[assignment]
+    # The calls each version's query was started through (`Sink.called_from`).
+    old_calls: tuple[Loc, ...] = ()
+    new_calls: tuple[Loc, ...] = ()
 
 
 class Code(str):

@@ -65,6 +65,10 @@ class Finding:
     # Where the query uses what changed, when the finding points at the change itself
     # (streamlint/policy/at_change.py): a code host annotates only the lines a pull request touched.
     related: tuple[Loc, ...] = ()
+    # The calls each version's query was started through (`Sink.called_from`): of several
+    # calls of the function holding the finding's line, the ones that made this query.
+    old_calls: tuple[Loc, ...] = ()
+    new_calls: tuple[Loc, ...] = ()
 
     @property
     def labels(self) -> tuple[str, ...]:
@@ -141,7 +145,8 @@ def judge(change: Change, runtime: Runtime) -> Finding:
     docs = change.facts.get("option_docs") or rule.docs
     return Finding(rule.code, rule.name, rule.verdict, message, fix, docs,
                    change.query, change.old_loc, change.new_loc, remedy, change.kind,
-                   _value(change.old), _value(change.new))
+                   _value(change.old), _value(change.new), old_calls=change.old_calls,
+                   new_calls=change.new_calls)
 
 
 def _value(value: Any) -> str | None:

@@ -256,8 +256,9 @@ def start(
     if interp.effects.failed is not None:  # a read before it raised every time (unset.py)
         writer = writer.copy(plan=replace(writer.plan, unresolved=(*writer.plan.unresolved,
                                                                    interp.effects.failed)))
-    interp.effects.queries.append(writer.copy(conditions=tuple(interp.effects.conditions),
-                                              entry=interp.effects.entry))
+    interp.effects.queries.append(writer.copy(
+        conditions=tuple(interp.effects.conditions), entry=interp.effects.entry,
+        called_from=tuple(interp.loc(site) for site in interp.sites)))
     return StartedQuery(len(interp.effects.queries) - 1)
 
 
