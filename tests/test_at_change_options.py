@@ -182,3 +182,33 @@ def test_each_query_of_a_function_called_twice_points_at_its_own_call(tmp_path: 
     assert found["/chk/b"]["new"]["line"] == line_of(new, 'write(events, "b"')
     for finding in found.values():
         assert [r["line"] for r in finding["related"]] == [line_of(new, "partitionBy")]
+
+
+RECEIVER = '''LIMIT = {limit}
+
+
+def conf():
+    return {{"path": "{path}"}}
+
+
+def read(cfg, options):
+    reader = spark.readStream.format("json").schema("id LONG").options(**options)
+    return reader.load(cfg["path"])
+
+
+read(conf(), {{"maxFilesPerTrigger": LIMIT}}).writeStream.format("delta") \\
+    .option("checkpointLocation", "/chk/x").start("/out/x")
+'''
+
+
+def test_a_finding_about_one_call_is_not_moved_by_what_its_receiver_reads(tmp_path: Path,
+                                                                           capsys) -> None:
+    # The path changed inside conf(), which nothing here follows; the reader it is loaded by
+    # reads LIMIT, which changed too, but is not what changed the path.
+    old = RECEIVER.format(limit=10, path="/in/a")
+    new = RECEIVER.format(limit=50, path="/in/b")
+    data = diff(tmp_path, capsys, old, new)
+    [path] = [f for f in data["findings"] if "`path`" in f["message"]]
+    [limit] = [f for f in data["findings"] if "maxFilesPerTrigger" in f["message"]]
+    assert limit["new"]["line"] == line_of(new, "LIMIT =")
+    assert path["new"]["line"] != line_of(new, "LIMIT =")

@@ -216,7 +216,10 @@ class _Version:
             return None
         # Last, no name at all: every call passes what it always passed, so what changed is
         # which call runs (`compute_bookmark_counts()` in place of `compute_click_counts()`).
-        for names in (side.closure(side.names_at(line, column)), side.uses(line)[0], set()):
+        # A finding about one method call (`.load(cfg["path"])`) follows its arguments only:
+        # the whole statement's names hold its receiver's too (every option of the reader).
+        whole = [side.uses(line)[0]] if side.call_at(line, column) is None else []
+        for names in (side.closure(side.names_at(line, column)), *whole, set()):
             found = self._through_calls(self.by_shown[path], function, names, 0, frozenset())
             if found is None or len(found) > 1:
                 return None

@@ -94,7 +94,7 @@ class Side:
         return self._follow(*self._on_line(line, column))
 
     def _on_line(self, line: int, column: int) -> tuple[set[str], set[tuple[str, str]]]:
-        called = self._call_at(line, column)
+        called = self.call_at(line, column)
         if called is not None:
             names: set[str] = set()
             attributes: set[tuple[str, str]] = set()
@@ -116,7 +116,7 @@ class Side:
             attributes |= pairs
         return names, attributes
 
-    def _call_at(self, line: int, column: int) -> ast.Call | None:
+    def call_at(self, line: int, column: int) -> ast.Call | None:
         """The method call of the statement at `line` whose name starts at `column` there
         (where a finding about one option or one step points), if any."""
         header = self._header(line) if column >= 0 else None
