@@ -7,8 +7,12 @@ request's diff only on a changed line, so a finding whose line did not change mo
 changed line that causes it, and keeps its old place as a related location (SARIF's
 `relatedLocations`, a `used at:` line in text):
 
-- a changed line inside the statement the finding points at (the chain's `.agg(...)` line);
+- a changed line inside the statement the finding points at (the chain's `.agg(...)` line),
+  the whole `if` for a finding at its condition (the branch streamlint did not read);
 - else the changed assignment of a name that statement uses (`CHECKPOINT = ...`);
+- else the first changed line of code of a function of the file that the finding's line
+  names, or of one that function names (`.foreachBatch(upsert)` and a changed line in
+  `def upsert(batch, epoch_id):`; at_bodies.py);
 - else, in another file of the repository the job was followed into, the changed statement
   that binds what the statement imports from there: `from conf import TOPIC` and a changed
   `TOPIC = ...` in conf.py, `settings.TOPIC` and a changed `TOPIC: str = ...` in the module
@@ -17,7 +21,9 @@ changed line that causes it, and keeps its old place as a related location (SARI
   passes for a parameter the statement uses (`read(spark, "payments_v2")` for
   `.option("subscribe", topic)` in `def read(spark, topic)`), followed through callers that
   pass their own parameters on; where the statement uses no parameter, the one changed call
-  of the function (the last line picking which query runs).
+  of the function (the last line picking which query runs);
+- else a changed function the line names through unchanged assignments
+  (`self.transformer = self._load_component(...)` and a changed `_load_component`).
 
 A finding about a query the new version no longer has points where its code was taken out:
 the changed line the new file has in place of its old line (or of the old change causing
@@ -40,6 +46,7 @@ import posixpath
 
 from streamlint.model import Loc
 from streamlint.model.records import replace
+from streamlint.policy.at_bodies import body_causes, branch_cause, branch_names, mark_respaced
 from streamlint.policy.at_calls import Defined, NotKnown, argument, calls, parameters
 from streamlint.policy.at_side import Side
 from streamlint.rulebook.matrix import Finding
@@ -137,6 +144,8 @@ def _mark_changes(old: _Version, new: _Version) -> None:
                     a.changed.update(range(i1 + 1, i2 + 1))
                 if b is not None:
                     b.changed.update(range(j1 + 1, j2 + 1))
+            if tag == "replace" and a is not None and b is not None:
+                mark_respaced(a, b, (i1, i2), (j1, j2))
 
 
 class _Version:
@@ -175,12 +184,17 @@ class _Version:
         side = self.file(self.by_shown[path])
         if side.tree is None or line in side.changed:
             return None
-        found = side.cause(line)
+        found = branch_cause(side, line) or side.cause(line)
         if found is not None:
             return Loc(path, found, side.indent(found))
-        if side.bound_changed(line):
-            return None  # several changed bindings in the file itself: not told which
-        return self._imported_cause(path, side, line) or self._call_cause(path, side, line)
+        # A function the finding's own line names (`.foreachBatch(upsert)`, or an `if` it
+        # points at in its branches), nearer than what the rest of its statement uses
+        names = side.names_at(line) | branch_names(side, line)
+        named = body_causes(side, names, line)
+        if named or side.bound_changed(line):
+            return _one(path, side, named)  # several: not told which
+        return (self._imported_cause(path, side, line) or self._call_cause(path, side, line)
+                or _one(path, side, body_causes(side, side.closure(names), line)))
 
     def _call_cause(self, path: str, side: Side, line: int) -> Loc | None:
         """The one changed argument, at a call site of the function holding the statement,
@@ -301,6 +315,14 @@ class _Version:
             if len(found) == 1:
                 return found[0]
         return None
+
+
+def _one(path: str, side: Side, lines: set[int]) -> Loc | None:
+    """The one line of `lines` in the file at `path`; None for none or several."""
+    if len(lines) != 1:
+        return None
+    at = next(iter(lines))
+    return Loc(path, at, side.indent(at))
 
 
 def _imports(statements: list[ast.stmt], relpath: str) -> dict[str, tuple[str, str | None]]:

@@ -18,6 +18,9 @@ class Side:
     def __init__(self, text: str, python: bool = True) -> None:
         self.lines = text.splitlines()
         self.changed: set[int] = set()
+        # the changed lines whose text the other version has in the same place but for its
+        # spacing (`ON ` became `ON`): changed for a code host, not for Spark
+        self.respaced: set[int] = set()
         tree = python_tree(text) if python else None
         self.tree: ast.Module | None = tree if isinstance(tree, ast.Module) else None
         # Every statement's span (a compound statement's header) and the bindings, read
