@@ -194,3 +194,25 @@ df.writeStream.foreachBatch(upsert).start()
     old = new.replace("ON\n", "ON \n").replace(" AND t.live", "")  # `ON ` lost its space
     moved = placed(old, new, "foreachBatch")
     assert moved.new is not None and moved.new.line == line_of(new, "AND t.live")
+
+
+def test_a_statement_that_lost_a_line_is_its_own_change() -> None:
+    old = '''def make_spark():
+    return SparkSession.builder.appName("{name}").getOrCreate()
+
+
+spark = make_spark()
+events = (spark.readStream.format("kafka")
+          .option("startingOffsets", "latest")
+          .option("subscribe", "orders")
+          .load())
+'''
+    # the session's function changed too, but the finding is about the removed option
+    new = old.format(name="orders_v2").replace('          .option("startingOffsets", "latest")\n',
+                                                "")
+    moved = placed(old.format(name="orders"), new, "events = (", "startingOffsets")
+    assert moved.related == ()
+    # with the option kept, the changed function the statement's session comes from is it
+    kept = old.format(name="orders_v2")
+    moved = placed(old.format(name="orders"), kept, "events = (")
+    assert moved.new is not None and moved.new.line == line_of(kept, "orders_v2")

@@ -67,6 +67,13 @@ def branch_names(side: Side, line: int) -> set[str]:
     return set() if statement is None else _names_in(statement)
 
 
+def cut_inside(side: Side, line: int) -> bool:
+    """Whether lines were taken out from between two lines of the statement at `line` (a
+    removed `.option(...)` of its chain): the statement changed where no line of it shows."""
+    first, last = side.statement_span(line)
+    return any(first <= n < last for n in side.cut)
+
+
 def _condition_at(side: Side, line: int) -> ast.If | None:
     """The `if` statement whose header holds `line`, if the innermost statement there is one."""
     holding = [(last - first, node) for first, last, node in side.spans

@@ -12,7 +12,8 @@ changed line that causes it, and keeps its old place as a related location (SARI
 - else the changed assignment of a name that statement uses (`CHECKPOINT = ...`);
 - else the first changed line of code of a function of the file that the finding's line
   names, or of one that function names (`.foreachBatch(upsert)` and a changed line in
-  `def upsert(batch, epoch_id):`; at_bodies.py);
+  `def upsert(batch, epoch_id):`; at_bodies.py): the finding's own line is nearer than
+  the changed assignments the rest of its statement uses;
 - else, in another file of the repository the job was followed into, the changed statement
   that binds what the statement imports from there: `from conf import TOPIC` and a changed
   `TOPIC = ...` in conf.py, `settings.TOPIC` and a changed `TOPIC: str = ...` in the module
@@ -46,7 +47,7 @@ import posixpath
 
 from streamlint.model import Loc
 from streamlint.model.records import replace
-from streamlint.policy.at_bodies import body_causes, branch_cause, branch_names, mark_respaced
+from streamlint.policy import at_bodies
 from streamlint.policy.at_calls import Defined, NotKnown, argument, calls, parameters
 from streamlint.policy.at_side import Side
 from streamlint.rulebook.matrix import Finding
@@ -145,7 +146,11 @@ def _mark_changes(old: _Version, new: _Version) -> None:
                 if b is not None:
                     b.changed.update(range(j1 + 1, j2 + 1))
             if tag == "replace" and a is not None and b is not None:
-                mark_respaced(a, b, (i1, i2), (j1, j2))
+                at_bodies.mark_respaced(a, b, (i1, i2), (j1, j2))
+            elif tag == "delete" and b is not None:
+                b.cut.add(j1)
+            elif tag == "insert" and a is not None:
+                a.cut.add(i1)
 
 
 class _Version:
@@ -184,17 +189,19 @@ class _Version:
         side = self.file(self.by_shown[path])
         if side.tree is None or line in side.changed:
             return None
-        found = branch_cause(side, line) or side.cause(line)
+        found = at_bodies.branch_cause(side, line) or side.cause(line)
         if found is not None:
             return Loc(path, found, side.indent(found))
         # A function the finding's own line names (`.foreachBatch(upsert)`, or an `if` it
-        # points at in its branches), nearer than what the rest of its statement uses
-        names = side.names_at(line) | branch_names(side, line)
-        named = body_causes(side, names, line)
+        # points at in its branches), nearer than what the rest of its statement uses; none
+        # where the statement itself lost a line (a removed `.option(...)`)
+        names = set() if at_bodies.cut_inside(side, line) else (
+            side.names_at(line) | at_bodies.branch_names(side, line))
+        named = at_bodies.body_causes(side, names, line)
         if named or side.bound_changed(line):
             return _one(path, side, named)  # several: not told which
         return (self._imported_cause(path, side, line) or self._call_cause(path, side, line)
-                or _one(path, side, body_causes(side, side.closure(names), line)))
+                or _one(path, side, at_bodies.body_causes(side, side.closure(names), line)))
 
     def _call_cause(self, path: str, side: Side, line: int) -> Loc | None:
         """The one changed argument, at a call site of the function holding the statement,
