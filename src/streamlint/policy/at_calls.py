@@ -3,12 +3,14 @@
 A finding inside `def read(spark, topic): ... .option("subscribe", topic)` is caused by what a
 caller passes for `topic`: the changed argument at one of `read`'s call sites. These are the
 plain-syntax facts that search needs: a file's functions (and whether each is a method), the
-calls of a function by name, and the argument a call binds to a parameter.
+calls of a function by name, the argument a call binds to a parameter, and the names a
+file's imports bind (where a function called by another name comes from).
 """
 
 from __future__ import annotations
 
 import ast
+import posixpath
 from dataclasses import dataclass
 
 Function = ast.FunctionDef | ast.AsyncFunctionDef
@@ -71,3 +73,25 @@ def argument(call: ast.Call, defined: Defined, parameter: str) -> ast.expr | Non
     if any(keyword.arg is None for keyword in call.keywords):
         raise NotKnown(parameter)
     return None
+
+
+def import_bindings(statements: list[ast.stmt], relpath: str) -> dict[str, tuple[str, str | None]]:
+    """Each name a file's imports bind: (the module, the member taken from it or None for
+    the module itself); a relative import's module as a root-relative path."""
+    out: dict[str, tuple[str, str | None]] = {}
+    for node in statements:
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                if alias.asname is not None or "." not in alias.name:
+                    out[alias.asname or alias.name] = (alias.name, None)
+        elif isinstance(node, ast.ImportFrom):
+            module = node.module or ""
+            if node.level:
+                folder = posixpath.dirname(relpath)
+                for _ in range(node.level - 1):
+                    folder = posixpath.dirname(folder)
+                module = posixpath.join(folder, module.replace(".", "/")).strip("/")
+            for alias in node.names:
+                if alias.name != "*":
+                    out[alias.asname or alias.name] = (module, alias.name)
+    return out

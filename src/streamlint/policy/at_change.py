@@ -7,12 +7,17 @@ request's diff only on a changed line, so a finding whose line did not change mo
 changed line that causes it, and keeps its old place as a related location (SARIF's
 `relatedLocations`, a `used at:` line in text):
 
-- a changed line inside the statement the finding points at (the chain's `.agg(...)` line);
+- a changed line inside the statement the finding points at (the chain's `.agg(...)` line),
+  the whole `if` for a finding at its condition (the branch streamlint did not read);
 - else the changed assignment of a name that statement uses (`CHECKPOINT = ...`), or, where
   it uses several, of a name its own line uses: a finding about one option, the schema or
   the partitioning points at the `.option(...)`, `.schema(...)` or `.partitionBy(...)` that
   gave it (extraction keeps where each was given), so `.option("subscribe", TOPIC)` leads to
   `TOPIC = ...` while `LIMIT = ...` changed too;
+- else the first changed line of code of a function of the file that the finding's line
+  names, or of one that function names (`.foreachBatch(upsert)` and a changed line in
+  `def upsert(batch, epoch_id):`; at_bodies.py): the finding's own line is nearer than
+  the changed assignments the rest of its statement uses;
 - else, in another file of the repository the job was followed into, the changed statement
   that binds what the statement imports from there: `from conf import TOPIC` and a changed
   `TOPIC = ...` in conf.py, `settings.TOPIC` and a changed `TOPIC: str = ...` in the module
@@ -22,7 +27,9 @@ changed line that causes it, and keeps its old place as a related location (SARI
   `.option("subscribe", topic)` in `def read(spark, topic)`), followed through callers that
   pass their own parameters on; where the statement uses no parameter, or every call passes
   what it passed before, the one changed call of the function (the last line picking which
-  query runs).
+  query runs); of several calls of the function, those the query was started through;
+- else a changed function the line names through unchanged assignments
+  (`self.transformer = self._load_component(...)` and a changed `_load_component`).
 
 A finding about a query the new version no longer has points where its code was taken out:
 the changed line the new file has in place of its old line (or of the old change causing
@@ -41,11 +48,18 @@ from __future__ import annotations
 
 import ast
 import difflib
-import posixpath
 
 from streamlint.model import Loc
 from streamlint.model.records import replace
-from streamlint.policy.at_calls import Defined, NotKnown, argument, calls, parameters
+from streamlint.policy import at_bodies
+from streamlint.policy.at_calls import (
+    Defined,
+    NotKnown,
+    argument,
+    calls,
+    import_bindings,
+    parameters,
+)
 from streamlint.policy.at_side import Side
 from streamlint.rulebook.matrix import Finding
 
@@ -144,6 +158,12 @@ def _mark_changes(old: _Version, new: _Version) -> None:
                     a.changed.update(range(i1 + 1, i2 + 1))
                 if b is not None:
                     b.changed.update(range(j1 + 1, j2 + 1))
+            if tag == "replace" and a is not None and b is not None:
+                at_bodies.mark_respaced(a, b, (i1, i2), (j1, j2))
+            elif tag == "delete" and b is not None:
+                b.cut.add(j1)
+            elif tag == "insert" and a is not None:
+                a.cut.add(i1)
 
 
 class _Version:
@@ -185,16 +205,23 @@ class _Version:
         side = self.file(self.by_shown[path])
         if side.tree is None or line in side.changed:
             return None
-        found = side.cause(line)
+        found = at_bodies.branch_cause(side, line) or side.cause(line)
         if found is not None:
             return Loc(path, found, side.indent(found))
         at_line = self._line_cause(path, side, line, column)
         if at_line is not None:
             return at_line
-        if side.bound_changed(line):
-            return None  # several changed bindings in the file itself: not told which
+        # A function the finding's own line names (`.foreachBatch(upsert)`, or an `if` it
+        # points at in its branches), nearer than what the rest of its statement uses; none
+        # where the statement itself lost a line (a removed `.option(...)`)
+        names = set() if at_bodies.cut_inside(side, line) else (
+            side.names_at(line, column) | at_bodies.branch_names(side, line))
+        named = at_bodies.body_causes(side, names, line)
+        if named or side.bound_changed(line):
+            return _one(path, side, named)  # several: not told which
         return (self._imported_cause(path, side, side.uses(line))
-                or self._call_cause(path, side, line, column))
+                or self._call_cause(path, side, line, column)
+                or _one(path, side, at_bodies.body_causes(side, side.closure(names), line)))
 
     def _line_cause(self, path: str, side: Side, line: int, column: int) -> Loc | None:
         """The one changed binding of what the finding's own line uses, where the statement
@@ -309,9 +336,10 @@ class _Version:
         return out
 
     def _imports_of(self, site: str, side: Side) -> dict[str, tuple[str, str | None]]:
-        """A file's imports (`_imports`), read once a file."""
+        """A file's imports (`at_calls.import_bindings`), read once a file."""
         if site not in self._imports:
-            self._imports[site] = _imports(side.statements, self.relpath.get(self.files[site], ""))
+            relpath = self.relpath.get(self.files[site], "")
+            self._imports[site] = import_bindings(side.statements, relpath)
         return self._imports[site]
 
     def _imported_cause(self, path: str, side: Side,
@@ -355,23 +383,9 @@ class _Version:
         return None
 
 
-def _imports(statements: list[ast.stmt], relpath: str) -> dict[str, tuple[str, str | None]]:
-    """Each name a file's imports bind: (the module, the member taken from it or None for
-    the module itself); a relative import's module as a root-relative path."""
-    out: dict[str, tuple[str, str | None]] = {}
-    for node in statements:
-        if isinstance(node, ast.Import):
-            for alias in node.names:
-                if alias.asname is not None or "." not in alias.name:
-                    out[alias.asname or alias.name] = (alias.name, None)
-        elif isinstance(node, ast.ImportFrom):
-            module = node.module or ""
-            if node.level:
-                folder = posixpath.dirname(relpath)
-                for _ in range(node.level - 1):
-                    folder = posixpath.dirname(folder)
-                module = posixpath.join(folder, module.replace(".", "/")).strip("/")
-            for alias in node.names:
-                if alias.name != "*":
-                    out[alias.asname or alias.name] = (module, alias.name)
-    return out
+def _one(path: str, side: Side, lines: set[int]) -> Loc | None:
+    """The one line of `lines` in the file at `path`; None for none or several."""
+    if len(lines) != 1:
+        return None
+    at = next(iter(lines))
+    return Loc(path, at, side.indent(at))

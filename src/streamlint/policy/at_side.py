@@ -19,6 +19,12 @@ class Side:
     def __init__(self, text: str, python: bool = True) -> None:
         self.lines = text.splitlines()
         self.changed: set[int] = set()
+        # the changed lines whose text the other version has in the same place but for its
+        # spacing (`ON ` became `ON`): changed for a code host, not for Spark
+        self.respaced: set[int] = set()
+        # where lines of the other version were taken out with nothing in their place: the
+        # line after which they were (0 before the first)
+        self.cut: set[int] = set()
         tree = python_tree(text) if python else None
         self.tree: ast.Module | None = tree if isinstance(tree, ast.Module) else None
         # Every statement's span (a compound statement's header) and the bindings, read
