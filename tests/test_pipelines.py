@@ -21,6 +21,7 @@ import pytest
 from streamlint.cli import main
 from streamlint.diff import diff_jobs
 from streamlint.extract import extract_text, mentions_streaming
+from streamlint.model import Failure
 
 HERE = Path(__file__).parent / "pipelines"
 SYNTHETIC = HERE / "synthetic"
@@ -622,3 +623,30 @@ def test_a_column_retyped_to_a_type_delta_cannot_widen_to_is_incompatible() -> N
     report = diff(events.format("string"), events.format("int"))
     (finding,) = report.findings
     assert report.verdict == "incompatible" and "reset_checkpoint_selection" not in finding.next
+
+
+BATCH_VIEW = '''import dlt
+from pyspark.sql.functions import expr
+
+
+@dlt.view
+def taxi_raw():
+    return spark.read.format("json").load("/data/taxi/")
+
+
+@dlt.table
+def filtered_taxis():
+    return dlt.{read}("taxi_raw").filter(expr("fare_amount < 30"))
+'''
+
+
+def test_a_batch_view_read_as_a_stream_is_no_materialized_view() -> None:
+    # `dlt.read_stream` of a view of a batch query: Spark refuses the stream
+    # (tests/test_spark_stream_facts.py), so the table is no longer a materialized view that a
+    # change leaves alone: the edit that made it so is judged, never "no streaming query".
+    old = extract_text(BATCH_VIEW.format(read="read"), "old.py")
+    new = extract_text(BATCH_VIEW.format(read="read_stream"), "new.py")
+    assert not old.queries
+    assert diff_jobs(old, new).verdict == "incompatible"
+    [query] = new.queries
+    assert any(isinstance(note, Failure) for note, _ in query.unresolved)

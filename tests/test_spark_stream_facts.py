@@ -3,7 +3,8 @@ a batch action on a stream is refused, so such code starts no query
 (extract/pyspark_api/dataframe.py consumes the stream there); a file source reads every
 declared field as nullable (extract/schemas.as_read_by_a_file_source); where a query without
 checkpointLocation keeps its checkpoint (diff/compare.py `_pinning`, QY27/QY28), and that one
-without a name starts anew (diff/unkept.py, QY30)."""
+without a name starts anew (diff/unkept.py, QY30); a view of a batch query cannot be read as a
+stream (extract/pipeline_datasets.py)."""
 
 from __future__ import annotations
 
@@ -23,6 +24,16 @@ def test_a_batch_action_on_a_stream_is_refused(spark: SparkSession, action: str)
     with pytest.raises(AnalysisException, match=r"writeStream\.start\(\)"):
         getattr(stream, action)()
     assert not spark.streams.active
+
+
+def test_a_view_of_a_batch_query_cannot_be_read_as_a_stream(spark: SparkSession) -> None:
+    """`dlt.read_stream("v")` of a pipeline view whose query is batch: the flow never starts
+    (extract/pipeline_datasets.py `_refused`)."""
+    spark.range(3).createOrReplaceTempView("batch_view_read_as_stream")
+    with pytest.raises(AnalysisException, match="not a temp view of streaming logical plan"):
+        spark.readStream.table("batch_view_read_as_stream")
+    spark.readStream.format("rate").load().createOrReplaceTempView("stream_view")
+    assert spark.readStream.table("stream_view").isStreaming
 
 
 def test_a_file_source_reads_a_declared_not_null_field_as_nullable(

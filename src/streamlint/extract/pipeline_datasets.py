@@ -16,7 +16,7 @@ from streamlint.extract.columns import col_sql, literal_expr, plain
 from streamlint.extract.pyspark_api import make_source
 from streamlint.extract.spark_values import Plan, Reader
 from streamlint.extract.values import Function
-from streamlint.model import Expectation, Filter, Loc, Unseen, show
+from streamlint.model import Expectation, Failure, Filter, Loc, Unseen, show
 from streamlint.model.expr import Literal
 from streamlint.model.expr import call as expr_call
 from streamlint.model.records import factory, record, replace
@@ -103,6 +103,8 @@ def read_dataset(interp: Interpreter, name: Any, streaming: bool, loc: Loc) -> P
         plan = view_plan(interp, view)
         if plan is not None:
             interp.ext.pipeline.inlined.add((loc.line, loc.column))  # type: ignore[union-attr]
+            if streaming and not plan.streaming:
+                return _refused(view, plan, loc)
             return plan if streaming else _batch(plan)
     table = name[5:] if isinstance(name, str) and name.lower().startswith("live.") else name
     source = make_source(Reader(streaming, loc), "table", [("table", table)])
@@ -130,6 +132,19 @@ def view_plan(interp: Interpreter, view: Definition) -> Plan | None:
     if not isinstance(value, Plan):
         return None
     return _expect(interp, value, view.expectations)
+
+
+def _refused(view: Definition, plan: Plan, loc: Loc) -> Plan:
+    """`dlt.read_stream("v")` of a view whose query is batch: Spark refuses a stream of a view
+    of a batch plan ("v is not a temp view of streaming logical plan", AnalysisException,
+    tests/test_spark_stream_facts.py), so the flow reading it never starts."""
+    said = (f"`{view.name}` is a view of a batch query: Spark refuses to read it as a stream "
+            f"(AnalysisException: not a temp view of streaming logical plan)")
+    failure = Failure("DataStreamReader", "table", "AnalysisException", said)
+    # The flow is a streaming one (a streaming table's), whose start fails.
+    sources = tuple(replace(s, streaming=True) for s in plan.sources)
+    return replace(plan, sources=sources, streaming=True,
+                   unresolved=(*plan.unresolved, (failure, loc)))
 
 
 def _batch(plan: Plan) -> Plan:
