@@ -8,12 +8,10 @@ inputs' text by a marker."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
-import pytest
+from test_at_change_calls import diff, line_of
 
-from streamlint.cli import main
 from streamlint.model import Loc
 from streamlint.policy.at_change import at_change
 from streamlint.rulebook.book import load_rules
@@ -76,18 +74,6 @@ else:
     writer = writer.foreachBatch(save)
 writer.start()
 '''
-
-
-def line_of(text: str, marker: str) -> int:
-    return next(n for n, line in enumerate(text.splitlines(), 1) if marker in line)
-
-
-def diff(tmp_path: Path, capsys: pytest.CaptureFixture[str], old: str, new: str) -> dict:
-    (tmp_path / "old.py").write_text(old)
-    (tmp_path / "new.py").write_text(new)
-    main(["diff", str(tmp_path / "old.py"), str(tmp_path / "new.py"), "--format", "json",
-          "--exit-zero"])
-    return json.loads(capsys.readouterr().out)
 
 
 def test_a_changed_batch_function_is_where_the_finding_points(tmp_path: Path,

@@ -172,8 +172,8 @@ def sink(self: _Differ) -> None:
 
 def _target_at(sink: Sink) -> Loc:
     """Where the sink's path, table or topic was given, else where the query starts."""
-    given = dict(sink.option_locs)
-    return next((given[key] for key in ("path", "table", "topic") if key in given), sink.loc)
+    return next((loc for key in ("path", "table", "topic")
+                 if (loc := option(sink.option_locs, key)) is not None), sink.loc)
 
 
 def sink_options(self: _Differ, new_kind: str) -> None:

@@ -198,10 +198,7 @@ class Sink:
 
     def at(self, key: str) -> Loc:
         """Where an option was given (`.option(key, ...)`), else where the query starts."""
-        for given, loc in self.option_locs:
-            if given == key.lower():
-                return loc
-        return self.loc
+        return option(self.option_locs, key) or self.loc
 
 
 @record

@@ -4,7 +4,7 @@ pipeline's expectations and change flows), and which of them keep state."""
 
 from __future__ import annotations
 
-from streamlint.model.base import Loc, Options, Value
+from streamlint.model.base import Loc, Options, Value, option
 from streamlint.model.expr import Definition, Expr
 from streamlint.model.records import record, replace
 
@@ -32,10 +32,7 @@ class Source:
 
     def at(self, key: str) -> Loc:
         """Where an option was given (`.option(key, ...)`), else where the source is read."""
-        for given, loc in self.option_locs:
-            if given == key.lower():
-                return loc
-        return self.loc
+        return option(self.option_locs, key) or self.loc
 
 
 @record
