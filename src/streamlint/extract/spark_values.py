@@ -16,6 +16,11 @@ from streamlint.model import (
 from streamlint.model.expr import Alias, Column, Definition, Expr, Star, refs, render, unaliased
 from streamlint.model.records import factory, record, replace
 
+# The reader's and writer's calls that each give settings, kept where they were given
+# (`Reader.option_locs`, `schema_loc`, `Writer.partition_loc`): a finding about one of them
+# is about that call's arguments, not the rest of its chain (policy/at_change.py).
+SETTING_CALLS = frozenset({"option", "options", "schema", "partitionBy"})
+
 
 @record
 class Col:

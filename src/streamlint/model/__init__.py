@@ -288,3 +288,8 @@ class JobFile:
     # files alike, as (root-relative path, path as locations show it, text): a finding
     # caused by a change there points at it (streamlint/policy/at_change.py).
     sources: tuple[tuple[str, str, str], ...] = ()
+    # The files of this version's repository at the paths only the other version's code was
+    # followed into, as `sources` has them (None for a text: the file is absent here): a
+    # job moved into a module that existed before is compared with what that module was,
+    # not taken as new whole (set by the workflow, `workflow/counterparts.py`).
+    counterparts: tuple[tuple[str, str, str | None], ...] = ()

@@ -77,7 +77,8 @@ def argument(call: ast.Call, defined: Defined, parameter: str) -> ast.expr | Non
 
 def import_bindings(statements: list[ast.stmt], relpath: str) -> dict[str, tuple[str, str | None]]:
     """Each name a file's imports bind: (the module, the member taken from it or None for
-    the module itself); a relative import's module as a root-relative path."""
+    the module itself); a relative import's module as a root-relative path. A `from m
+    import *` is there as `*m`, with the member `*`."""
     out: dict[str, tuple[str, str | None]] = {}
     for node in statements:
         if isinstance(node, ast.Import):
@@ -92,6 +93,7 @@ def import_bindings(statements: list[ast.stmt], relpath: str) -> dict[str, tuple
                     folder = posixpath.dirname(folder)
                 module = posixpath.join(folder, module.replace(".", "/")).strip("/")
             for alias in node.names:
-                if alias.name != "*":
-                    out[alias.asname or alias.name] = (module, alias.name)
+                # `from conf import *` binds what conf binds: kept as `*conf`
+                local = f"*{module}" if alias.name == "*" else alias.asname or alias.name
+                out[local] = (module, alias.name)
     return out

@@ -51,7 +51,7 @@ import difflib
 
 from streamlint.model import Loc
 from streamlint.model.records import replace
-from streamlint.policy import at_bodies
+from streamlint.policy import at_bodies, at_syntax
 from streamlint.policy.at_calls import (
     Defined,
     NotKnown,
@@ -64,20 +64,25 @@ from streamlint.policy.at_side import Side
 from streamlint.rulebook.matrix import Finding
 
 Source = tuple[str, str, str]  # (root-relative path, path as locations show it, text)
+Counterpart = tuple[str, str, str | None]  # the same, None for a file this version lacks
 CALL_DEPTH = 3  # `main()` calls `run(topic)` calls `read(topic)`: how far calls are followed
 
 
 def at_change(findings: tuple[Finding, ...], old_text: str, old_path: str, new_text: str,
               new_path: str, old_sources: tuple[Source, ...] = (),
-              new_sources: tuple[Source, ...] = ()) -> tuple[Finding, ...]:
+              new_sources: tuple[Source, ...] = (),
+              old_counterparts: tuple[Counterpart, ...] = (),
+              new_counterparts: tuple[Counterpart, ...] = ()) -> tuple[Finding, ...]:
     """The findings, each one whose line did not change moved to the change causing it.
 
     `old_sources` and `new_sources` are the repository files each version's code was
-    followed into (`JobFile.sources`)."""
+    followed into (`JobFile.sources`); `old_counterparts` and `new_counterparts`, what each
+    version's repository has at the paths only the other followed (`JobFile.counterparts`):
+    a module the job moved into is compared with what it was."""
     if not old_text or not new_text or new_path.lower().endswith(".ipynb"):
         return findings
-    old = _Version(old_path, old_text, old_sources)
-    new = _Version(new_path, new_text, new_sources)
+    old = _Version(old_path, old_text, old_sources, old_counterparts)
+    new = _Version(new_path, new_text, new_sources, new_counterparts)
     if not any(_movable(f, new) or _gone(f, old) for f in findings):
         return findings
     _mark_changes(old, new)
@@ -92,7 +97,8 @@ def at_change(findings: tuple[Finding, ...], old_text: str, old_path: str, new_t
             continue
         assert finding.new is not None
         new.via, old.via = finding.new_calls, finding.old_calls
-        cause = new.cause(finding.new.path, finding.new.line, finding.new.column)
+        cause = (_broken_at(old, new, finding.new)
+                 or new.cause(finding.new.path, finding.new.line, finding.new.column))
         if cause is None:
             out.append(finding)
             continue
@@ -117,12 +123,26 @@ def _gone(finding: Finding, old: _Version) -> bool:
             and old.file(old.by_shown[finding.old.path]).tree is not None)
 
 
+def _broken_at(old: _Version, new: _Version, loc: Loc) -> Loc | None:
+    """For a finding in a file the new version broke (Python cannot parse it, the old one
+    it could), the edit that broke it (`at_syntax.py`)."""
+    key = new.by_shown[loc.path]
+    side = new.file(key)
+    if side.tree is not None or loc.line in side.changed or key not in old.files:
+        return None
+    found = at_syntax.broken_at(old.file(key), side, old.hunks.get(key, []))
+    return Loc(loc.path, found, side.indent(found)) if found is not None else None
+
+
 def _removed_at(old: _Version, new: _Version, loc: Loc) -> Loc | None:
     """Where in the new version the code of a gone query was taken out: the changed line the
     new file has in its place (of the old line itself, or of the old change causing it); None
     when the lines were deleted with nothing in their place (the finding is then shown at
     its old place, `where` says so)."""
     key, line = old.by_shown[loc.path], loc.line
+    if key in new.files and new.file(key).tree is None:
+        # gone because the new file does not parse: where the edit broke it
+        return _broken_at(old, new, Loc(new.files[key], 0, 0))
     if line not in old.file(key).changed:
         cause = old.cause(loc.path, line)
         if cause is None or cause.path not in old.by_shown:
@@ -145,8 +165,10 @@ def _mark_changes(old: _Version, new: _Version) -> None:
     for before, after in pairs:
         a = old.file(before) if before is not None else None
         b = new.file(after) if after is not None else None
-        lines_a = a.lines if a is not None else []
-        lines_b = b.lines if b is not None else []
+        # a file one version followed and the other did not: what the other's repository
+        # has there (a job moved into a module that existed before), nothing if it has none
+        lines_a = a.lines if a is not None else old.counterpart(after)
+        lines_b = b.lines if b is not None else new.counterpart(before)
         if lines_a == lines_b:
             continue
         matcher = difflib.SequenceMatcher(None, lines_a, lines_b, autojunk=False)
@@ -170,7 +192,8 @@ class _Version:
     """One version of the job: its file and the repository files its code was followed into,
     by root-relative path (the job's own key is `job`)."""
 
-    def __init__(self, path: str, text: str, sources: tuple[Source, ...]) -> None:
+    def __init__(self, path: str, text: str, sources: tuple[Source, ...],
+                 counterparts: tuple[Counterpart, ...] = ()) -> None:
         self.job = "\0job"
         self.files: dict[str, str] = {self.job: path}  # key -> shown path
         self.texts: dict[str, str] = {path: text}
@@ -185,6 +208,8 @@ class _Version:
             self.relpath[shown] = relpath
             if relpath.endswith(".py"):
                 self.by_shown[shown] = relpath
+        self.counterparts = {relpath: text.splitlines() for relpath, _, text in counterparts
+                             if text is not None}
         self._sides: dict[str, Side] = {}
         self._imports: dict[str, dict[str, tuple[str, str | None]]] = {}
         # The old version's: each file's difflib opcodes against the new version's file
@@ -192,6 +217,11 @@ class _Version:
         # The calls the finding's query was started through (`Finding.new_calls`), set for
         # each finding: of a function's calls, those that made the query are followed.
         self.via: tuple[Loc, ...] = ()
+
+    def counterpart(self, key: str | None) -> list[str]:
+        """The lines this version's repository has at a path only the other version's code
+        was followed into (none where it has no such file)."""
+        return self.counterparts.get(key, []) if key is not None else []
 
     def file(self, key: str) -> Side:
         shown = self.files[key]
@@ -205,7 +235,7 @@ class _Version:
         side = self.file(self.by_shown[path])
         if side.tree is None or line in side.changed:
             return None
-        found = at_bodies.branch_cause(side, line) or side.cause(line)
+        found = at_bodies.branch_cause(side, line) or side.cause(line, column)
         if found is not None:
             return Loc(path, found, side.indent(found))
         at_line = self._line_cause(path, side, line, column)
@@ -217,9 +247,13 @@ class _Version:
         names = set() if at_bodies.cut_inside(side, line) else (
             side.names_at(line, column) | at_bodies.branch_names(side, line))
         named = at_bodies.body_causes(side, names, line)
-        if named or side.bound_changed(line):
+        # a finding about one setting is about that call's arguments (`_line_cause`), not
+        # what the rest of its chain uses
+        setting = side.setting_at(line, column) is not None
+        if named or (side.bound_changed(line) and not setting):
             return _one(path, side, named)  # several: not told which
-        return (self._imported_cause(path, side, side.uses(line))
+        return (self._imported_cause(path, side, side.uses_at(line, column) if setting
+                                     else side.uses(line))
                 or self._call_cause(path, side, line, column)
                 or _one(path, side, at_bodies.body_causes(side, side.closure(names), line)))
 
@@ -283,6 +317,11 @@ class _Version:
                 return None
             if bindings:
                 out.add(Loc(self.files[site], bindings[0], side.indent(bindings[0])))
+                continue
+            # `read(spark, settings.TOPIC)` and a changed `TOPIC: str = ...` in config.py
+            imported = self._imported_cause(self.files[site], side, side.uses_of(exprs))
+            if imported is not None:
+                out.add(imported)
                 continue
             caller = side.function_at(call.lineno)
             if caller is None or (used and not passed & set(parameters(caller.node))):
@@ -350,6 +389,12 @@ class _Version:
         imports = self._imports_of(self.by_shown[path], side)
         wanted: set[tuple[str, str]] = set()  # (root-relative module path, member name)
         for local, (module, member) in imports.items():
+            if member == "*":  # what the file uses and binds nowhere else may come from it
+                target = self._module(module)
+                if target is not None:
+                    wanted.update((target, n) for n in names - side.bound - set(imports)
+                                  if n.isidentifier())
+                continue
             if local not in names and not any(base == local for base, _ in attributes):
                 continue
             # `from conf import settings` takes the module conf/settings.py, if there is one

@@ -6,6 +6,7 @@ from __future__ import annotations
 import ast
 from collections import deque
 
+from streamlint.extract.spark_values import SETTING_CALLS
 from streamlint.extract.text import python_tree
 from streamlint.extract.widgets import WIDGET_DECLARATIONS, WIDGET_READS
 from streamlint.policy.at_calls import Defined, all_calls
@@ -51,20 +52,30 @@ class Side:
                 self.functions.append(node)
         # Every function, methods marked (as `at_calls.functions` finds them, in its order).
         self.defined = [Defined(f, id(f) in methods) for f in self.functions]
+        # The names the file binds itself (its assignments and functions, at any depth)
+        self.bound = {n for s in self.assignments for n in _binds(s)} | {
+            f.name for f in self.functions}
 
     def indent(self, line: int) -> int:
         text = self.lines[line - 1] if 0 < line <= len(self.lines) else ""
         return len(text) - len(text.lstrip())
 
-    def cause(self, line: int) -> int | None:
+    def cause(self, line: int, column: int = -1) -> int | None:
         """The changed line in this file that causes a finding at `line`; None when `line`
-        changed itself or no single cause is found here."""
+        changed itself or no single cause is found here. A finding about one setting (the
+        `.option(...)` whose name is at `column`) looks inside that call only: another
+        option of its chain that changed is not its cause."""
         if line in self.changed or self.tree is None:
             return None
         header = self._header(line)
         if header is None:
             return None
         start, end, _ = header
+        called = self.setting_at(line, column)
+        if called is not None:
+            start, end = line, called.end_lineno or line
+            inside = sorted(n for n in self.changed if start <= n <= end)
+            return inside[0] if inside else None
         inside = sorted(n for n in self.changed if start <= n <= end)
         if inside:
             return inside[0]
@@ -82,6 +93,17 @@ class Side:
         if header is None:
             return set(), set()
         names, attributes = _used(header[2])
+        return self._follow(names, attributes)
+
+    def uses_of(self, nodes: list[ast.expr]) -> tuple[set[str], set[tuple[str, str]]]:
+        """What `uses` gives, of some expressions of this file (the arguments a call
+        passes)."""
+        names: set[str] = set()
+        attributes: set[tuple[str, str]] = set()
+        for node in nodes:
+            used, pairs = _used(node)
+            names |= used
+            attributes |= pairs
         return self._follow(names, attributes)
 
     def closure(self, names: set[str]) -> set[str]:
@@ -134,6 +156,15 @@ class Side:
                     and func.end_lineno == line and func.end_col_offset is not None
                     and func.end_col_offset - len(func.attr) == column):
                 return node
+        return None
+
+    def setting_at(self, line: int, column: int) -> ast.Call | None:
+        """The call at `line` and `column` where it gives one setting (`.option(...)`,
+        `.schema(...)`, `.partitionBy(...)`: `SETTING_CALLS`)."""
+        called = self.call_at(line, column)
+        if (called is not None and isinstance(called.func, ast.Attribute)
+                and called.func.attr in SETTING_CALLS):
+            return called
         return None
 
     def calls(self) -> list[ast.Call]:

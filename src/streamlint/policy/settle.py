@@ -18,7 +18,8 @@ def settle(report: Report, config: Config, accepted: tuple[Acceptance, ...] = ()
     """The report as the team configured it: suppressions and acceptances, codes selected,
     severities, and the next step for what stays incompatible."""
     findings = at_change(report.findings, report.old.text, report.old.path, report.new.text,
-                         report.new.path, report.old.sources, report.new.sources)
+                         report.new.path, report.old.sources, report.new.sources,
+                         report.old.counterparts, report.new.counterparts)
     suppressed: tuple = ()
     if report.new.text or report.new.commented_modules:
         # Before the configuration, so that a comment for a code the team ignores is not

@@ -17,6 +17,7 @@ from streamlint.diff import Report
 from streamlint.diff.changes import changed_modules
 from streamlint.extract import decode_source, mentions_streaming
 from streamlint.extract.bundles import Clusters
+from streamlint.extract.project import MappingFiles
 from streamlint.model.errors import FileError, InputError, UsageError
 from streamlint.model.records import record, replace
 from streamlint.policy.accept import FILE, Acceptance, in_effect, leftovers, parse
@@ -34,7 +35,7 @@ from streamlint.workflow.git import (
     verify_ref,
 )
 from streamlint.workflow.graph import Graph
-from streamlint.workflow.modules import is_config, source_roots
+from streamlint.workflow.modules import Side, is_config, source_roots
 from streamlint.workflow.pool import Pair, run_pairs
 from streamlint.workflow.target import DEFAULT_SOURCE, Target, git_files, resolve, with_bundle
 
@@ -234,8 +235,24 @@ def _with_modules(pairs: list[Pair], graph: Graph) -> list[Pair]:
         texts = [pair.old_text, pair.new_text, *(t for files in (old, new) if files
                                                  for t in files.texts.values())]
         if any(t is not None and mentions_streaming(t) for t in texts):
-            kept.append(replace(pair, old_files=old, new_files=new))
+            kept.append(replace(pair, old_files=old, new_files=new,
+                                old_counterparts=_counterparts(graph.base, old, new),
+                                new_counterparts=_counterparts(graph.head, new, old)))
     return kept
+
+
+def _counterparts(side: Side, files: MappingFiles | None, other: MappingFiles | None
+                  ) -> MappingFiles | None:
+    """`files`, with what this ref has at the module paths only `other` holds (read for
+    placing findings, `workflow/counterparts.py`); None where nothing is to be added."""
+    if files is None or other is None:
+        return None
+    missing = {path for path in other.texts if path not in files.texts and path.endswith(".py")}
+    if not missing:
+        return None
+    side.load(missing)
+    return MappingFiles({**{path: side.texts[path] for path in missing
+                            if side.texts.get(path) is not None}, **files.texts})
 
 
 def _in_some_ref(root: Path, path: str, refs: tuple[str | None, ...]) -> bool:

@@ -10,6 +10,7 @@ from streamlint.diff import Report, diff_jobs
 from streamlint.extract import extract_file
 from streamlint.extract.project import on_disk, project_root
 from streamlint.rulebook.matrix import DEFAULT_SPARK_VERSION
+from streamlint.workflow.counterparts import with_counterparts
 from streamlint.workflow.modules import source_roots as relative_roots
 
 
@@ -20,6 +21,9 @@ def diff_files(old_path: str, new_path: str, spark_version: str = DEFAULT_SPARK_
     (relative to `config_folder`) says where packages start, as `source-roots` in config."""
     roots = relative_roots(project_root(new_path), source_roots,
                            Path(config_folder) if config_folder else None)
-    return diff_jobs(extract_file(old_path, on_disk(old_path, roots), version=True),
-                     extract_file(new_path, on_disk(new_path, roots), version=True),
-                     spark_version, databricks=databricks)
+    old_project, new_project = on_disk(old_path, roots), on_disk(new_path, roots)
+    old, new = with_counterparts(extract_file(old_path, old_project, version=True),
+                                 extract_file(new_path, new_project, version=True),
+                                 old_project.files, old_project.job,
+                                 new_project.files, new_project.job)
+    return diff_jobs(old, new, spark_version, databricks=databricks)

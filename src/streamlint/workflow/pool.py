@@ -19,6 +19,7 @@ from streamlint.policy.accept import Acceptance
 from streamlint.policy.config import Config
 from streamlint.policy.settle import settle
 from streamlint.rulebook.book import load_rules
+from streamlint.workflow.counterparts import with_counterparts
 
 # Below this many files a pool costs more to start than it saves.
 POOL_THRESHOLD = 8
@@ -46,6 +47,10 @@ class Pair:
     old_job: str | None = None  # the old version's root-relative path
     old_files: MappingFiles | None = None
     new_files: MappingFiles | None = None
+    # Each ref's files at the module paths only the other version may import (a job moved
+    # into a module that existed before): read for placing findings, never followed.
+    old_counterparts: MappingFiles | None = None
+    new_counterparts: MappingFiles | None = None
     source_roots: tuple[str, ...] = DEFAULT_SOURCE_ROOTS
     accepted: tuple[Acceptance, ...] = ()  # .streamlint-accept.toml, base entries marked
 
@@ -77,6 +82,9 @@ def _diff_pair(pair: Pair) -> Report | FileError:
                if pair.old_text is not None else JobFile(pair.path, "", ()))
         new = (read(pair.new_text, pair.path, new_project) if pair.new_text is not None
                else JobFile(pair.path, "", ()))
+        old, new = with_counterparts(old, new, pair.old_counterparts or pair.old_files,
+                                     pair.old_job or pair.path,
+                                     pair.new_counterparts or pair.new_files, pair.path)
         report = diff_jobs(old, new, pair.spark_version, pair.base_spark_version,
                            pair.databricks)
     except InputError as err:

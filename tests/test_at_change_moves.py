@@ -1,0 +1,218 @@
+"""Findings at the change where a job's code moves or breaks (issue 31): the job moved into a
+module that existed before, a constant star-imported from a configuration module, a setting
+passed to a helper from a settings object, an option of a chain whose neighbour changed, and
+a file the change made unparsable. Each expected line is found in the inputs by a marker;
+each test failed on the code before its change (stop 38)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from gitrepo import Repo
+from test_at_change import CODES, diff, line_of
+
+from streamlint.cli import main
+
+SOURCE = CODES["source-identity-changed"]
+
+
+def repository(folder: Path, files: dict[str, str]) -> Path:
+    """A repository on disk (a pyproject and `files`); the path of its `job.py`."""
+    folder.mkdir(parents=True)
+    (folder / "pyproject.toml").write_text('[project]\nname = "orders"\n')
+    for name, text in files.items():
+        (folder / name).write_text(text)
+    return folder / "job.py"
+
+
+def diff_repos(tmp_path: Path, capsys: pytest.CaptureFixture[str], old: dict[str, str],
+               new: dict[str, str]) -> dict:
+    before = repository(tmp_path / "old", old)
+    after = repository(tmp_path / "new", new)
+    main(["diff", str(before), str(after), "--format", "json", "--exit-zero"])
+    return json.loads(capsys.readouterr().out)
+
+
+NEIGHBOURS = '''TOPIC = "{topic}"
+
+events = (spark.readStream
+          .format("kafka")
+          .option("subscribe", TOPIC)
+          .option("startingOffsets", "earliest"){extra}
+          .load())
+events.writeStream.format("delta") \\
+    .option("checkpointLocation", "/chk/pay").start("/out/pay")
+'''
+
+
+def test_an_option_is_not_placed_at_another_option_added_to_its_chain(tmp_path: Path,
+                                                                       capsys) -> None:
+    # The topic changed at its constant; a new `.option(...)` line in the same chain is
+    # another setting, not the cause (it used to take the finding: the first changed line
+    # of the statement).
+    old = NEIGHBOURS.format(topic="pay", extra="")
+    new = NEIGHBOURS.format(topic="pay_v2", extra='\n          .option("groupIdPrefix", "p")')
+    data = diff(tmp_path, capsys, old, new)
+    [finding] = [f for f in data["findings"] if f["code"] == SOURCE]
+    assert finding["new"]["line"] == line_of(new, "TOPIC =")
+    assert [r["line"] for r in finding["related"]] == [line_of(new, '"subscribe"')]
+
+
+CONSUMER = '''TOPIC = "{topic}"
+
+
+def read(spark):
+    return (spark.readStream.format("kafka")
+            .option("kafka.bootstrap.servers", "broker:9092")
+            .option("subscribe", TOPIC)
+            .load())
+'''
+
+INLINE = '''events = (spark.readStream.format("kafka")
+          .option("kafka.bootstrap.servers", "broker:9092")
+          .option("subscribe", "orders")
+          .load())
+events.writeStream.format("delta") \\
+    .option("checkpointLocation", "/chk/orders").start("/out/orders")
+'''
+
+CALLS = '''from consumer import read
+
+events = read(spark)
+events.writeStream.format("delta") \\
+    .option("checkpointLocation", "/chk/orders").start("/out/orders")
+'''
+
+
+def test_a_job_moved_into_a_module_that_existed_is_placed_at_the_module_change(
+        tmp_path: Path, capsys) -> None:
+    # The old job reads inline and never imports consumer.py, which its repository had all
+    # along. The new job reads through it, and its topic changed there: the module is
+    # compared with what it was (not taken as new, every line changed), so the finding
+    # points at the changed constant.
+    data = diff_repos(tmp_path, capsys,
+                      {"job.py": INLINE, "consumer.py": CONSUMER.format(topic="orders")},
+                      {"job.py": CALLS, "consumer.py": CONSUMER.format(topic="orders_v2")})
+    [finding] = [f for f in data["findings"] if f["code"] == SOURCE]
+    module = CONSUMER.format(topic="orders_v2")
+    assert (finding["new"]["path"], finding["new"]["line"]) == (
+        str(tmp_path / "new" / "consumer.py"), line_of(module, "TOPIC ="))
+    assert [(r["path"], r["line"]) for r in finding["related"]] == [
+        (str(tmp_path / "new" / "consumer.py"), line_of(module, '"subscribe"'))]
+
+
+def test_check_compares_the_module_a_job_moved_into_with_what_it_was(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys) -> None:
+    # The same move in `check`: the base's consumer.py is read for the comparison although
+    # the base's job never imports it.
+    repo = Repo(tmp_path)
+    repo.put("pyproject.toml", '[project]\nname = "orders"\n')
+    repo.put("job.py", INLINE)
+    repo.put("consumer.py", CONSUMER.format(topic="orders"))
+    repo.commit("inline")
+    repo.put("job.py", CALLS)
+    repo.put("consumer.py", CONSUMER.format(topic="orders_v2"))
+    repo.commit("through consumer.py")
+    monkeypatch.chdir(tmp_path)
+    main(["check", "--base", "HEAD~1", "--head", "HEAD", "--format", "json", "--exit-zero"])
+    [job] = [f for f in json.loads(capsys.readouterr().out)["files"] if f["path"] == "job.py"]
+    [finding] = [f for f in job["findings"] if f["code"] == SOURCE]
+    module = CONSUMER.format(topic="orders_v2")
+    assert (finding["new"]["path"], finding["new"]["line"]) == (
+        "consumer.py", line_of(module, "TOPIC ="))
+
+
+STARRED = '''from conf import *
+
+events = spark.readStream.format("kafka").option("subscribe", "orders").load()
+(events.writeStream.format("json")
+    .option("path", f"{SINK}/json")
+    .option("checkpointLocation", "/chk/orders")
+    .start())
+'''
+
+
+def test_a_star_imported_constant_changed_is_where_the_finding_points(tmp_path: Path,
+                                                                      capsys) -> None:
+    conf = 'BROKER = "localhost"\nSINK = "{sink}"\n'
+    data = diff_repos(tmp_path, capsys, {"job.py": STARRED, "conf.py": conf.format(sink="/a")},
+                      {"job.py": STARRED, "conf.py": conf.format(sink="/b")})
+    [finding] = [f for f in data["findings"] if f["code"] == CODES["file-sink-path-changed"]]
+    assert (finding["new"]["path"], finding["new"]["line"]) == (
+        str(tmp_path / "new" / "conf.py"), 2)
+    assert [r["line"] for r in finding["related"]] == [line_of(STARRED, '"path"')]
+
+
+SETTINGS = '''class Settings:
+    broker: str = "broker:9092"
+    topic: str = "{topic}"
+
+
+settings = Settings()
+'''
+
+PASSED = '''from config import settings
+
+
+def read(spark, topic):
+    return (spark.readStream.format("kafka")
+            .option("kafka.bootstrap.servers", settings.broker)
+            .option("subscribe", topic)
+            .load())
+
+
+def main():
+    events = read(spark, settings.topic)
+    events.writeStream.format("delta") \\
+        .option("checkpointLocation", "/chk/orders").start("/out/orders")
+
+
+main()
+'''
+
+
+def test_a_settings_field_passed_to_a_helper_is_where_the_finding_points(tmp_path: Path,
+                                                                         capsys) -> None:
+    # `read(spark, settings.topic)` passes what it always passed; the field changed in
+    # config.py, which the caller's argument reads.
+    data = diff_repos(tmp_path, capsys,
+                      {"job.py": PASSED, "config.py": SETTINGS.format(topic="orders")},
+                      {"job.py": PASSED, "config.py": SETTINGS.format(topic="orders_v2")})
+    [finding] = [f for f in data["findings"] if f["code"] == SOURCE]
+    assert (finding["new"]["path"], finding["new"]["line"]) == (
+        str(tmp_path / "new" / "config.py"), line_of(SETTINGS, "topic:"))
+    assert [r["line"] for r in finding["related"]] == [line_of(PASSED, '"subscribe"')]
+
+
+UNCLOSED = '''events = spark.readStream.format("kafka").option("subscribe", "orders").load()
+totals = (
+    events
+    .groupBy("merchant")
+    .count()
+)
+totals.writeStream.format("delta").outputMode("complete") \\
+    .option("checkpointLocation", "/chk/totals").start("/out/totals")
+'''
+
+
+def test_a_syntax_error_points_at_the_edit_that_made_it(tmp_path: Path, capsys) -> None:
+    # Python reports "'(' was never closed" at the opening bracket, which did not change;
+    # the edit took the closing bracket out and renamed the sink (an edit that parses).
+    new = UNCLOSED.replace('.count()\n)', '.count()\n').replace("/out/totals", "/out/t2")
+    data = diff(tmp_path, capsys, UNCLOSED, new)
+    [finding] = [f for f in data["findings"] if f["code"] == CODES["new-version-cannot-start"]]
+    assert "never closed" in finding["message"]
+    assert finding["new"]["line"] == line_of(new, ".count()") + 1  # the line left empty
+    assert [r["line"] for r in finding["related"]] == [line_of(new, "totals = (")]
+
+
+def test_a_syntax_error_with_two_breaking_edits_stays_where_python_reports_it(
+        tmp_path: Path, capsys) -> None:
+    # Two edits each break the file: undoing one alone does not make it parse, so which
+    # one is the cause is not told.
+    new = UNCLOSED.replace('.count()\n)', '.count()\n').replace('"merchant")', '"merchant"')
+    data = diff(tmp_path, capsys, UNCLOSED, new)
+    [finding] = [f for f in data["findings"] if f["code"] == CODES["new-version-cannot-start"]]
+    assert finding["related"] == []
