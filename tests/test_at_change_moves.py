@@ -216,3 +216,118 @@ def test_a_syntax_error_with_two_breaking_edits_stays_where_python_reports_it(
     data = diff(tmp_path, capsys, UNCLOSED, new)
     [finding] = [f for f in data["findings"] if f["code"] == CODES["new-version-cannot-start"]]
     assert finding["related"] == []
+
+
+METADATA = '''# Databricks notebook source
+dbutils.widgets.text("catalog", "{catalog}")
+dbutils.widgets.text("checkpoint_root", "{root}")
+META = dbutils.widgets.get("catalog")
+CHECKPOINTS = dbutils.widgets.get("checkpoint_root")
+
+
+def load_config(spark):
+    rows = spark.table(f"{{META}}.operations").collect(){extra}
+    return rows[0].asDict()
+
+
+def build_reader(spark, cfg):
+    return spark.readStream.format("delta").table(cfg["source"])
+
+
+cfg = load_config(spark)
+df = build_reader(spark, cfg)
+df.writeStream.format("delta") \\
+    .option("checkpointLocation", f"{{CHECKPOINTS}}/orders").start("/out/orders")
+'''
+
+
+def unresolved(data: dict, about: str) -> list[dict]:
+    """The findings of a value known only at run time whose message names `about`."""
+    return [f for f in data["findings"]
+            if f["code"] == CODES["unresolved-value-changed"] and about in f["message"]]
+
+
+def test_a_value_a_called_function_reads_points_at_what_that_function_reads(
+        tmp_path: Path, capsys) -> None:
+    # The source table comes from metadata that `load_config` reads from the catalog its
+    # widget names; the checkpoint from the other widget. Both defaults changed: each
+    # finding points at its own widget, the table's through what the unchanged function
+    # reads of the notebook (META).
+    old = METADATA.format(catalog="demo", root="/chk", extra="")
+    new = METADATA.format(catalog="console", root="/chk2", extra="")
+    data = diff(tmp_path, capsys, old, new)
+    [table] = unresolved(data, "table source option")
+    [checkpoint] = unresolved(data, "checkpointLocation")
+    assert table["new"]["line"] == line_of(new, '"catalog", "console"')
+    assert [r["line"] for r in table["related"]] == [line_of(new, '.table(cfg["source"])')]
+    assert checkpoint["new"]["line"] == line_of(new, '"checkpoint_root", "/chk2"')
+
+
+def test_a_called_function_reading_both_changed_values_leaves_the_finding(
+        tmp_path: Path, capsys) -> None:
+    # `load_config` reads both widgets: which one the table comes from is not told.
+    extra = '\n    print(CHECKPOINTS)'
+    old = METADATA.format(catalog="demo", root="/chk", extra=extra)
+    new = METADATA.format(catalog="console", root="/chk2", extra=extra)
+    data = diff(tmp_path, capsys, old, new)
+    [table] = unresolved(data, "table source option")
+    assert table["new"]["line"] == line_of(new, '.table(cfg["source"])')
+    assert table["related"] == []
+
+
+SCOPES = '''CHECKPOINT_ROOT = "{root}"
+SCRATCH = "{scratch}"
+
+
+def scratch():
+    checkpoint = f"{{SCRATCH}}/tmp"
+    return checkpoint
+
+
+def run():
+    checkpoint = f"{{CHECKPOINT_ROOT}}/orders"
+    events = spark.readStream.format("kafka").option("subscribe", "orders").load()
+    events.writeStream.format("delta") \\
+        .option("checkpointLocation", checkpoint).start("/out/orders")
+
+
+run()
+'''
+
+
+def test_another_functions_variable_of_the_same_name_is_no_cause(tmp_path: Path,
+                                                                  capsys) -> None:
+    # `checkpoint` in scratch() is scratch's own: only run()'s binding, and the constant
+    # it reads, are the query's.
+    old = SCOPES.format(root="/chk", scratch="/s")
+    new = SCOPES.format(root="/chk2", scratch="/s2")
+    data = diff(tmp_path, capsys, old, new)
+    [finding] = [f for f in data["findings"] if f["code"] == CODES["checkpoint-location-changed"]]
+    assert finding["new"]["line"] == line_of(new, "CHECKPOINT_ROOT =")
+
+
+WINDOWED = '''from pyspark.sql.functions import window
+
+
+def run(size="{size}"):
+    df = spark.readStream.format("rate").load()
+    df = df.withWatermark("timestamp", "1 minute").groupBy(window("timestamp", size)).count()
+    df = df.select("window", "count"){comment}
+    df.writeStream.format("delta").outputMode("append") \\
+        .option("checkpointLocation", "/chk/w").start("/out/w")
+
+
+run()
+'''
+
+
+def test_a_changed_default_is_the_cause_not_a_later_line_of_the_function(
+        tmp_path: Path, capsys) -> None:
+    # The window's size is the parameter's default, which changed. The `df = ...` edited
+    # after the grouping binds the name anew: the grouping did not read it.
+    old = WINDOWED.format(size="10 minutes", comment="")
+    new = WINDOWED.format(size="5 minutes", comment="  # the columns kept")
+    data = diff(tmp_path, capsys, old, new)
+    [finding] = [f for f in data["findings"] if f["code"] == CODES["window-changed"]]
+    assert finding["new"]["line"] == line_of(new, "def run(")
+    assert [r["line"] for r in finding["related"]] == [line_of(new, ".groupBy(")]

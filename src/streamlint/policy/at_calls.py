@@ -75,6 +75,17 @@ def argument(call: ast.Call, defined: Defined, parameter: str) -> ast.expr | Non
     return None
 
 
+def default(function: Function, parameter: str) -> ast.expr | None:
+    """The default value a function's definition gives `parameter`, if any."""
+    args = function.args
+    positional = [*args.posonlyargs, *args.args]
+    given = dict(zip([a.arg for a in positional[len(positional) - len(args.defaults):]],
+                     args.defaults, strict=True))
+    given.update((a.arg, d) for a, d in zip(args.kwonlyargs, args.kw_defaults, strict=True)
+                 if d is not None)
+    return given.get(parameter)
+
+
 def import_bindings(statements: list[ast.stmt], relpath: str) -> dict[str, tuple[str, str | None]]:
     """Each name a file's imports bind: (the module, the member taken from it or None for
     the module itself); a relative import's module as a root-relative path. A `from m

@@ -8,7 +8,9 @@ changed line that causes it, and keeps its old place as a related location (SARI
 `relatedLocations`, a `used at:` line in text):
 
 - a changed line inside the statement the finding points at (the chain's `.agg(...)` line),
-  the whole `if` for a finding at its condition (the branch streamlint did not read);
+  the whole `if` for a finding at its condition (the branch streamlint did not read); for a
+  finding about one setting (`.option(...)`, `.schema(...)`, `.partitionBy(...)`), inside
+  that call only: another option changed in its chain is not its cause;
 - else the changed assignment of a name that statement uses (`CHECKPOINT = ...`), or, where
   it uses several, of a name its own line uses: a finding about one option, the schema or
   the partitioning points at the `.option(...)`, `.schema(...)` or `.partitionBy(...)` that
@@ -27,7 +29,9 @@ changed line that causes it, and keeps its old place as a related location (SARI
   `.option("subscribe", topic)` in `def read(spark, topic)`), followed through callers that
   pass their own parameters on; where the statement uses no parameter, or every call passes
   what it passed before, the one changed call of the function (the last line picking which
-  query runs); of several calls of the function, those the query was started through;
+  query runs); of several calls of the function, those the query was started through; an
+  argument passed unchanged is followed into the module it imports (`read(spark,
+  settings.topic)` and a changed `topic: str = ...` in config.py);
 - else a changed function the line names through unchanged assignments
   (`self.transformer = self._load_component(...)` and a changed `_load_component`).
 
@@ -36,12 +40,21 @@ the changed line the new file has in place of its old line (or of the old change
 it). Where the lines were deleted with nothing in their place it keeps no new place, and
 the reports say where it was in the old version.
 
+A new file Python cannot parse points at the one edit whose undoing makes it parse
+(`at_syntax.py`), its queries gone with it alike.
+
 Names the statement uses that are bound by unchanged assignments of its file are followed to
-what those use (`TOPIC = settings.TOPIC`). Only one cause moves a finding: where several
-changed bindings could be it, which one did is not told, and the finding stays where the
-query uses them. Findings in a helper module the job was followed into move alike. Both
-versions move alike, so the old and new snippets show the difference. Notebooks in their JSON
-form are left as they are.
+what those use (`TOPIC = settings.TOPIC`), and an unchanged function they call to what it
+reads of its module (`cfg = load_config(spark)` and `spark.table(f"{META}.ops")` in it);
+`from conf import *` binds what conf.py binds. A module one version's code was followed into
+and the other's not is compared with what the other's repository has there (a job moved into
+a module that existed before), never taken as new whole (`JobFile.counterparts`). A name a
+function assigns is its own: another function's assignment of that name is no binding of it.
+
+Only one cause moves a finding: where several changed bindings could be it, which one did
+is not told, and the finding stays where the query uses them. Findings in a helper module the
+job was followed into move alike. Both versions move alike, so the old and new snippets show
+the difference. Notebooks in their JSON form are left as they are.
 """
 
 from __future__ import annotations
@@ -57,6 +70,7 @@ from streamlint.policy.at_calls import (
     NotKnown,
     argument,
     calls,
+    default,
     import_bindings,
     parameters,
 )
@@ -255,13 +269,14 @@ class _Version:
         return (self._imported_cause(path, side, side.uses_at(line, column) if setting
                                      else side.uses(line))
                 or self._call_cause(path, side, line, column)
-                or _one(path, side, at_bodies.body_causes(side, side.closure(names), line)))
+                or _one(path, side, at_bodies.body_causes(side, side.closure(names, line),
+                                                          line)))
 
     def _line_cause(self, path: str, side: Side, line: int, column: int) -> Loc | None:
         """The one changed binding of what the finding's own line uses, where the statement
         as a whole uses several (a chain of options, one of which reads what changed)."""
         used = side.uses_at(line, column)
-        bindings = side.changed_bindings_of(used[0])
+        bindings = side.changed_bindings_of(used[0], line)
         if bindings:
             return Loc(path, bindings[0], side.indent(bindings[0])) if len(bindings) == 1 \
                 else None
@@ -280,7 +295,7 @@ class _Version:
         # A finding about one method call (`.load(cfg["path"])`) follows its arguments only:
         # the whole statement's names hold its receiver's too (every option of the reader).
         whole = [side.uses(line)[0]] if side.call_at(line, column) is None else []
-        for names in (side.closure(side.names_at(line, column)), *whole, set()):
+        for names in (side.closure(side.names_at(line, column), line), *whole, set()):
             found = self._through_calls(self.by_shown[path], function, names, 0, frozenset())
             if found is None or len(found) > 1:
                 return None
@@ -300,9 +315,18 @@ class _Version:
         for site, call in self._on_path(key, defined):
             side = self.file(site)
             try:
-                exprs = [e for p in used for e in [argument(call, defined, p)] if e is not None]
+                given = {p: argument(call, defined, p) for p in used}
             except NotKnown:
+                given = {}
                 exprs = [call]
+            else:
+                exprs = [e for e in given.values() if e is not None]
+            # a parameter the call leaves to its default: `def run(size="5 minutes")`
+            at_default = self._default_cause(key, defined, [p for p, e in given.items()
+                                                            if e is None])
+            if at_default is not None:
+                out.add(at_default)
+                continue
             spans = ([(e.lineno, e.end_lineno or e.lineno) for e in exprs] if used
                      else [side.statement_span(call.lineno)])
             changed = sorted(n for first, last in spans for n in side.changed
@@ -311,8 +335,8 @@ class _Version:
                 out.add(Loc(self.files[site], changed[0], side.indent(changed[0])))
                 continue
             passed = side.closure({n.id for e in exprs for n in ast.walk(e)
-                                   if isinstance(n, ast.Name)})
-            bindings = side.changed_bindings_of(passed)
+                                   if isinstance(n, ast.Name)}, call.lineno)
+            bindings = side.changed_bindings_of(passed, call.lineno)
             if len(bindings) > 1:
                 return None
             if bindings:
@@ -331,6 +355,18 @@ class _Version:
                 return None
             out |= more
         return out
+
+    def _default_cause(self, key: str, defined: Defined, left: list[str]) -> Loc | None:
+        """The changed default (or the one changed binding it reads) of the parameters a
+        call leaves to their defaults."""
+        side = self.file(key)
+        found = [e for p in left for e in [default(defined.node, p)] if e is not None]
+        lines = sorted(n for e in found for n in side.changed
+                       if e.lineno <= n <= (e.end_lineno or e.lineno))
+        if not lines and found:
+            lines = side.changed_bindings_of(side.uses_of(found)[0], found[0].lineno)
+            lines = lines if len(lines) == 1 else []
+        return Loc(self.files[key], lines[0], side.indent(lines[0])) if lines else None
 
     def _on_path(self, key: str, defined: Defined) -> list[tuple[str, ast.Call]]:
         """The calls of a function that made the finding's query, where the query says what

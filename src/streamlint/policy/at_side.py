@@ -55,6 +55,12 @@ class Side:
         # The names the file binds itself (its assignments and functions, at any depth)
         self.bound = {n for s in self.assignments for n in _binds(s)} | {
             f.name for f in self.functions}
+        # Each assignment's scope: the innermost function holding it (None: the module's)
+        self._scope: dict[int, ast.AST | None] = {id(s): None for s in self.assignments}
+        for function in sorted(self.functions, key=lambda f: f.lineno - (f.end_lineno or 0)):
+            for node in ast.walk(function):
+                if node is not function and id(node) in self._scope:
+                    self._scope[id(node)] = function
 
     def indent(self, line: int) -> int:
         text = self.lines[line - 1] if 0 < line <= len(self.lines) else ""
@@ -82,6 +88,12 @@ class Side:
         bindings = self._changed_bindings_used(line)
         return bindings[0] if len(bindings) == 1 else None
 
+    def scope(self, line: int) -> tuple[ast.AST | None, int]:
+        """Where `line` reads names: the function whose body holds it (None: the module),
+        and the line itself (a function's assignment after it is no binding it reads)."""
+        found = self.function_at(line)
+        return (found.node if found is not None else None), line
+
     def bound_changed(self, line: int) -> bool:
         """Whether some changed assignment of this file binds a name the statement uses."""
         return bool(self._changed_bindings_used(line))
@@ -93,7 +105,7 @@ class Side:
         if header is None:
             return set(), set()
         names, attributes = _used(header[2])
-        return self._follow(names, attributes)
+        return self._follow(names, attributes, self.scope(line))
 
     def uses_of(self, nodes: list[ast.expr]) -> tuple[set[str], set[tuple[str, str]]]:
         """What `uses` gives, of some expressions of this file (the arguments a call
@@ -104,11 +116,13 @@ class Side:
             used, pairs = _used(node)
             names |= used
             attributes |= pairs
-        return self._follow(names, attributes)
+        return self._follow(names, attributes,
+                            self.scope(nodes[0].lineno) if nodes else (None, 0))
 
-    def closure(self, names: set[str]) -> set[str]:
-        """`names` with what the unchanged assignments binding them use in turn."""
-        return self._follow(set(names), set())[0]
+    def closure(self, names: set[str], line: int) -> set[str]:
+        """`names`, used at `line`, with what the unchanged assignments binding them use in
+        turn."""
+        return self._follow(set(names), set(), self.scope(line))[0]
 
     def names_at(self, line: int, column: int = -1) -> set[str]:
         """The names the statement at `line` uses on that line itself; of the method call
@@ -119,7 +133,7 @@ class Side:
         """What `uses` gives, of the names and `name.attribute` pairs on `line` alone (the
         `.option("subscribe", settings.TOPIC)` line of a chain of options), or of the
         arguments of the method called at `column` there."""
-        return self._follow(*self._on_line(line, column))
+        return self._follow(*self._on_line(line, column), self.scope(line))
 
     def _on_line(self, line: int, column: int) -> tuple[set[str], set[tuple[str, str]]]:
         called = self.call_at(line, column)
@@ -184,19 +198,35 @@ class Side:
         header = self._header(line)
         return (line, line) if header is None else (header[0], header[1])
 
-    def changed_bindings_of(self, names: set[str]) -> list[int]:
-        """The first changed line of each assignment binding one of `names`."""
-        return [n for s in self.assignments if _binds(s) & names
+    def changed_bindings_of(self, names: set[str], line: int) -> list[int]:
+        """The first changed line of each assignment binding one of `names`, used at
+        `line`."""
+        return [n for s in self._binding(names, self.scope(line))
                 for n in [self._first_changed(s)] if n is not None]
 
-    def _follow(self, names: set[str], attributes: set[tuple[str, str]]
-                ) -> tuple[set[str], set[tuple[str, str]]]:
+    def _binding(self, names: set[str], where: tuple[ast.AST | None, int]) -> list[ast.stmt]:
+        """The assignments binding `names` where they are read (`scope`): a name a function
+        assigns is its own (its assignments before the line reading it), any other the
+        module's, never another function's; a field (`self.topic`) is the object's, wherever
+        it is set."""
+        scope, line = where
+        own = {n for s in self.assignments if self._scope[id(s)] is scope
+               for n in _binds(s) & names} if scope is not None else set()
+        return [s for s in self.assignments if (bound := _binds(s) & names) and (
+            (self._scope[id(s)] is scope and (scope is None or s.lineno <= line))
+            or any(n.startswith("self.") for n in bound)
+            or (self._scope[id(s)] is None and bound - own))]
+
+    def _follow(self, names: set[str], attributes: set[tuple[str, str]],
+                scope: tuple[ast.AST | None, int]) -> tuple[set[str], set[tuple[str, str]]]:
         for _ in range(FOLLOW_ROUNDS):
-            more = [s for s in self.assignments if _binds(s) & names
-                    and not self._touched(s)]
+            more = [_used(s) for s in self._binding(names, scope) if not self._touched(s)]
+            # an unchanged function called (`cfg = load_config(spark)`): what it reads of
+            # the module (`spark.table(f"{META}.operation")` in its body reads META)
+            more += [_reads(d.node) for d in self.defined if not d.method
+                     and d.node.name in names and not self._touched(d.node)]
             grown = set(names)
-            for statement in more:
-                used, pairs = _used(statement)
+            for used, pairs in more:
                 grown |= used
                 attributes |= pairs
             if grown == names:
@@ -214,7 +244,9 @@ class Side:
         if changed or not found:
             return changed
         # `TOPIC = os.environ.get("TOPIC", DEFAULT_TOPIC)` unchanged: what it uses changed
-        return self.changed_bindings_of(self.closure({name}) - {name})
+        closure = self._follow({name}, set(), (None, 0))[0] - {name}
+        return [n for s in self._binding(closure, (None, 0)) for n in [self._first_changed(s)]
+                if n is not None]
 
     def _header(self, line: int) -> tuple[int, int, ast.AST] | None:
         """(first line, last line, node whose names count) of the statement at `line`: of a
@@ -234,7 +266,7 @@ class Side:
         header = self._header(line)
         if header is None:
             return []
-        return self.changed_bindings_of(_used(header[2])[0])
+        return self.changed_bindings_of(_used(header[2])[0], line)
 
     def _touched(self, statement: ast.stmt) -> bool:
         return self._first_changed(statement) is not None
@@ -269,6 +301,28 @@ def _used(node: ast.AST) -> tuple[set[str], set[tuple[str, str]]]:
     names |= {f"widget:{key}" for n in ast.walk(node)
               for key in [_widget(n, WIDGET_READS)] if key}
     return names | {f"{base}.{attr}" for base, attr in attributes}, attributes
+
+
+def _reads(function: ast.FunctionDef | ast.AsyncFunctionDef
+           ) -> tuple[set[str], set[tuple[str, str]]]:
+    """What a function reads of its module, as `_used` gives it: the names its body uses that
+    it does not bind itself (its parameters, what it assigns, defines or imports)."""
+    arguments = function.args
+    local = {a.arg for a in (*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs,
+                             arguments.vararg, arguments.kwarg) if a is not None}
+    for node in ast.walk(function):
+        if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
+            local.add(node.id)
+        elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            local.add(node.name)
+        elif isinstance(node, ast.alias):
+            local.add((node.asname or node.name).split(".")[0])
+    names, attributes = set(), set()
+    for statement in function.body:
+        used, pairs = _used(statement)
+        names |= {n for n in used if n.split(".")[0] not in local}
+        attributes |= {(base, attr) for base, attr in pairs if base not in local}
+    return names, attributes
 
 
 def _widget(node: ast.AST, methods: tuple[str, ...]) -> str:
