@@ -331,3 +331,48 @@ def test_a_changed_default_is_the_cause_not_a_later_line_of_the_function(
     [finding] = [f for f in data["findings"] if f["code"] == CODES["window-changed"]]
     assert finding["new"]["line"] == line_of(new, "def run(")
     assert [r["line"] for r in finding["related"]] == [line_of(new, ".groupBy(")]
+
+
+CONDITION = '''MODE = "{mode}"
+
+events = spark.readStream.format("kafka").option("subscribe", "orders").load()
+if MODE == "dedupe":
+    events = events.dropDuplicates(["id"])
+events.writeStream.format("delta") \\
+    .option("checkpointLocation", "/chk/orders").start("/out/orders")
+'''
+
+
+def test_a_finding_at_a_condition_points_at_what_the_condition_reads(tmp_path: Path,
+                                                                     capsys) -> None:
+    # The `if` did not change, nor its branch: the constant its condition reads did.
+    old = CONDITION.format(mode="plain")
+    new = CONDITION.format(mode="dedupe")
+    data = diff(tmp_path, capsys, old, new)
+    moved = [f for f in data["findings"] if f["verdict"] != "compatible"]
+    assert moved, data["findings"]
+    for finding in moved:
+        assert finding["new"]["line"] == line_of(new, "MODE =")
+
+
+LOOPED = '''OPTIONS = {{"subscribe": "{topic}", "startingOffsets": "earliest"}}
+ROOT = "{root}"
+
+reader = spark.readStream.format("kafka")
+for key, value in OPTIONS.items():
+    reader = reader.option(key, value)
+events = reader.load()
+events.writeStream.format("delta") \\
+    .option("checkpointLocation", f"{{ROOT}}/orders").start("/out/orders")
+'''
+
+
+def test_an_option_set_in_a_loop_points_at_what_the_loop_reads(tmp_path: Path,
+                                                               capsys) -> None:
+    # `for key, value in OPTIONS.items()` binds what the `.option(key, value)` gives.
+    old = LOOPED.format(topic="orders", root="/chk")
+    new = LOOPED.format(topic="orders_v2", root="/chk2")
+    data = diff(tmp_path, capsys, old, new)
+    [source] = [f for f in data["findings"] if f["code"] == SOURCE]
+    assert source["new"]["line"] == line_of(new, "OPTIONS =")
+    assert [r["line"] for r in source["related"]] == [line_of(new, "reader.option(key")]

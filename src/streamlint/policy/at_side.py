@@ -4,14 +4,22 @@ touched, and which changed assignments bind the names a statement uses."""
 from __future__ import annotations
 
 import ast
-from collections import deque
 
 from streamlint.extract.spark_values import SETTING_CALLS
 from streamlint.extract.text import python_tree
-from streamlint.extract.widgets import WIDGET_DECLARATIONS, WIDGET_READS
+from streamlint.extract.widgets import WIDGET_DECLARATIONS
 from streamlint.policy.at_calls import Defined, all_calls
+from streamlint.policy.at_names import (
+    binds,
+    first_line,
+    heads,
+    names_used,
+    reads,
+    statements,
+    widget,
+)
 
-FOLLOW_ROUNDS = 3  # `A = B`, `B = settings.X`: how far unchanged assignments are followed
+FOLLOW_ROUNDS = 6  # `A = B`, `B = settings.X`: how far unchanged assignments are followed
 
 
 class Side:
@@ -34,7 +42,7 @@ class Side:
         self.assignments: list[ast.stmt] = []
         self.functions: list[ast.FunctionDef | ast.AsyncFunctionDef] = []
         self._calls: list[ast.Call] | None = None  # read when a call site is looked for
-        self.statements = _statements(self.tree) if self.tree is not None else []
+        self.statements = statements(self.tree) if self.tree is not None else []
         methods: set[int] = set()  # the functions of class bodies, by id
         for node in self.statements:
             if isinstance(node, ast.ClassDef):
@@ -44,16 +52,17 @@ class Side:
             body = getattr(node, "body", None)
             if isinstance(body, list) and body and isinstance(body[0], ast.stmt):
                 end = max(node.lineno, body[0].lineno - 1)
-            self.spans.append((_first_line(node), end, node))
-            if isinstance(node, ast.Assign | ast.AnnAssign | ast.AugAssign) or (
-                    isinstance(node, ast.Expr) and _widget(node.value, WIDGET_DECLARATIONS)):
+            self.spans.append((first_line(node), end, node))
+            # `for key, value in options.items():` binds key and value from options
+            if isinstance(node, ast.Assign | ast.AnnAssign | ast.AugAssign | ast.For) or (
+                    isinstance(node, ast.Expr) and widget(node.value, WIDGET_DECLARATIONS)):
                 self.assignments.append(node)
             elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
                 self.functions.append(node)
         # Every function, methods marked (as `at_calls.functions` finds them, in its order).
         self.defined = [Defined(f, id(f) in methods) for f in self.functions]
         # The names the file binds itself (its assignments and functions, at any depth)
-        self.bound = {n for s in self.assignments for n in _binds(s)} | {
+        self.bound = {n for s in self.assignments for n in binds(s)} | {
             f.name for f in self.functions}
         # Each assignment's scope: the innermost function holding it (None: the module's)
         self._scope: dict[int, ast.AST | None] = {id(s): None for s in self.assignments}
@@ -85,7 +94,7 @@ class Side:
         inside = sorted(n for n in self.changed if start <= n <= end)
         if inside:
             return inside[0]
-        bindings = self._changed_bindings_used(line)
+        bindings = self._changed_bindingsused(line)
         return bindings[0] if len(bindings) == 1 else None
 
     def scope(self, line: int) -> tuple[ast.AST | None, int]:
@@ -96,7 +105,7 @@ class Side:
 
     def bound_changed(self, line: int) -> bool:
         """Whether some changed assignment of this file binds a name the statement uses."""
-        return bool(self._changed_bindings_used(line))
+        return bool(self._changed_bindingsused(line))
 
     def uses(self, line: int) -> tuple[set[str], set[tuple[str, str]]]:
         """The names the statement at `line` uses, and its `name.attribute` pairs, with what
@@ -104,7 +113,7 @@ class Side:
         header = self._header(line)
         if header is None:
             return set(), set()
-        names, attributes = _used(header[2])
+        names, attributes = names_used(header[2])
         return self._follow(names, attributes, self.scope(line))
 
     def uses_of(self, nodes: list[ast.expr]) -> tuple[set[str], set[tuple[str, str]]]:
@@ -113,7 +122,7 @@ class Side:
         names: set[str] = set()
         attributes: set[tuple[str, str]] = set()
         for node in nodes:
-            used, pairs = _used(node)
+            used, pairs = names_used(node)
             names |= used
             attributes |= pairs
         return self._follow(names, attributes,
@@ -141,7 +150,7 @@ class Side:
             names: set[str] = set()
             attributes: set[tuple[str, str]] = set()
             for argument in (*called.args, *(k.value for k in called.keywords)):
-                used, pairs = _used(argument)
+                used, pairs = names_used(argument)
                 names |= used
                 attributes |= pairs
             return names, attributes
@@ -153,7 +162,7 @@ class Side:
         names = set()
         attributes = set()
         for node in on_line:
-            used, pairs = _used(node)
+            used, pairs = names_used(node)
             names |= used
             attributes |= pairs
         return names, attributes
@@ -194,6 +203,12 @@ class Side:
         return min(holding, key=lambda d: (d.node.end_lineno or 0) - d.node.lineno,
                    default=None)
 
+    def conditions(self, line: int) -> list[ast.If]:
+        """The `if` statements whose branches hold `line`, innermost first."""
+        return sorted((s for s in self.statements if isinstance(s, ast.If)
+                       and s.body[0].lineno <= line <= (s.end_lineno or s.lineno)),
+                      key=lambda s: -s.lineno)
+
     def statement_span(self, line: int) -> tuple[int, int]:
         header = self._header(line)
         return (line, line) if header is None else (header[0], header[1])
@@ -211,8 +226,8 @@ class Side:
         it is set."""
         scope, line = where
         own = {n for s in self.assignments if self._scope[id(s)] is scope
-               for n in _binds(s) & names} if scope is not None else set()
-        return [s for s in self.assignments if (bound := _binds(s) & names) and (
+               for n in binds(s) & names} if scope is not None else set()
+        return [s for s in self.assignments if (bound := binds(s) & names) and (
             (self._scope[id(s)] is scope and (scope is None or s.lineno <= line))
             or any(n.startswith("self.") for n in bound)
             or (self._scope[id(s)] is None and bound - own))]
@@ -220,10 +235,11 @@ class Side:
     def _follow(self, names: set[str], attributes: set[tuple[str, str]],
                 scope: tuple[ast.AST | None, int]) -> tuple[set[str], set[tuple[str, str]]]:
         for _ in range(FOLLOW_ROUNDS):
-            more = [_used(s) for s in self._binding(names, scope) if not self._touched(s)]
+            more = [names_used(s.iter if isinstance(s, ast.For) else s)
+                    for s in self._binding(names, scope) if not self._touched(s)]
             # an unchanged function called (`cfg = load_config(spark)`): what it reads of
             # the module (`spark.table(f"{META}.operation")` in its body reads META)
-            more += [_reads(d.node) for d in self.defined if not d.method
+            more += [reads(d.node) for d in self.defined if not d.method
                      and d.node.name in names and not self._touched(d.node)]
             grown = set(names)
             for used, pairs in more:
@@ -238,7 +254,7 @@ class Side:
         """The first changed line of each statement binding `name` (an assignment, also in a
         class body, or a function's definition, whose body counts)."""
         # a field set in `__init__` (`self.topic = ...`) is one too
-        found = [s for s in self.assignments if {name, f"self.{name}"} & _binds(s)]
+        found = [s for s in self.assignments if {name, f"self.{name}"} & binds(s)]
         found += [f for f in self.functions if f.name == name]
         changed = [n for s in found for n in [self._first_changed(s)] if n is not None]
         if changed or not found:
@@ -254,26 +270,30 @@ class Side:
         statement = self._statement(line)
         if statement is None:
             return None
-        start, end = _first_line(statement), statement.end_lineno or statement.lineno
+        start, end = first_line(statement), statement.end_lineno or statement.lineno
         body = getattr(statement, "body", None)
         if isinstance(body, list) and body and isinstance(body[0], ast.stmt):
-            # a decorated def's header holds its decorators (`@dlt.table(partition_cols=..)`)
-            decorators = [ast.Expr(d) for d in getattr(statement, "decorator_list", ())]
-            return start, max(start, body[0].lineno - 1), ast.Module(decorators, [])
+            # a decorated def's header holds its decorators (`@dlt.table(partition_cols=..)`),
+            # an `if` its condition, a `for` what it iterates, a `with` its contexts
+            parts = [*getattr(statement, "decorator_list", ()), *heads(statement)]
+            return (start, max(start, body[0].lineno - 1),
+                    ast.Module([ast.Expr(p) for p in parts], []))
         return start, end, statement
 
-    def _changed_bindings_used(self, line: int) -> list[int]:
+    def _changed_bindingsused(self, line: int) -> list[int]:
         header = self._header(line)
         if header is None:
             return []
-        return self.changed_bindings_of(_used(header[2])[0], line)
+        return self.changed_bindings_of(names_used(header[2])[0], line)
 
     def _touched(self, statement: ast.stmt) -> bool:
         return self._first_changed(statement) is not None
 
     def _first_changed(self, statement: ast.stmt) -> int | None:
-        return next((n for n in range(statement.lineno,
-                                      (statement.end_lineno or statement.lineno) + 1)
+        """The first changed line of a statement (of a `for`, its header's)."""
+        last = (statement.body[0].lineno - 1 if isinstance(statement, ast.For)
+                else statement.end_lineno or statement.lineno)
+        return next((n for n in range(statement.lineno, max(last, statement.lineno) + 1)
                      if n in self.changed), None)
 
     def _statement(self, line: int) -> ast.stmt | None:
@@ -283,94 +303,3 @@ class Side:
             if first <= line <= last and (best is None or last - first < best[0]):
                 best = (last - first, node)
         return best[1] if best is not None else None
-
-
-def _first_line(statement: ast.stmt) -> int:
-    """A statement's first line: a decorated def's or class's first decorator."""
-    decorators = getattr(statement, "decorator_list", None) or []
-    return min([statement.lineno, *(d.lineno for d in decorators)])
-
-
-def _used(node: ast.AST) -> tuple[set[str], set[tuple[str, str]]]:
-    """The names a node uses, `self.topic` among them as one name, and its `name.attribute`
-    pairs."""
-    attributes = {(n.value.id, n.attr) for n in ast.walk(node)
-                  if isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name)}
-    names = {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
-    # `dbutils.widgets.get("chk")` reads what `dbutils.widgets.text("chk", "/mnt/chk")` binds
-    names |= {f"widget:{key}" for n in ast.walk(node)
-              for key in [_widget(n, WIDGET_READS)] if key}
-    return names | {f"{base}.{attr}" for base, attr in attributes}, attributes
-
-
-def _reads(function: ast.FunctionDef | ast.AsyncFunctionDef
-           ) -> tuple[set[str], set[tuple[str, str]]]:
-    """What a function reads of its module, as `_used` gives it: the names its body uses that
-    it does not bind itself (its parameters, what it assigns, defines or imports)."""
-    arguments = function.args
-    local = {a.arg for a in (*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs,
-                             arguments.vararg, arguments.kwarg) if a is not None}
-    for node in ast.walk(function):
-        if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
-            local.add(node.id)
-        elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
-            local.add(node.name)
-        elif isinstance(node, ast.alias):
-            local.add((node.asname or node.name).split(".")[0])
-    names, attributes = set(), set()
-    for statement in function.body:
-        used, pairs = _used(statement)
-        names |= {n for n in used if n.split(".")[0] not in local}
-        attributes |= {(base, attr) for base, attr in pairs if base not in local}
-    return names, attributes
-
-
-def _widget(node: ast.AST, methods: tuple[str, ...]) -> str:
-    """The name of the notebook widget a `dbutils.widgets.<method>("name", ...)` call is about
-    (`methods`: declarations or reads), else ""."""
-    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
-            and node.func.attr in methods and isinstance(node.func.value, ast.Attribute)
-            and node.func.value.attr == "widgets" and node.args
-            and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str)):
-        return ""
-    return node.args[0].value
-
-
-def _binds(statement: ast.stmt) -> set[str]:
-    """The names an assignment binds: `self.topic = ...` binds `self.topic` (not `self`),
-    `conf["topic"] = ...` changes `conf`; `dbutils.widgets.text("chk", "/mnt/chk")` binds
-    the widget `chk`'s default."""
-    if isinstance(statement, ast.Expr):
-        return {f"widget:{_widget(statement.value, WIDGET_DECLARATIONS)}"}
-    targets = (list(statement.targets) if isinstance(statement, ast.Assign)
-               else [statement.target])  # type: ignore[attr-defined]
-    out: set[str] = set()
-    while targets:
-        target = targets.pop()
-        if isinstance(target, ast.Name):
-            out.add(target.id)
-        elif isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name):
-            out.add(f"{target.value.id}.{target.attr}")
-        elif isinstance(target, ast.Tuple | ast.List):
-            targets.extend(target.elts)
-        elif isinstance(target, ast.Starred | ast.Subscript | ast.Attribute):
-            targets.append(target.value)
-    return out
-
-
-# What can hold a statement: a statement, an `except` clause, a `case` of a `match`.
-_HOLDERS = (ast.stmt, ast.excepthandler, ast.match_case)
-
-
-def _statements(tree: ast.Module) -> list[ast.stmt]:
-    """The statements of `tree` in `ast.walk`'s order (breadth first), without walking into
-    expressions, which hold none: a file's expressions are most of its nodes."""
-    found: list[ast.stmt] = []
-    todo = deque([tree])
-    while todo:
-        node = todo.popleft()
-        todo.extend(child for child in ast.iter_child_nodes(node)
-                    if isinstance(child, _HOLDERS))
-        if isinstance(node, ast.stmt):
-            found.append(node)
-    return found
