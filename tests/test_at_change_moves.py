@@ -376,3 +376,56 @@ def test_an_option_set_in_a_loop_points_at_what_the_loop_reads(tmp_path: Path,
     [source] = [f for f in data["findings"] if f["code"] == SOURCE]
     assert source["new"]["line"] == line_of(new, "OPTIONS =")
     assert [r["line"] for r in source["related"]] == [line_of(new, "reader.option(key")]
+
+
+BUILT = '''def options_for(kind):
+    return {{"subscribe": "{topic}", "startingOffsets": "earliest", "kind": kind}}
+
+
+def read(spark, options):
+    reader = spark.readStream.format("kafka")
+    for key, value in options.items():
+        reader = reader.option(key, value)
+    return reader.load()
+
+
+kafka_options = options_for("orders")
+events = read(spark, kafka_options)
+events.writeStream.format("delta") \\
+    .option("checkpointLocation", "/chk/orders").start("/out/orders")
+'''
+
+
+def test_an_argument_built_by_a_changed_function_points_into_it(tmp_path: Path,
+                                                                capsys) -> None:
+    # read() is passed what it always was, built by options_for(), whose code changed.
+    old, new = BUILT.format(topic="orders"), BUILT.format(topic="orders_v2")
+    data = diff(tmp_path, capsys, old, new)
+    [source] = [f for f in data["findings"] if f["code"] == SOURCE]
+    assert source["new"]["line"] == line_of(new, '"subscribe"')
+    assert [r["line"] for r in source["related"]] == [line_of(new, "reader.option(key")]
+
+
+SHADOWED = '''topic = "{scratch}"
+ORDERS = "{orders}"
+
+
+def read(spark, topic):
+    return spark.readStream.format("kafka").option("subscribe", topic).load()
+
+
+events = read(spark, ORDERS)
+events.writeStream.format("delta") \\
+    .option("checkpointLocation", "/chk/orders").start("/out/orders")
+'''
+
+
+def test_a_module_variable_named_like_a_parameter_is_not_what_the_call_passes(
+        tmp_path: Path, capsys) -> None:
+    # Inside read(), `topic` is the parameter: the module's `topic` changed too, but the
+    # call passes ORDERS.
+    old = SHADOWED.format(scratch="a", orders="orders")
+    new = SHADOWED.format(scratch="b", orders="orders_v2")
+    data = diff(tmp_path, capsys, old, new)
+    [source] = [f for f in data["findings"] if f["code"] == SOURCE]
+    assert source["new"]["line"] == line_of(new, "ORDERS =")

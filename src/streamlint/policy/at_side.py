@@ -8,7 +8,7 @@ import ast
 from streamlint.extract.spark_values import SETTING_CALLS
 from streamlint.extract.text import python_tree
 from streamlint.extract.widgets import WIDGET_DECLARATIONS
-from streamlint.policy.at_calls import Defined, all_calls
+from streamlint.policy.at_calls import Defined, all_calls, parameters
 from streamlint.policy.at_names import (
     binds,
     first_line,
@@ -222,11 +222,13 @@ class Side:
     def _binding(self, names: set[str], where: tuple[ast.AST | None, int]) -> list[ast.stmt]:
         """The assignments binding `names` where they are read (`scope`): a name a function
         assigns is its own (its assignments before the line reading it), any other the
-        module's, never another function's; a field (`self.topic`) is the object's, wherever
-        it is set."""
+        module's, never another function's (nor a parameter's: a call binds it); a field
+        (`self.topic`) is the object's, wherever it is set."""
         scope, line = where
+        # a function's parameters are its own too: what a call passes binds them
         own = {n for s in self.assignments if self._scope[id(s)] is scope
-               for n in binds(s) & names} if scope is not None else set()
+               for n in binds(s) & names} | set(parameters(scope)) if isinstance(
+            scope, ast.FunctionDef | ast.AsyncFunctionDef) else set()
         return [s for s in self.assignments if (bound := binds(s) & names) and (
             (self._scope[id(s)] is scope and (scope is None or s.lineno <= line))
             or any(n.startswith("self.") for n in bound)

@@ -75,19 +75,26 @@ class Version:
         found = at_bodies.branch_cause(side, line) or side.cause(line, column)
         if found is not None:
             return Loc(path, found, side.indent(found))
-        at_line = self._line_cause(path, side, line, column)
+        # the one changed binding of what the finding's own line reads, where the statement
+        # as a whole reads several (a chain of options, one of which reads what changed);
+        # several, or one beside a parameter passed something new: which is not told
+        used = side.uses_at(line, column)
+        bindings = side.changed_bindings_of(used[0], line)
+        if len(bindings) == 1 and not self._passed_changed(path, side, line, used[0]):
+            return Loc(path, bindings[0], side.indent(bindings[0]))
+        if bindings:
+            return None
+        at_line = self._imported_cause(path, side, used)
         if at_line is not None:
             return at_line
-        if len(side.changed_bindings_of(side.uses_at(line, column)[0], line)) > 1:
-            return None  # what its own line reads changed in several places: not told which
         # A function the finding's own line names (`.foreachBatch(upsert)`, or an `if` it
         # points at in its branches), nearer than what the rest of its statement uses; none
         # where the statement itself lost a line (a removed `.option(...)`)
         names = set() if at_bodies.cut_inside(side, line) else (
             side.names_at(line, column) | at_bodies.branch_names(side, line))
         named = at_bodies.body_causes(side, names, line)
-        # a finding about one setting is about that call's arguments (`_line_cause`), not
-        # what the rest of its chain uses
+        # a finding about one setting is about that call's arguments (its own line, above),
+        # not what the rest of its chain uses
         setting = side.setting_at(line, column) is not None
         if named or (side.bound_changed(line) and not setting):
             return _one(path, side, named)  # several: not told which
@@ -114,15 +121,16 @@ class Version:
                 return _one(path, side, set(bindings[:1]) if changed else set(bindings))
         return None
 
-    def _line_cause(self, path: str, side: Side, line: int, column: int) -> Loc | None:
-        """The one changed binding of what the finding's own line uses, where the statement
-        as a whole uses several (a chain of options, one of which reads what changed)."""
-        used = side.uses_at(line, column)
-        bindings = side.changed_bindings_of(used[0], line)
-        if bindings:
-            return Loc(path, bindings[0], side.indent(bindings[0])) if len(bindings) == 1 \
-                else None
-        return self._imported_cause(path, side, used)
+    def _passed_changed(self, path: str, side: Side, line: int, names: set[str]) -> bool:
+        """Whether a parameter among `names` of the function holding `line` may have been
+        passed something new (`options` filled by the caller, then given one more entry in
+        the function: a changed binding there is not told to be the cause)."""
+        function = side.function_at(line)
+        if function is None or not names & set(parameters(function.node)):
+            return False
+        found = self._through_calls(self.by_shown[path], function,
+                                    names & set(parameters(function.node)), 0, frozenset())
+        return found is None or bool(found)
 
     def _call_cause(self, path: str, side: Side, line: int, column: int) -> Loc | None:
         """The one changed argument, at a call site of the function holding the statement,
@@ -188,6 +196,13 @@ class Version:
             imported = self._imported_cause(self.files[site], side, side.uses_of(exprs))
             if imported is not None:
                 out.add(imported)
+                continue
+            # `options = build_format_options(cfg)` passed, and that function's code changed
+            bodies = at_bodies.body_causes(side, passed, call.lineno) if exprs else set()
+            if len(bodies) > 1:
+                return None
+            if bodies:
+                out.add(Loc(self.files[site], min(bodies), side.indent(min(bodies))))
                 continue
             caller = side.function_at(call.lineno)
             if caller is None or (used and not passed & set(parameters(caller.node))):
