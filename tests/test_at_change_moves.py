@@ -429,3 +429,43 @@ def test_a_module_variable_named_like_a_parameter_is_not_what_the_call_passes(
     data = diff(tmp_path, capsys, old, new)
     [source] = [f for f in data["findings"] if f["code"] == SOURCE]
     assert source["new"]["line"] == line_of(new, "ORDERS =")
+
+
+PICKED = '''from pyspark.sql.functions import window
+
+CHECKPOINT = "/chk/counts"
+
+
+def write(df):
+    return (df.writeStream.format("console").outputMode("update")
+            .option("checkpointLocation", CHECKPOINT).start())
+
+
+def promotion_counts(size="2 minutes"):
+    df = spark.readStream.format("kafka").option("subscribe", "purchases").load()
+    df = df.withWatermark("timestamp", "1 hour").groupBy(window("timestamp", size), "promo").count()
+    return write(df)
+
+
+def click_counts(size="2 minutes"):
+    df = spark.readStream.format("kafka").option("subscribe", "clicks").load()
+    df = df.withWatermark("timestamp", "1 hour").groupBy(window("timestamp", size), "aid").count()
+    return write(df)
+
+
+{promotions}promotion_counts().awaitTermination()
+{clicks}click_counts().awaitTermination()
+'''
+
+
+def test_a_function_no_longer_called_points_where_its_call_was(tmp_path: Path,
+                                                               capsys) -> None:
+    # The commit comments one call out and the other in. The function no longer called is
+    # still read (with what its parameters may be), and its findings point at the line that
+    # stopped calling it, not into its unchanged body.
+    old = PICKED.format(promotions="", clicks="# ")
+    new = PICKED.format(promotions="# ", clicks="")
+    data = diff(tmp_path, capsys, old, new)
+    lines = {f["new"]["line"] for f in data["findings"] if f["verdict"] != "compatible"}
+    assert line_of(new, "# promotion_counts()") in lines
+    assert lines <= {line_of(new, "# promotion_counts()"), line_of(new, "click_counts().")}

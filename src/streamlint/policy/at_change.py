@@ -64,6 +64,7 @@ import difflib
 from streamlint.model import Loc
 from streamlint.model.records import replace
 from streamlint.policy import at_bodies, at_syntax
+from streamlint.policy.at_calls import calls
 from streamlint.policy.at_version import Counterpart, Source, Version
 from streamlint.rulebook.matrix import Finding
 
@@ -97,7 +98,7 @@ def at_change(findings: tuple[Finding, ...], old_text: str, old_path: str, new_t
             continue
         assert finding.new is not None
         new.via, old.via = finding.new_calls, finding.old_calls
-        cause = (_broken_at(old, new, finding.new)
+        cause = (_broken_at(old, new, finding.new) or _uncalled_at(old, new, finding.new)
                  or new.cause(finding.new.path, finding.new.line, finding.new.column))
         if cause is None:
             out.append(finding)
@@ -148,13 +149,38 @@ def _removed_at(old: Version, new: Version, loc: Loc) -> Loc | None:
         if cause is None or cause.path not in old.by_shown:
             return None
         key, line = old.by_shown[cause.path], cause.line
+    at = _in_place(old, new, key, line)
+    return Loc(new.files[key], at, new.file(key).indent(at)) if at is not None else None
+
+
+def _in_place(old: Version, new: Version, key: str, line: int) -> int | None:
+    """The changed line the new version of a file has in place of a changed old line."""
     if key not in new.files:
         return None
     for tag, i1, i2, j1, j2 in old.hunks.get(key, ()):
         if tag == "replace" and i1 < line <= i2:
-            at = j1 + min(line - 1 - i1, j2 - j1 - 1) + 1
-            return Loc(new.files[key], at, new.file(key).indent(at))
+            return j1 + min(line - 1 - i1, j2 - j1 - 1) + 1
     return None
+
+
+def _uncalled_at(old: Version, new: Version, loc: Loc) -> Loc | None:
+    """For a finding in a function the new version no longer calls (its query read with
+    what its parameters may be), where its call was: the one changed line in place of the
+    old version's calls of it (`compute_promotion_counts()` commented out)."""
+    key = new.by_shown[loc.path]
+    side = new.file(key)
+    function = side.function_at(loc.line) if side.tree is not None else None
+    if (function is None or loc.line in side.changed or key not in old.files
+            or new.call_sites(key, function)):
+        return None
+    before = old.file(key)
+    found = {at for call in calls(before.calls(), function.node.name, True)
+             if call.lineno in before.changed
+             for at in [_in_place(old, new, key, call.lineno)] if at is not None}
+    if len(found) != 1:
+        return None
+    at = found.pop()
+    return Loc(loc.path, at, side.indent(at))
 
 
 def _mark_changes(old: Version, new: Version) -> None:

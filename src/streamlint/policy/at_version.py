@@ -229,13 +229,13 @@ class Version:
         """The calls of a function that made the finding's query, where the query says what
         it was started through: a call it was started through, or a call in a function it
         was started through (`read("clicks")` in `run_clicks()`); all of them otherwise."""
-        sites = self._call_sites(key, defined)
+        sites = self.call_sites(key, defined)
         if not self.via:
             return sites
         kept = [(site, call) for site, call in sites if self._through(site, call)]
         kept = kept or [(site, call) for site, call in sites if (
             (holder := self.file(site).function_at(call.lineno)) is not None
-            and any(self._through(s, c) for s, c in self._call_sites(site, holder)))]
+            and any(self._through(s, c) for s, c in self.call_sites(site, holder)))]
         return kept or sites
 
     def _through(self, site: str, call: ast.Call) -> bool:
@@ -245,7 +245,7 @@ class Version:
                                                                      or call.lineno)
                    for loc in self.via)
 
-    def _call_sites(self, key: str, defined: Defined) -> list[tuple[str, ast.Call]]:
+    def call_sites(self, key: str, defined: Defined) -> list[tuple[str, ast.Call]]:
         """The calls of a function in the files of this version: by its name in its own file
         and where it is imported, as `module.name(...)` where the module is imported, and a
         method as `obj.name(...)` anywhere."""
