@@ -469,3 +469,55 @@ def test_a_function_no_longer_called_points_where_its_call_was(tmp_path: Path,
     lines = {f["new"]["line"] for f in data["findings"] if f["verdict"] != "compatible"}
     assert line_of(new, "# promotion_counts()") in lines
     assert lines <= {line_of(new, "# promotion_counts()"), line_of(new, "click_counts().")}
+
+
+TRIGGERED = '''class Handle:
+    def __init__(self, trigger_type):
+        self._trigger_type = trigger_type
+
+    def _add_trigger(self, writer):
+        if self._trigger_type == "once":
+            return writer.trigger(once=True)
+        else:
+            return writer.trigger(processingTime="1 minute")
+
+    def upsert(self, df):
+        writer = (df.writeStream.format("delta")
+                  .option("checkpointLocation", "{checkpoint}"))
+        writer = self._add_trigger(writer)
+        writer.start("/out/orders")
+
+
+events = spark.readStream.format("kafka").option("subscribe", "orders").load()
+Handle(dbutils.widgets.get("trigger")).upsert(events)
+'''
+
+
+def test_a_finding_at_an_if_follows_what_its_branches_are_given(tmp_path: Path,
+                                                                capsys) -> None:
+    # The branches of the `if` both start from `writer`, which the caller built with a
+    # changed checkpoint: that is where the finding about both branches points.
+    old = TRIGGERED.format(checkpoint="/chk/orders")
+    new = TRIGGERED.format(checkpoint="/chk/orders_v2")
+    data = diff(tmp_path, capsys, old, new)
+    [finding] = [f for f in data["findings"] if f["code"] == CODES["unresolved-code"]]
+    assert finding["new"]["line"] == line_of(new, '"checkpointLocation"')
+    assert [r["line"] for r in finding["related"]] == [line_of(new, "if self._trigger_type")]
+
+
+FLOW = '''import dlt
+
+
+@dlt.table(name="raw")
+def raw():
+    return spark.{read}.format("json").load("/data/raw")
+'''
+
+
+def test_a_finding_at_a_flows_def_points_at_the_changed_line_of_its_body(tmp_path: Path,
+                                                                        capsys) -> None:
+    old, new = FLOW.format(read="read"), FLOW.format(read="readStream")
+    data = diff(tmp_path, capsys, old, new)
+    [finding] = [f for f in data["findings"] if f["code"] == CODES["pipeline-table-type-changed"]]
+    assert finding["new"]["line"] == line_of(new, "readStream")
+    assert [r["line"] for r in finding["related"]] == [line_of(new, "def raw")]

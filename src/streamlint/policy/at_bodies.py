@@ -67,6 +67,16 @@ def branch_names(side: Side, line: int) -> set[str]:
     return set() if statement is None else _names_in(statement)
 
 
+def def_cause(side: Side, line: int) -> int | None:
+    """For a finding at a function's `def` line or decorators (a pipeline's flow is its
+    function), the first changed line of code of its body."""
+    for function in side.functions:
+        first = min([function.lineno, *(d.lineno for d in function.decorator_list)])
+        if function.body and first <= line < function.body[0].lineno:
+            return _changed_code(side, function)
+    return None
+
+
 def cut_inside(side: Side, line: int) -> bool:
     """Whether lines were taken out from between two lines of the statement at `line` (a
     removed `.option(...)` of its chain): the statement changed where no line of it shows."""

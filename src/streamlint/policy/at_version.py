@@ -72,7 +72,8 @@ class Version:
         side = self.file(self.by_shown[path])
         if side.tree is None or line in side.changed:
             return None
-        found = at_bodies.branch_cause(side, line) or side.cause(line, column)
+        found = (at_bodies.branch_cause(side, line) or side.cause(line, column)
+                 or at_bodies.def_cause(side, line))
         if found is not None:
             return Loc(path, found, side.indent(found))
         # the one changed binding of what the finding's own line reads, where the statement
@@ -145,7 +146,10 @@ class Version:
         # A finding about one method call (`.load(cfg["path"])`) follows its arguments only:
         # the whole statement's names hold its receiver's too (every option of the reader).
         whole = [side.uses(line)[0]] if side.call_at(line, column) is None else []
-        for names in (side.closure(side.names_at(line, column), line), *whole, set()):
+        # at an `if`, what its branches read too (`writer` given by the caller, then
+        # `writer.trigger(...)` in each branch)
+        on_line = side.names_at(line, column) | at_bodies.branch_names(side, line)
+        for names in (side.closure(on_line, line), *whole, set()):
             found = self._through_calls(self.by_shown[path], function, names, 0, frozenset())
             if found is None or len(found) > 1:
                 return None
