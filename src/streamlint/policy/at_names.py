@@ -77,8 +77,8 @@ def widget(node: ast.AST, methods: tuple[str, ...]) -> str:
 
 def binds(statement: ast.stmt) -> set[str]:
     """The names an assignment binds: `self.topic = ...` binds `self.topic` (not `self`),
-    `conf["topic"] = ...` changes `conf`; `dbutils.widgets.text("chk", "/mnt/chk")` binds
-    the widget `chk`'s default."""
+    `conf["topic"] = ...` changes `conf`, `for key, value in ...:` binds key and value;
+    `dbutils.widgets.text("chk", "/mnt/chk")` binds the widget `chk`'s default."""
     if isinstance(statement, ast.Expr):
         return {f"widget:{widget(statement.value, WIDGET_DECLARATIONS)}"}
     targets = (list(statement.targets) if isinstance(statement, ast.Assign)
