@@ -521,3 +521,28 @@ def test_a_finding_at_a_flows_def_points_at_the_changed_line_of_its_body(tmp_pat
     [finding] = [f for f in data["findings"] if f["code"] == CODES["pipeline-table-type-changed"]]
     assert finding["new"]["line"] == line_of(new, "readStream")
     assert [r["line"] for r in finding["related"]] == [line_of(new, "def raw")]
+
+
+STAGED = '''import dlt
+
+
+@dlt.{kind}(name="orders_stg")
+def orders_stg():
+    return spark.readStream.table("bronze.orders")
+
+
+dlt.create_streaming_table("orders_silver")
+dlt.create_auto_cdc_flow(target="orders_silver", source="orders_stg", keys=["id"],
+                         sequence_by="ts")
+'''
+
+
+def test_a_finding_in_a_function_whose_decorator_changed_points_at_the_decorator(
+        tmp_path: Path, capsys) -> None:
+    # A table turned into a view: the flow now reads what the view reads. Nothing in the
+    # function's body changed; its decorator did.
+    old, new = STAGED.format(kind="table"), STAGED.format(kind="view")
+    data = diff(tmp_path, capsys, old, new)
+    moved = [f for f in data["findings"] if f["verdict"] != "compatible"]
+    assert moved, data["findings"]
+    assert {f["new"]["line"] for f in moved if f["new"]} == {line_of(new, "@dlt.view")}

@@ -77,6 +77,19 @@ def def_cause(side: Side, line: int) -> int | None:
     return None
 
 
+def header_changed(side: Side, line: int) -> set[int]:
+    """Last, for a finding in a function's body: the first changed line of that function's
+    `def` line and decorators (`@dlt.table` become `@dlt.view`: what its reads feed
+    changed), empty where they did not change."""
+    holding = side.function_at(line)
+    if holding is None:
+        return set()
+    function = holding.node
+    first = min([function.lineno, *(d.lineno for d in function.decorator_list)])
+    found = _first_code(side, first, function.body[0].lineno - 1, set())
+    return {found} if found is not None else set()
+
+
 def cut_inside(side: Side, line: int) -> bool:
     """Whether lines were taken out from between two lines of the statement at `line` (a
     removed `.option(...)` of its chain): the statement changed where no line of it shows."""

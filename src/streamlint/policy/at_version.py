@@ -104,7 +104,8 @@ class Version:
                 or self._call_cause(path, side, line, column)
                 or _one(path, side, at_bodies.body_causes(side, side.closure(names, line),
                                                           line))
-                or self._condition_cause(path, side, line))
+                or self._condition_cause(path, side, line)
+                or _one(path, side, at_bodies.header_changed(side, line)))
 
     def _condition_cause(self, path: str, side: Side, line: int) -> Loc | None:
         """Last, which branch runs: the changed condition of an `if` whose branch holds the
