@@ -94,7 +94,7 @@ class Side:
         inside = sorted(n for n in self.changed if start <= n <= end)
         if inside:
             return inside[0]
-        bindings = self._changed_bindingsused(line)
+        bindings = self._changed_bindings_used(line)
         return bindings[0] if len(bindings) == 1 else None
 
     def scope(self, line: int) -> tuple[ast.AST | None, int]:
@@ -105,7 +105,7 @@ class Side:
 
     def bound_changed(self, line: int) -> bool:
         """Whether some changed assignment of this file binds a name the statement uses."""
-        return bool(self._changed_bindingsused(line))
+        return bool(self._changed_bindings_used(line))
 
     def uses(self, line: int) -> tuple[set[str], set[tuple[str, str]]]:
         """The names the statement at `line` uses, and its `name.attribute` pairs, with what
@@ -282,7 +282,7 @@ class Side:
                     ast.Module([ast.Expr(p) for p in parts], []))
         return start, end, statement
 
-    def _changed_bindingsused(self, line: int) -> list[int]:
+    def _changed_bindings_used(self, line: int) -> list[int]:
         header = self._header(line)
         if header is None:
             return []
