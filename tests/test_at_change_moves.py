@@ -14,6 +14,9 @@ from gitrepo import Repo
 from test_at_change import CODES, diff, line_of
 
 from streamlint.cli import main
+from streamlint.model import Loc
+from streamlint.policy.at_change import at_change
+from streamlint.rulebook.matrix import Finding
 
 SOURCE = CODES["source-identity-changed"]
 
@@ -546,3 +549,49 @@ def test_a_finding_in_a_function_whose_decorator_changed_points_at_the_decorator
     moved = [f for f in data["findings"] if f["verdict"] != "compatible"]
     assert moved, data["findings"]
     assert {f["new"]["line"] for f in moved if f["new"]} == {line_of(new, "@dlt.view")}
+
+
+FRAMEWORK = '''import dlt
+
+
+class Flow:
+    def __init__(self, spec):
+        self.spec = spec
+
+    def apply_snapshot(self):
+        dlt.apply_changes_from_snapshot(target=self.spec["target"], keys=["id"])
+
+    def write(self):
+        if self.spec["cdc"]{extra}:
+            self.apply_snapshot()
+'''
+
+
+def unread_at(old: str, new: str, marker: str, kind: str) -> Finding:
+    """A finding of the given change kind at the line holding `marker`, as at_change places
+    it."""
+    found = Finding("UN03", "streaming-code-not-read", "review", "", "", "", "(not read)",
+                    Loc("old.py", line_of(old, marker), 0), Loc("new.py", line_of(new, marker), 0),
+                    kind=kind)
+    [moved] = at_change((found,), old, "old.py", new, "new.py")
+    return moved
+
+
+def test_unread_code_points_at_the_changed_code_that_reaches_it() -> None:
+    # Code streamlint did not read is reported because what can reach it changed (the
+    # method calling it, extract/reach.py): that changed line is where it points.
+    old = FRAMEWORK.format(extra="")
+    new = FRAMEWORK.format(extra=' and not self.spec["quality"]')
+    moved = unread_at(old, new, "dlt.apply_changes_from_snapshot", "unseen")
+    assert moved.new is not None and moved.new.line == line_of(new, 'and not self.spec')
+    assert moved.related == (Loc("new.py", line_of(new, "dlt.apply_changes"), 0),)
+
+
+def test_a_finding_of_read_code_is_not_moved_to_what_calls_its_function() -> None:
+    # The same place for a finding about code streamlint did read: a changed caller is not
+    # told to be its cause.
+    old = FRAMEWORK.format(extra="")
+    new = FRAMEWORK.format(extra=' and not self.spec["quality"]')
+    moved = unread_at(old, new, "dlt.apply_changes_from_snapshot", "agg.keys")
+    assert moved.new == Loc("new.py", line_of(new, "dlt.apply_changes"), 0)
+    assert moved.related == ()

@@ -39,7 +39,7 @@ def body_causes(side: Side, names: set[str], line: int) -> set[int]:
     level = _named(side, names, line)
     seen: set[int] = set()
     for _ in range(BODY_DEPTH):
-        changed = {n for d in level for n in [_changed_code(side, d.node)] if n is not None}
+        changed = {n for d in level for n in [changed_code(side, d.node)] if n is not None}
         if changed or not level:
             return changed
         seen.update(id(d.node) for d in level)
@@ -73,7 +73,7 @@ def def_cause(side: Side, line: int) -> int | None:
     for function in side.functions:
         first = min([function.lineno, *(d.lineno for d in function.decorator_list)])
         if function.body and first <= line < function.body[0].lineno:
-            return _changed_code(side, function)
+            return changed_code(side, function)
     return None
 
 
@@ -151,7 +151,7 @@ def _names_in(code: ast.AST) -> set[str]:
     return names
 
 
-def _changed_code(side: Side, function: ast.FunctionDef | ast.AsyncFunctionDef) -> int | None:
+def changed_code(side: Side, function: ast.FunctionDef | ast.AsyncFunctionDef) -> int | None:
     """The first changed line holding code of a function, its decorators and `def` line
     among it, its docstring not."""
     first = min([function.lineno, *(d.lineno for d in function.decorator_list)])

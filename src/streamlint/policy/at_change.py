@@ -68,6 +68,8 @@ from streamlint.policy.at_calls import calls
 from streamlint.policy.at_version import Counterpart, Source, Version
 from streamlint.rulebook.matrix import Finding
 
+UNREAD = "unseen"  # the change kind of code streamlint did not read (UN03: diff/changes.py)
+
 
 def at_change(findings: tuple[Finding, ...], old_text: str, old_path: str, new_text: str,
               new_path: str, old_sources: tuple[Source, ...] = (),
@@ -99,7 +101,9 @@ def at_change(findings: tuple[Finding, ...], old_text: str, old_path: str, new_t
         assert finding.new is not None
         new.via, old.via = finding.new_calls, finding.old_calls
         cause = (_broken_at(old, new, finding.new) or _uncalled_at(old, new, finding.new)
-                 or new.cause(finding.new.path, finding.new.line, finding.new.column))
+                 or new.cause(finding.new.path, finding.new.line, finding.new.column)
+                 or (new.reach_cause(finding.new.path, finding.new.line)
+                     if finding.kind == UNREAD else None))
         if cause is None:
             out.append(finding)
             continue

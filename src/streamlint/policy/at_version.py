@@ -107,6 +107,37 @@ class Version:
                 or self._condition_cause(path, side, line)
                 or _one(path, side, at_bodies.header_changed(side, line)))
 
+    def reach_cause(self, path: str, line: int) -> Loc | None:
+        """For code streamlint did not read (UN03), reported because what can reach it
+        changed (extract/reach.py: the function holding it and what calls it): the first
+        changed line of code of the function holding it, else of the functions calling it,
+        nearest first, to CALL_DEPTH; several at one level: which is not told."""
+        key = self.by_shown[path]
+        if self.file(key).tree is None or line in self.file(key).changed:
+            return None
+        holder = self.file(key).function_at(line)
+        level = [(key, holder)] if holder is not None else []
+        seen: set[int] = set()
+        for _ in range(CALL_DEPTH + 1):
+            found: set[Loc] = set()
+            callers: list[tuple[str, Defined]] = []
+            for site, defined in level:
+                if id(defined.node) in seen:
+                    continue
+                seen.add(id(defined.node))
+                side = self.file(site)
+                changed = at_bodies.changed_code(side, defined.node)
+                if changed is not None:
+                    found.add(Loc(self.files[site], changed, side.indent(changed)))
+                    continue
+                callers += [(at, caller) for at, call in self.call_sites(site, defined)
+                            for caller in [self.file(at).function_at(call.lineno)]
+                            if caller is not None]
+            if found:
+                return found.pop() if len(found) == 1 else None
+            level = callers
+        return None
+
     def _condition_cause(self, path: str, side: Side, line: int) -> Loc | None:
         """Last, which branch runs: the changed condition of an `if` whose branch holds the
         finding's line, or the one changed binding of what it reads (`MODE = "dedupe"` for
