@@ -595,3 +595,40 @@ def test_a_finding_of_read_code_is_not_moved_to_what_calls_its_function() -> Non
     moved = unread_at(old, new, "dlt.apply_changes_from_snapshot", "agg.keys")
     assert moved.new == Loc("new.py", line_of(new, "dlt.apply_changes"), 0)
     assert moved.related == ()
+
+
+CONSTRUCTED = '''class Pipeline:
+    def __init__(self, spark, topic):
+        self.spark = spark
+        self.topic = topic
+
+    def run(self):
+        events = (self.spark.readStream.format("kafka")
+                  .option("kafka.bootstrap.servers", "broker:9092")
+                  .option("subscribe", self.topic)
+                  .load())
+        return events.writeStream.format("delta") \\
+            .option("checkpointLocation", "/chk/orders").start("/out/orders")
+
+
+def main():
+    pipeline = Pipeline(
+        spark,
+        "{topic}",
+    )
+    pipeline.run()
+
+
+main()
+'''
+
+
+def test_a_field_set_from_a_constructor_argument_points_at_that_argument(tmp_path: Path,
+                                                                        capsys) -> None:
+    # `.option("subscribe", self.topic)` in run(): the object run() is called on was built
+    # with another topic.
+    old, new = CONSTRUCTED.format(topic="orders"), CONSTRUCTED.format(topic="orders_v2")
+    data = diff(tmp_path, capsys, old, new)
+    [source] = [f for f in data["findings"] if f["code"] == SOURCE]
+    assert source["new"]["line"] == line_of(new, '"orders_v2",')
+    assert [r["line"] for r in source["related"]] == [line_of(new, '"subscribe"')]

@@ -63,6 +63,8 @@ def argument(call: ast.Call, defined: Defined, parameter: str) -> ast.expr | Non
             return keyword.value
     positional = [a.arg for a in (*args.posonlyargs, *args.args)]
     if defined.method and isinstance(call.func, ast.Attribute) and positional:
+        if parameter == positional[0]:
+            return call.func.value  # `pipeline.run()`: `self` is pipeline
         positional = positional[1:]  # `self` is the object the method is called on
     index = positional.index(parameter) if parameter in positional else None
     for n, arg in enumerate(call.args):

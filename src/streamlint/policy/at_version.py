@@ -159,10 +159,12 @@ class Version:
         passed something new (`options` filled by the caller, then given one more entry in
         the function: a changed binding there is not told to be the cause)."""
         function = side.function_at(line)
-        if function is None or not names & set(parameters(function.node)):
+        # a method's object is not one: its fields are followed by name (`self.topic`)
+        given = parameters(function.node)[1 if function.method else 0:] if function else []
+        if function is None or not names & set(given):
             return False
-        found = self._through_calls(self.by_shown[path], function,
-                                    names & set(parameters(function.node)), 0, frozenset())
+        found = self._through_calls(self.by_shown[path], function, names & set(given), 0,
+                                    frozenset())
         return found is None or bool(found)
 
     def _call_cause(self, path: str, side: Side, line: int, column: int) -> Loc | None:
