@@ -632,3 +632,29 @@ def test_a_field_set_from_a_constructor_argument_points_at_that_argument(tmp_pat
     [source] = [f for f in data["findings"] if f["code"] == SOURCE]
     assert source["new"]["line"] == line_of(new, '"orders_v2",')
     assert [r["line"] for r in source["related"]] == [line_of(new, '"subscribe"')]
+
+
+BUILT_IN_INIT = '''class Reader:
+    def __init__(self, spark, topic):
+        self.stream = self._read(spark, topic)
+
+    def _read(self, spark, topic):
+        return spark.readStream.format("kafka").option("subscribe", topic).load()
+
+
+reader = Reader(
+    spark,
+    "{topic}",
+)
+reader.stream.writeStream.format("delta") \\
+    .option("checkpointLocation", "/chk/orders").start("/out/orders")
+'''
+
+
+def test_an_argument_of_a_class_is_what_its_init_passes_on(tmp_path: Path, capsys) -> None:
+    # `Reader(spark, "orders_v2")` calls Reader.__init__, which passes the topic to _read().
+    old, new = BUILT_IN_INIT.format(topic="orders"), BUILT_IN_INIT.format(topic="orders_v2")
+    data = diff(tmp_path, capsys, old, new)
+    [source] = [f for f in data["findings"] if f["code"] == SOURCE]
+    assert source["new"]["line"] == line_of(new, '"orders_v2",')
+    assert [r["line"] for r in source["related"]] == [line_of(new, '"subscribe"')]

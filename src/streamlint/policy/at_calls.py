@@ -62,7 +62,13 @@ def argument(call: ast.Call, defined: Defined, parameter: str) -> ast.expr | Non
         if keyword.arg == parameter:
             return keyword.value
     positional = [a.arg for a in (*args.posonlyargs, *args.args)]
-    if defined.method and isinstance(call.func, ast.Attribute) and positional:
+    built = defined.node.name == "__init__" and not (
+        isinstance(call.func, ast.Attribute) and call.func.attr == "__init__")
+    if defined.method and positional and built:
+        if parameter == positional[0]:
+            return None  # `Pipeline(spark, "orders")`: `self` is the object it makes
+        positional = positional[1:]
+    elif defined.method and isinstance(call.func, ast.Attribute) and positional:
         if parameter == positional[0]:
             return call.func.value  # `pipeline.run()`: `self` is pipeline
         positional = positional[1:]  # `self` is the object the method is called on

@@ -44,8 +44,11 @@ class Side:
         self._calls: list[ast.Call] | None = None  # read when a call site is looked for
         self.statements = statements(self.tree) if self.tree is not None else []
         methods: set[int] = set()  # the functions of class bodies, by id
+        self.owners: dict[int, str] = {}  # a method's class name, by the method's id
         for node in self.statements:
             if isinstance(node, ast.ClassDef):
+                self.owners.update((id(item), node.name) for item in node.body
+                                   if isinstance(item, ast.FunctionDef | ast.AsyncFunctionDef))
                 methods.update(id(item) for item in node.body
                                if isinstance(item, ast.FunctionDef | ast.AsyncFunctionDef))
             end = node.end_lineno or node.lineno

@@ -285,10 +285,12 @@ class Version:
 
     def call_sites(self, key: str, defined: Defined) -> list[tuple[str, ast.Call]]:
         """The calls of a function in the files of this version: by its name in its own file
-        and where it is imported, as `module.name(...)` where the module is imported, and a
-        method as `obj.name(...)` anywhere."""
+        and where it is imported, as `module.name(...)` where the module is imported, a
+        method as `obj.name(...)` anywhere, a class's `__init__` as the class."""
         out: list[tuple[str, ast.Call]] = []
         name = defined.node.name
+        if name == "__init__":  # `Pipeline(spark, "orders")` calls Pipeline's __init__
+            name = self.file(key).owners.get(id(defined.node), name)
         for site in self.files:
             if site != self.job and not site.endswith(".py"):
                 continue
