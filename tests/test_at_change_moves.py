@@ -658,3 +658,24 @@ def test_an_argument_of_a_class_is_what_its_init_passes_on(tmp_path: Path, capsy
     [source] = [f for f in data["findings"] if f["code"] == SOURCE]
     assert source["new"]["line"] == line_of(new, '"orders_v2",')
     assert [r["line"] for r in source["related"]] == [line_of(new, '"subscribe"')]
+
+
+HELPED_FLOW = '''import dlt
+
+
+def conformed(spark):
+    return spark.{read}.table("bronze.orders")
+
+
+@dlt.table(name="orders_prep")
+def orders_prep():
+    return conformed(spark)
+'''
+
+
+def test_a_flows_def_points_into_the_helper_its_body_calls(tmp_path: Path, capsys) -> None:
+    # The flow's own body did not change; the helper it calls now reads a stream.
+    old, new = HELPED_FLOW.format(read="read"), HELPED_FLOW.format(read="readStream")
+    data = diff(tmp_path, capsys, old, new)
+    [finding] = [f for f in data["findings"] if f["code"] == CODES["pipeline-table-type-changed"]]
+    assert finding["new"]["line"] == line_of(new, "readStream")

@@ -69,11 +69,16 @@ def branch_names(side: Side, line: int) -> set[str]:
 
 def def_cause(side: Side, line: int) -> int | None:
     """For a finding at a function's `def` line or decorators (a pipeline's flow is its
-    function), the first changed line of code of its body."""
+    function), the first changed line of code of its body, else of the one function it
+    calls whose code changed (`conformed_bronze()`, which now reads a stream)."""
     for function in side.functions:
         first = min([function.lineno, *(d.lineno for d in function.decorator_list)])
         if function.body and first <= line < function.body[0].lineno:
-            return changed_code(side, function)
+            found = changed_code(side, function)
+            if found is not None:
+                return found
+            called = body_causes(side, _names_in(function), function.body[0].lineno)
+            return called.pop() if len(called) == 1 else None
     return None
 
 
