@@ -116,16 +116,23 @@ def main() -> int:
     pairs = [p for p in hc.load_pairs() if args.only in p["id"]]
     with ThreadPoolExecutor(2) as pool:
         results = [r for rs in pool.map(lambda p: placed(p, args.src), pairs) for r in rs]
-    if args.list:
+    report(results, f"{len(pairs)} pairs", "commit", CATEGORIES, args.list)
+    return 0
+
+
+def report(results: list[tuple[str, str]], head: str, what: str, categories: tuple[str, ...],
+           listed: bool) -> None:
+    """Print the findings not at a changed line (`listed`), the count at one (`what`
+    changed it: the commit, the edit), and each category's."""
+    if listed:
         for where, shown in sorted(results):
             if not where.endswith(", changed"):
                 print(f"{where}: {shown}")
     at = sum(where.endswith(", changed") for where, _ in results)
-    print(f"{len(pairs)} pairs; findings above note: {len(results)}; at a line the commit "
-          f"changed: {at} ({100 * at / max(1, len(results)):.0f} %)")
-    for category in CATEGORIES:
+    print(f"{head}; findings above note: {len(results)}; at a line the {what} changed: {at} "
+          f"({100 * at / max(1, len(results)):.0f} %)")
+    for category in categories:
         print(f"  {category}: {sum(where == category for where, _ in results)}")
-    return 0
 
 
 if __name__ == "__main__":

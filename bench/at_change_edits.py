@@ -28,14 +28,15 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "bench"))
 
+import realworld_corpus as rw  # noqa: E402
+from at_change import changed_lines, report  # noqa: E402
+
 CATEGORIES = ("job, changed", "job, unchanged", "other file", "gone")
 
 
 def placed(edit: dict[str, Any]) -> list[tuple[str, str]]:
     """For each finding above note of one edit: its category and how --list shows it."""
-    import realworld_corpus as rw
-    from at_change import changed_lines
-
+    # streamlint is imported here, once main() has put the --src folder first on the path
     from streamlint.diff import diff_jobs
     from streamlint.policy.config import Config
     from streamlint.policy.settle import settle
@@ -67,22 +68,13 @@ def main() -> int:
                         help="print every finding not at a changed line")
     args = parser.parse_args()
     sys.path.insert(0, str(args.src))
-    import realworld_corpus as rw
 
     edits = [e for e in rw.load_edits() if e["file"].endswith(".py")
              and (rw.REALWORLD / e["file"]).is_file()]
     skipped = sum(1 for e in rw.load_edits() if e["file"].endswith(".py")) - len(edits)
     results = [r for edit in edits for r in placed(edit)]
-    if args.list:
-        for where, shown in sorted(results):
-            if not where.endswith(", changed"):
-                print(f"{where}: {shown}")
-    at = sum(where.endswith(", changed") for where, _ in results)
-    print(f"{len(edits)} edits of Python jobs ({skipped} not materialised); findings above "
-          f"note: {len(results)}; at a line the edit changed: {at} "
-          f"({100 * at / max(1, len(results)):.0f} %)")
-    for category in CATEGORIES:
-        print(f"  {category}: {sum(where == category for where, _ in results)}")
+    report(results, f"{len(edits)} edits of Python jobs ({skipped} not materialised)", "edit",
+           CATEGORIES, args.list)
     return 0
 
 
