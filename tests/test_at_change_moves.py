@@ -679,3 +679,42 @@ def test_a_flows_def_points_into_the_helper_its_body_calls(tmp_path: Path, capsy
     data = diff(tmp_path, capsys, old, new)
     [finding] = [f for f in data["findings"] if f["code"] == CODES["pipeline-table-type-changed"]]
     assert finding["new"]["line"] == line_of(new, "readStream")
+
+
+TWICE = '''from pyspark.sql.functions import window
+
+
+def counts(df):
+    return (df.withWatermark("timestamp", "1 minute")
+            .groupBy(window("timestamp", "5 minutes")).count())
+
+
+def run():
+    raw = spark.readStream.format("rate").load()
+{body}
+
+
+run()
+'''
+
+ALERTS = '''    alerts = {alerts}
+    alerts.writeStream.format("delta").outputMode("append") \\
+        .option("checkpointLocation", "/chk/alerts").start("/out/alerts")'''
+
+SILVER = '''
+    silver = counts(raw.where("value > 0"))
+    silver.writeStream.format("delta").outputMode("append") \\
+        .option("checkpointLocation", "/chk/silver").start("/out/silver")'''
+
+
+def test_an_operator_a_helper_applies_points_at_the_call_that_made_this_query(
+        tmp_path: Path, capsys) -> None:
+    # counts() is called twice in the new version, both calls new lines: the grouping added
+    # to the alerts query is the one its own call applied.
+    old = TWICE.format(body=ALERTS.format(alerts="raw"))
+    new = TWICE.format(body=ALERTS.format(alerts="counts(raw)") + SILVER)
+    data = diff(tmp_path, capsys, old, new)
+    [added] = [f for f in data["findings"] if f["code"] == CODES["stateful-operator-added"]
+               and "alerts" in f["query"]]
+    assert added["new"]["line"] == line_of(new, "alerts = counts(raw)")
+    assert [r["line"] for r in added["related"]] == [line_of(new, ".groupBy(")]

@@ -16,7 +16,7 @@ from streamlint.diff.compare import (
 )
 from streamlint.diff.refused import refused_new_query, too_new, upgrade_refusals
 from streamlint.diff.unkept import judged_unkept
-from streamlint.model import JobFile, Query, show
+from streamlint.model import JobFile, Loc, Query, show
 from streamlint.model.identity import checkpoint_key
 from streamlint.model.labels import pair_labels
 from streamlint.model.records import record, replace
@@ -61,6 +61,16 @@ def diff_jobs(old: JobFile, new: JobFile, spark_version: str = DEFAULT_SPARK_VER
                       base_version=base_version, databricks=databricks)
 
 
+def _through(query: Query | None, loc: Loc | None) -> tuple[Loc, ...]:
+    """The calls a change's place was made through: of an operator, those the run was
+    inside when it was applied (`Query.made_through`); else those the query was started
+    through (`Sink.called_from`)."""
+    if query is None:
+        return ()
+    return dict(query.made_through).get(loc, query.sink.called_from) if loc else \
+        query.sink.called_from
+
+
 def diff_pairs(old: JobFile, new: JobFile, pairs: tuple[tuple[Query | None, Query | None], ...],
                spark_version: str = DEFAULT_SPARK_VERSION, extra: tuple[Change, ...] = (),
                others: tuple[JobFile, ...] = (), base_version: str = "",
@@ -101,10 +111,9 @@ def diff_pairs(old: JobFile, new: JobFile, pairs: tuple[tuple[Query | None, Quer
         if after is not None:
             found += too_new(before, after, version.spark)
         default = (after or before).label  # type: ignore[union-attr]
-        calls = {"old_calls": before.sink.called_from if before is not None else (),
-                 "new_calls": after.sink.called_from if after is not None else ()}
-        changes.extend(replace(c, query=label, **calls) if c.query == default else c
-                       for c in merge_identity_changes(found))
+        changes.extend(replace(c, query=label, old_calls=_through(before, c.old_loc),
+                               new_calls=_through(after, c.new_loc))
+                       if c.query == default else c for c in merge_identity_changes(found))
     standing = [*shared, *volatile_changes(new.queries)]
     changes.extend(already_present(standing, [*shared_in_file(old.queries, version),
                                               *volatile_changes(old.queries)],

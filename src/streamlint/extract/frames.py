@@ -7,7 +7,7 @@ Each stateful operator also records how the columns it reads were computed upstr
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from streamlint.extract.columns import (
     aliased,
@@ -40,6 +40,9 @@ from streamlint.model.expr import (
     walk,
 )
 from streamlint.model.schema_text import split_top_level
+
+if TYPE_CHECKING:
+    from streamlint.extract.interpreter import Interpreter
 
 JOIN_TYPES = {
     "inner": "inner", "cross": "cross", "outer": "full_outer", "full": "full_outer",
@@ -277,3 +280,14 @@ def side_columns(plan: Plan) -> tuple[str, ...] | None:
 # -- groupings ------------------------------------------------------------------------------
 
 
+def made_through(interp: Interpreter, before: Plan, result: Any) -> Any:
+    """`result`, a DataFrame method's, with the operators it added to `before` recorded with
+    the calls the run is inside (`Query.made_through`): an operator a helper applies, from
+    the call that made this query's."""
+    plan = result if isinstance(result, Plan) else getattr(result, "plan", None)
+    if (isinstance(plan, Plan) and interp.sites
+            and len(plan.operators) > len(before.operators)):
+        stack = tuple(interp.loc(site) for site in interp.sites)
+        for op in plan.operators[len(before.operators):]:
+            interp.effects.made_through.setdefault(id(op), stack)
+    return result

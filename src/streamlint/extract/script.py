@@ -190,6 +190,9 @@ def _query(interp: Interpreter, writer: Writer, settings: tuple[Setting, ...],
         conditions=writer.conditions, volatile=volatile_call(checkpoint), entry=writer.entry,
     )
     plan = writer.plan
-    query = Query(plan.sources, plan.operators, sink, settings, plan.unresolved, plan.columns)
+    through = interp.effects.made_through
+    query = Query(plan.sources, plan.operators, sink, settings, plan.unresolved, plan.columns,
+                  made_through=tuple((op.loc, through[id(op)]) for op in plan.operators
+                                     if id(op) in through))
     found = inputs_of(query)
     return replace(query, inputs=found) if found else query

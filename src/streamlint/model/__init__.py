@@ -221,6 +221,13 @@ class Query:
     unresolved: tuple[tuple[str, Loc], ...] = ()  # what could not be followed, and where
     output_columns: tuple[str, ...] | None = None  # column names reaching the sink
     inputs: tuple[Input, ...] = ()  # restart-relevant values from outside the code
+    # Where each operator was applied from: (its loc, the calls the run was inside then), for
+    # an operator built in a function several calls reach (`Sink.called_from` says the same
+    # of the sink). Not compared: the same query built through other calls is the same.
+    made_through: tuple[tuple[Loc, tuple[Loc, ...]], ...] = ()
+
+    __record_compare__ = ("sources", "operators", "sink", "config", "unresolved",
+                          "output_columns", "inputs")
 
     @property
     def stateful(self) -> tuple[Operator, ...]:

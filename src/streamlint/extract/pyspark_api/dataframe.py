@@ -20,7 +20,7 @@ from streamlint.extract.columns import (
     literal_expr,
     plain,
 )
-from streamlint.extract.frames import flatten, project, unresolved_plan
+from streamlint.extract.frames import flatten, made_through, project, unresolved_plan
 from streamlint.extract.positions import STREAMING_ATTRIBUTES
 from streamlint.extract.pyspark_api.missing import note_missing
 from streamlint.extract.pyspark_api.writer import new_writer
@@ -171,7 +171,9 @@ def column_method(interp: Interpreter, target: Col, name: str, args: list[Any],
 @registry.method(Plan)
 def dataframe_method(interp: Interpreter, plan: Plan, name: str, args: list[Any],
                      kwargs: dict[str, Any], node: cst.Call) -> Any:
-    return dataframe_call(interp, plan, name, args, kwargs, node, interp.loc(node))
+    return made_through(interp, plan, dataframe_call(interp, plan, name, args, kwargs, node,
+                                                     interp.loc(node)))
+
 
 
 def dataframe_call(  # noqa: C901 - one branch per DataFrame method family

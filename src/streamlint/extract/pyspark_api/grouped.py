@@ -10,7 +10,7 @@ import libcst as cst
 
 from streamlint.extract import registry
 from streamlint.extract.columns import literal, literal_expr, plain
-from streamlint.extract.frames import inputs_of, resolved_key
+from streamlint.extract.frames import inputs_of, made_through, resolved_key
 from streamlint.extract.schemas import schema_of
 from streamlint.extract.spark_values import Grouped, Plan, StateHandle
 from streamlint.extract.stateful_steps import aggregate, aggregate_method, pivot_key
@@ -44,7 +44,8 @@ registry.followed(
 @registry.method(Grouped)
 def grouped_method(interp: Interpreter, grouped: Grouped, name: str, args: list[Any],
                    kwargs: dict[str, Any], node: cst.Call) -> Any:
-    return grouped_call(interp, grouped, name, args, kwargs, node, interp.loc(node))
+    return made_through(interp, grouped.plan,
+                        grouped_call(interp, grouped, name, args, kwargs, node, interp.loc(node)))
 
 
 @registry.method(StateHandle)
