@@ -718,3 +718,28 @@ def test_an_operator_a_helper_applies_points_at_the_call_that_made_this_query(
                and "alerts" in f["query"]]
     assert added["new"]["line"] == line_of(new, "alerts = counts(raw)")
     assert [r["line"] for r in added["related"]] == [line_of(new, ".groupBy(")]
+
+
+AFTER_IF = '''import sys
+
+events = spark.readStream.format("rate").load()
+writer = events.writeStream.format(sys.argv[1])
+if sys.argv[1] != "kafka":
+    writer = writer.option("path", "/out/events")
+(
+    writer.option(
+        "checkpointLocation", "{checkpoint}"
+    )
+    .start()
+)
+'''
+
+
+def test_a_finding_at_an_if_points_at_the_changed_statement_using_what_it_set(
+        tmp_path: Path, capsys) -> None:
+    # Both branches leave `writer` to the statement after the `if`, whose checkpoint changed.
+    old = AFTER_IF.format(checkpoint="/chk/events")
+    new = AFTER_IF.format(checkpoint="/chk/events_v2")
+    data = diff(tmp_path, capsys, old, new)
+    [finding] = [f for f in data["findings"] if f["code"] == CODES["unresolved-code"]]
+    assert finding["new"]["line"] == line_of(new, "/chk/events_v2")

@@ -27,6 +27,7 @@ from __future__ import annotations
 import ast
 
 from streamlint.policy.at_calls import Defined
+from streamlint.policy.at_names import binds, names_used
 from streamlint.policy.at_side import Side
 
 BODY_DEPTH = 3  # `foreachBatch(run)`, `run` calls `write`, `write` calls `merge`: how deep
@@ -65,6 +66,30 @@ def branch_names(side: Side, line: int) -> set[str]:
     its branches are built from); none for any other line."""
     statement = _condition_at(side, line)
     return set() if statement is None else _names_in(statement)
+
+
+def after_cause(side: Side, line: int) -> set[int]:
+    """Last, for a finding at the header of an `if`: the first changed line of code of each
+    statement after it, in the function holding it (or the module), that reads what its
+    branches bind (`output.option("checkpointLocation", ...)` after the `if` that set
+    `output` one way or the other)."""
+    statement = _condition_at(side, line)
+    if statement is None:
+        return set()
+    assignments = {id(node) for node in side.assignments}
+    bound = {name for node in ast.walk(statement) if id(node) in assignments
+             for name in binds(node)}  # type: ignore[arg-type]
+    end = statement.end_lineno or statement.lineno
+    holder = side.function_at(line)
+    last = (holder.node.end_lineno or end) if holder is not None else len(side.lines)
+    found: set[int] = set()
+    for first, stop, node in side.spans:
+        if (end < first <= last and not hasattr(node, "body")
+                and names_used(node)[0] & bound):
+            changed = _first_code(side, first, stop, set())
+            if changed is not None:
+                found.add(changed)
+    return found
 
 
 def def_cause(side: Side, line: int) -> int | None:

@@ -105,7 +105,8 @@ class Version:
                 or _one(path, side, at_bodies.body_causes(side, side.closure(names, line),
                                                           line))
                 or self._condition_cause(path, side, line)
-                or _one(path, side, at_bodies.header_changed(side, line)))
+                or _one(path, side, at_bodies.header_changed(side, line))
+                or _one(path, side, at_bodies.after_cause(side, line)))
 
     def reach_cause(self, path: str, line: int) -> Loc | None:
         """For code streamlint did not read (UN03), reported because what can reach it
