@@ -277,7 +277,7 @@ def side_columns(plan: Plan) -> tuple[str, ...] | None:
     return plan.columns
 
 
-# -- groupings ------------------------------------------------------------------------------
+# -- where an operator was applied from -----------------------------------------------------
 
 
 def made_through(interp: Interpreter, before: Plan, result: Any) -> Any:
@@ -289,5 +289,8 @@ def made_through(interp: Interpreter, before: Plan, result: Any) -> Any:
             and len(plan.operators) > len(before.operators)):
         stack = tuple(interp.loc(site) for site in interp.sites)
         for op in plan.operators[len(before.operators):]:
-            interp.effects.made_through.setdefault(id(op), stack)
+            interp.effects.made_through.setdefault(id(op), (op, stack))
     return result
+
+
+# -- groupings ------------------------------------------------------------------------------

@@ -192,7 +192,7 @@ def _query(interp: Interpreter, writer: Writer, settings: tuple[Setting, ...],
     plan = writer.plan
     through = interp.effects.made_through
     query = Query(plan.sources, plan.operators, sink, settings, plan.unresolved, plan.columns,
-                  made_through=tuple((op.loc, through[id(op)]) for op in plan.operators
+                  made_through=tuple((op.loc, through[id(op)][1]) for op in plan.operators
                                      if id(op) in through))
     found = inputs_of(query)
     return replace(query, inputs=found) if found else query

@@ -222,9 +222,10 @@ class Effects:
     # source -> the code it went into unfollowed, and a fingerprint of what that code got
     escaped: dict[Loc, tuple[str, str]] = factory(dict)
     escaped_writers: dict[Loc, tuple[str, str]] = factory(dict)  # likewise, for writers
-    # Each operator applied (by id: one line of a helper called twice makes two): the calls
-    # the run was inside when it was applied (`Query.made_through`)
-    made_through: dict[int, tuple[Loc, ...]] = factory(dict)
+    # Each operator applied (by id: one line of a helper called twice makes two; the operator
+    # is kept with it, so that its id is not another's later): the calls the run was inside
+    # when it was applied (`Query.made_through`)
+    made_through: dict[int, tuple[object, tuple[Loc, ...]]] = factory(dict)
     reached: set[int] = factory(set)
     # (queries started before, folder) of each folder the run deletes (extract/removals.py)
     removed: list[tuple[int, tuple[str, str]]] = factory(list)

@@ -175,7 +175,6 @@ def dataframe_method(interp: Interpreter, plan: Plan, name: str, args: list[Any]
                                                      interp.loc(node)))
 
 
-
 def dataframe_call(  # noqa: C901 - one branch per DataFrame method family
     interp: Interpreter, plan: Plan, name: str, args: list[Any], kwargs: dict[str, Any],
     node: cst.Call, loc: Loc,
