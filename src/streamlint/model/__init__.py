@@ -226,8 +226,7 @@ class Query:
     # of the sink). Not compared: the same query built through other calls is the same.
     made_through: tuple[tuple[Loc, tuple[Loc, ...]], ...] = ()
 
-    __record_compare__ = ("sources", "operators", "sink", "config", "unresolved",
-                          "output_columns", "inputs")
+    __record_compare__ = tuple(name for name in __annotations__ if name != "made_through")
 
     @property
     def stateful(self) -> tuple[Operator, ...]:
