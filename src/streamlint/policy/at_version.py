@@ -51,8 +51,9 @@ class Version:
         self._imports: dict[str, dict[str, tuple[str, str | None]]] = {}
         # The old version's: each file's difflib opcodes against the new version's file
         self.hunks: dict[str, list[tuple[str, int, int, int, int]]] = {}
-        # The calls the finding's query was started through (`Finding.new_calls`), set for
-        # each finding: of a function's calls, those that made the query are followed.
+        # The calls the finding's place was made through (`Finding.new_calls`: an operator's,
+        # else those its query was started through), set for each finding: of a function's
+        # calls, those that made the query are followed.
         self.via: tuple[Loc, ...] = ()
 
     def counterpart(self, key: str | None) -> list[str]:

@@ -234,7 +234,8 @@ class Change:
     new_loc: Loc | None
     query: str
     facts: dict[str, str] = factory(dict)  # type: ignore[assignment]
-    # The calls each version's query was started through (`Sink.called_from`).
+    # The calls each version's place was made through (`diff._through`: an operator's,
+    # `Query.made_through`, else its query's start, `Sink.called_from`).
     old_calls: tuple[Loc, ...] = ()
     new_calls: tuple[Loc, ...] = ()
 

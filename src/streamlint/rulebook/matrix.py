@@ -65,8 +65,9 @@ class Finding:
     # Where the query uses what changed, when the finding points at the change itself
     # (streamlint/policy/at_change.py): a code host annotates only the lines a pull request touched.
     related: tuple[Loc, ...] = ()
-    # The calls each version's query was started through (`Sink.called_from`): of several
-    # calls of the function holding the finding's line, the ones that made this query.
+    # The calls each version's place was made through (an operator's, `Query.made_through`;
+    # else those its query was started through, `Sink.called_from`): of several calls of the
+    # function holding the finding's line, the ones that made this query.
     old_calls: tuple[Loc, ...] = ()
     new_calls: tuple[Loc, ...] = ()
 
