@@ -743,3 +743,29 @@ def test_a_finding_at_an_if_points_at_the_changed_statement_using_what_it_set(
     data = diff(tmp_path, capsys, old, new)
     [finding] = [f for f in data["findings"] if f["code"] == CODES["unresolved-code"]]
     assert finding["new"]["line"] == line_of(new, "/chk/events_v2")
+
+
+LOOPED_OPTIONS = '''OPTIONS = {{
+    "cloudFiles.format": "json",
+    {extra}"cloudFiles.schemaEvolutionMode": "rescue",
+}}
+
+reader = spark.readStream.format("cloudFiles")
+for key, value in OPTIONS.items():
+    reader = reader.option(key, value)
+events = reader.load("/landing/events")
+events.writeStream.format("delta") \\
+    .option("checkpointLocation", "/chk/events").start("/out/events")
+'''
+
+
+def test_a_removed_option_is_placed_where_the_options_given_with_it_are(tmp_path: Path,
+                                                                       capsys) -> None:
+    # The option was given by the loop, with the others; it is gone from the line of the
+    # dict the loop reads. Its finding points at that line, the loop as where it is used.
+    old = LOOPED_OPTIONS.format(extra='"cloudFiles.inferColumnTypes": "true", ')
+    new = LOOPED_OPTIONS.format(extra="")
+    data = diff(tmp_path, capsys, old, new)
+    [removed] = [f for f in data["findings"] if "inferColumnTypes" in f["message"]]
+    assert removed["new"]["line"] == line_of(new, '"cloudFiles.schemaEvolutionMode"')
+    assert [r["line"] for r in removed["related"]] == [line_of(new, "reader.option(key")]

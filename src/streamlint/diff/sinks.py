@@ -194,5 +194,5 @@ def sink_options(self: _Differ, new_kind: str) -> None:
             # An option no verdict depends on the value of is judged whatever it is;
             # a `**dict` only where neither version's may hold another key.
             free = all(v is None or sink_value_free(key, v) for v in (a, b))
-            self.add("sink.option", f"the sink option `{key}`", a, b, old.at(key),
-                     new.at(key), structural=free)
+            self.add("sink.option", f"the sink option `{key}`", a, b, old.placed(key, new),
+                     new.placed(key, old), structural=free)

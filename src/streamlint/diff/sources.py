@@ -71,15 +71,15 @@ def source_pair(self: _Differ, old: Source, new: Source, facts: dict[str, str]) 
     for key in _keys_of(old.rate_limits, new.rate_limits):
         a, b = option(old.rate_limits, key), option(new.rate_limits, key)
         if a != b:
-            self.add("source.rate_limit", f"the rate limit `{key}`", a, b, old.at(key),
-                     new.at(key))
+            self.add("source.rate_limit", f"the rate limit `{key}`", a, b,
+                     old.placed(key, new), new.placed(key, old))
     for key in _keys_of(old.options, new.options):
         a, b = option(old.options, key), option(new.options, key)
         if a != b:
             known = classify(fmt, key)
             cited = {"option_docs": known.docs} if known is not None and known.docs else {}
-            self.add("source.option", f"the {fmt} source option `{key}`", a, b, old.at(key),
-                     new.at(key), key=key.lower(),
+            self.add("source.option", f"the {fmt} source option `{key}`", a, b,
+                     old.placed(key, new), new.placed(key, old), key=key.lower(),
                      option_class=known.name if known is not None else "unknown", **cited)
     if old.schema != new.schema:
         fields, columns = _schema_change(old.schema, new.schema, fmt)

@@ -30,6 +30,7 @@ from streamlint.model.base import is_known as is_known
 from streamlint.model.base import keep_origins as keep_origins
 from streamlint.model.base import option as option
 from streamlint.model.base import origins_of as origins_of
+from streamlint.model.base import placed as placed
 from streamlint.model.base import same_dataframe_settings as same_dataframe_settings
 from streamlint.model.base import show as show
 from streamlint.model.expr import Definition as Definition
@@ -199,6 +200,11 @@ class Sink:
     def at(self, key: str) -> Loc:
         """Where an option was given (`.option(key, ...)`), else where the query starts."""
         return option(self.option_locs, key) or self.loc
+
+    def placed(self, key: str, other: Sink) -> Loc:
+        """Where an option was given, or was given with others the other version gives
+        (`base.placed`), else where the query starts."""
+        return placed(self.option_locs, other.option_locs, key, self.loc)
 
 
 @record

@@ -334,3 +334,18 @@ def option(options: Options, key: str) -> Value:
         if k.lower() == key.lower():
             return v
     return None
+
+
+def placed(places: tuple[tuple[str, Loc], ...], other: tuple[tuple[str, Loc], ...], key: str,
+           fallback: Loc) -> Loc:
+    """Where an option was given (`places`: each option's place); for one this version lacks
+    (an option removed), where the options the other version gave with it (`other`) are
+    given now, if in one place (a loop of `.option(key, value)`, one `.options(**opts)`),
+    else `fallback`."""
+    found = option(places, key)
+    there = option(other, key)
+    if isinstance(found, Loc) or not isinstance(there, Loc):
+        return found if isinstance(found, Loc) else fallback
+    beside = {k.lower() for k, loc in other if loc == there} - {key.lower()}
+    found_at = {loc for k, loc in places if k.lower() in beside}
+    return found_at.pop() if len(found_at) == 1 else fallback

@@ -4,7 +4,7 @@ pipeline's expectations and change flows), and which of them keep state."""
 
 from __future__ import annotations
 
-from streamlint.model.base import Loc, Options, Value, option
+from streamlint.model.base import Loc, Options, Value, option, placed
 from streamlint.model.expr import Definition, Expr
 from streamlint.model.records import record, replace
 
@@ -33,6 +33,11 @@ class Source:
     def at(self, key: str) -> Loc:
         """Where an option was given (`.option(key, ...)`), else where the source is read."""
         return option(self.option_locs, key) or self.loc
+
+    def placed(self, key: str, other: Source) -> Loc:
+        """Where an option was given, or was given with others the other version gives
+        (`base.placed`), else where the source is read."""
+        return placed(self.option_locs, other.option_locs, key, self.loc)
 
 
 @record
