@@ -111,9 +111,10 @@ class Version:
 
     def reach_cause(self, path: str, line: int) -> Loc | None:
         """For code streamlint did not read (UN03), reported because what can reach it
-        changed (extract/reach.py: the function holding it and what calls it): the first
-        changed line of code of the function holding it, else of the functions calling it,
-        nearest first, to CALL_DEPTH; several at one level: which is not told."""
+        changed (extract/reach.py: the function holding it, for a method the methods of its
+        class that reach it): the first changed line of code of the function holding it,
+        else of the functions calling it, nearest first, to CALL_DEPTH; several at one
+        level: which is not told."""
         key = self.by_shown[path]
         if self.file(key).tree is None or line in self.file(key).changed:
             return None
